@@ -1,0 +1,238 @@
+"""Standings, Tischbester and the money ledger (rules.md sections 7 and 8). Pure.
+
+The input is what the tables produced: per table and round the seats (seat -> player key) and
+either the scored games or the round totals from a paper sheet. Player keys are opaque ints (the
+caller's registration ids, already mapped to whoever holds the account after a substitution).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .ruleset import Ruleset
+from .scoring import HandScore
+
+REUEGELD = "reuegeld"
+WEITERGELD = "weitergeld"
+PAYOUT = "payout"
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    """Money one seat owes for one game (Reuegeld or Weitergeld)."""
+
+    hand: int
+    seat: int
+    kind: str
+    cents: int
+    lost_solo: bool = False  # Reuegeld for a lost solo (the free allowance applies only to these)
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """One table in one round, aggregated: what the standings need and nothing more."""
+
+    round: int
+    table: int
+    seats: Mapping[int, int]  # seat -> player key
+    points: Mapping[int, int]  # seat -> points in this round
+    won_solos: Mapping[int, int] = field(default_factory=dict)  # seat -> solos won as declarer
+    lost_solos: Mapping[int, int] = field(default_factory=dict)
+    money: Sequence[Money] = ()  # in game order
+
+
+def table_result(
+    round: int, table: int, seats: Mapping[int, int], games: Sequence[tuple[int, HandScore]] = (),
+    paper_totals: Mapping[int, int] | None = None,
+) -> TableResult:
+    """A TableResult from scored games (or from a paper sheet's round totals)."""
+    points = dict.fromkeys(seats, 0)
+    won: dict[int, int] = defaultdict(int)
+    lost: dict[int, int] = defaultdict(int)
+    money: list[Money] = []
+    for seat, total in (paper_totals or {}).items():
+        points[seat] += total
+    for number, score in games:
+        for seat, pts in score.points.items():
+            if seat in points:
+                points[seat] += pts
+        if score.won_solo:
+            won[score.declarer] += 1
+        if score.lost_solo:
+            lost[score.declarer] += 1
+        money.extend(Money(number, seat, REUEGELD, cents, score.lost_solo) for seat, cents in score.reuegeld.items())
+        money.extend(Money(number, seat, WEITERGELD, cents) for seat, cents in score.weitergeld.items())
+    return TableResult(round, table, seats, points, dict(won), dict(lost), tuple(money))
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """Money, never points: positive cents the player pays in, negative cents he receives."""
+
+    player: int
+    round: int
+    table: int
+    hand: int | None
+    kind: str
+    cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class TieNote:
+    """Why a player stands directly above another with the same points."""
+
+    above: int  # the player placed higher
+    below: int  # the player he stands before
+    tiebreak: str  # won_solos | lost_solos | last_round | lot | shared
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    player: int
+    points: int
+    won_solos: int
+    lost_solos: int
+    round_points: tuple[int, ...]  # per round 1..n (0 where he did not play)
+    note: TieNote | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tischbester:
+    round: int
+    table: int
+    players: tuple[int, ...]  # the best at the table (several share)
+    points: int
+    collected_cents: int  # Reuegeld and Weitergeld the table paid in that round
+    payout_cents: int  # what each of them receives
+
+
+@dataclass(frozen=True)
+class StandingsResult:
+    overall: tuple[Standing, ...]
+    rounds: Mapping[int, tuple[Standing, ...]]
+    tischbeste: tuple[Tischbester, ...]
+    ledger: tuple[LedgerEntry, ...]
+    pot_cents: int  # Reuegeld + Weitergeld paid in, less the Tischbester payouts
+    collected_cents: int = 0
+    paid_out_cents: int = 0
+    notes: Mapping[int, TieNote] = field(default_factory=dict)
+
+
+@dataclass
+class _Tally:
+    round_points: dict[int, int] = field(default_factory=dict)
+    won_by_round: dict[int, int] = field(default_factory=dict)
+    lost_by_round: dict[int, int] = field(default_factory=dict)
+
+
+def rank_players(
+    tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
+) -> tuple[Standing, ...]:
+    """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote."""
+    players = sorted(tallies)
+    order = list(range(len(players)))
+    random.Random(lot_seed).shuffle(order)
+    lot = dict(zip(players, order, strict=True))
+    last = rounds[-1] if rounds else None
+    totals = {}
+    for p in players:
+        tally = tallies[p]
+        totals[p] = (
+            sum(tally.round_points.get(r, 0) for r in rounds),
+            sum(tally.won_by_round.get(r, 0) for r in rounds),
+            sum(tally.lost_by_round.get(r, 0) for r in rounds),
+        )
+
+    def key(p: int) -> tuple[int, ...]:
+        points, won, lost = totals[p]
+        parts = [-points]
+        for tiebreak in tiebreaks:
+            if tiebreak == "won_solos":
+                parts.append(-won)
+            elif tiebreak == "lost_solos":
+                parts.append(lost)
+            elif tiebreak == "last_round":
+                parts.append(-tallies[p].round_points.get(last, 0))
+            elif tiebreak == "lot":
+                parts.append(lot[p])
+            else:  # shared: no further order
+                parts.append(0)
+        return tuple(parts)
+
+    keyed = sorted(((key(p), p) for p in players))
+    standings: list[Standing] = []
+    rank = 0
+    for index, (k, player) in enumerate(keyed):
+        if index == 0 or k != keyed[index - 1][0]:
+            rank = index + 1  # otherwise a shared place: the rank of the one above
+        note = None
+        if index + 1 < len(keyed) and keyed[index + 1][0][0] == k[0]:
+            # Same points as the next one: say which tie-break put this player above him.
+            below_key, below = keyed[index + 1]
+            decided = next((t for t, x, y in zip(tiebreaks, k[1:], below_key[1:], strict=True) if x != y), "shared")
+            note = TieNote(above=player, below=below, tiebreak=decided)
+        points, won, lost = totals[player]
+        standings.append(Standing(
+            rank=rank, player=player, points=points, won_solos=won, lost_solos=lost,
+            round_points=tuple(tallies[player].round_points.get(r, 0) for r in rounds), note=note,
+        ))
+    return tuple(standings)
+
+
+def split_payout(collected_cents: int, percent: int, winners: int) -> tuple[int, int]:
+    """(each winner's share, what goes to the pot): equal best split evenly, rounded down to the cent."""
+    share = collected_cents * percent // 100
+    each = share // winners if winners else 0
+    return each, collected_cents - each * winners
+
+
+def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int) -> StandingsResult:
+    """Everything rules.md sections 7 and 8 derive from the tables' results."""
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    ledger: list[LedgerEntry] = []
+    tischbeste: list[Tischbester] = []
+    free_used: dict[tuple[int, int], int] = defaultdict(int)  # (player, round) -> lost solos so far
+    rounds = sorted({t.round for t in tables})
+    for table in sorted(tables, key=lambda t: (t.round, t.table)):
+        collected = 0
+        for seat, player in table.seats.items():
+            tally = tallies[player]
+            tally.round_points[table.round] = tally.round_points.get(table.round, 0) + table.points.get(seat, 0)
+            if table.won_solos.get(seat):
+                tally.won_by_round[table.round] = tally.won_by_round.get(table.round, 0) + table.won_solos[seat]
+            if table.lost_solos.get(seat):
+                tally.lost_by_round[table.round] = tally.lost_by_round.get(table.round, 0) + table.lost_solos[seat]
+        for item in table.money:
+            player = table.seats[item.seat]
+            if item.lost_solo:
+                free_used[(player, table.round)] += 1
+                if free_used[(player, table.round)] <= rules.reuegeld_free_solos:
+                    continue
+            if item.cents > 0:
+                ledger.append(LedgerEntry(player, table.round, table.table, item.hand, item.kind, item.cents))
+                collected += item.cents
+        best = max(table.points[s] for s in table.seats)
+        winners = tuple(sorted(table.seats[s] for s in table.seats if table.points[s] == best))
+        each, _rest = split_payout(collected, rules.reuegeld_tischbester_percent, len(winners))
+        tischbeste.append(Tischbester(table.round, table.table, winners, best, collected, each))
+        if each:
+            for player in winners:
+                ledger.append(LedgerEntry(player, table.round, table.table, None, PAYOUT, -each))
+
+    tiebreaks = tuple(rules.tiebreaks)
+    overall = rank_players(tallies, rounds, tiebreaks, lot_seed)
+    per_round = {
+        r: rank_players({p: t for p, t in tallies.items() if r in t.round_points}, [r], tiebreaks, lot_seed + r)
+        for r in rounds
+    }
+    collected_total = sum(e.cents for e in ledger if e.kind != PAYOUT)
+    paid_out = -sum(e.cents for e in ledger if e.kind == PAYOUT)
+    return StandingsResult(
+        overall=overall, rounds=per_round, tischbeste=tuple(tischbeste), ledger=tuple(ledger),
+        pot_cents=collected_total - paid_out, collected_cents=collected_total, paid_out_cents=paid_out,
+        notes={s.player: s.note for s in overall if s.note},
+    )
