@@ -1,0 +1,48 @@
+# Schafkopfrennen: `make run` serves the demo, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1:8000
+
+# Under CI=true the suite runs on PostgreSQL and its worker test against Redis.
+ifeq ($(CI),true)
+export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/schafkopfrennen
+export TEST_CELERY_BROKER_URL ?= redis://127.0.0.1:6379/15
+endif
+
+.PHONY: run test install install-dev migrate demo messages clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py demo
+
+run: demo
+	@echo "Serving the demo at http://$(HOST)/ (stop with Ctrl+C)"
+	$(PY) manage.py runserver $(HOST)
+
+test: install-dev
+	$(PY) -m pytest
+
+messages: install-dev
+	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=bench --ignore=tests
+	$(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) .pytest_cache .test-db*.sqlite3* staticfiles

@@ -1,0 +1,26 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class StandingsSnapshot(models.Model):
+    """The standings, Tischbeste and ledger of a tournament, recomputed from the games.
+
+    Replaced whole in one transaction by the recompute task; ``marker`` says which state of the
+    games it was computed from, so pages can tell whether newer games are still being counted.
+    """
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="standings_snapshot",
+        verbose_name=_("tournament"),
+    )
+    marker = models.CharField(_("state of the games"), max_length=100)
+    computed_at = models.DateTimeField(_("computed"))
+    duration_ms = models.PositiveIntegerField(_("computing time (ms)"), default=0)
+    data = models.JSONField(_("standings"))
+
+    class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} @ {self.computed_at:%H:%M:%S}"

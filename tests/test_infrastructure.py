@@ -1,0 +1,70 @@
+"""The foundation: settings refuse to start unsafely, CI runs on PostgreSQL and a real worker."""
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+from celery.result import EagerResult
+from django.db import connection
+
+from tests.conftest import IN_CI
+from tests.worker import celery_worker, real_broker, wait_for
+from tournaments.models import WorkerPing
+from tournaments.tasks import worker_ping_task
+
+
+def test_debug_off_without_secret_key_refuses_to_start():
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+    env.update(DJANGO_DEBUG="false", DJANGO_SETTINGS_MODULE="schafkopfrennen.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_debug_off_with_secret_key_starts():
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 50,
+           "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"],
+        env=env, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+@pytest.mark.django_db
+def test_database_vendor():
+    if IN_CI:
+        assert connection.vendor == "postgresql", "CI=true must run the database tests on PostgreSQL"
+    else:
+        assert connection.vendor in {"sqlite", "postgresql"}
+
+
+def test_celery_is_eager_without_broker(settings):
+    from schafkopfrennen.celery import app
+
+    assert settings.CELERY_TASK_ALWAYS_EAGER is (not settings.CELERY_BROKER_URL)
+    assert app.conf.task_always_eager is settings.CELERY_TASK_ALWAYS_EAGER
+
+
+@pytest.mark.django_db
+def test_task_runs_in_process_by_default():
+    worker_ping_task.delay("eager-token")
+    assert WorkerPing.objects.filter(token="eager-token").exists()
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_task_goes_through_redis_and_a_real_worker():
+    token = uuid.uuid4().hex
+    with celery_worker() as queue, real_broker() as conn:
+        result = worker_ping_task.apply_async(args=[token], queue=queue, connection=conn)
+        assert not isinstance(result, EagerResult)
+        assert wait_for(lambda: WorkerPing.objects.filter(token=token).exists(), timeout=60), (
+            "the worker did not write the row within 60 s"
+        )
+    # Only a worker process has a node name; an in-process run leaves it empty.
+    assert WorkerPing.objects.get(token=token).hostname.startswith("celery@")

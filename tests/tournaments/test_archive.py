@@ -1,0 +1,131 @@
+"""Export, import into an empty database, export again: the same document."""
+import copy
+import json
+import uuid
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from scoring.services import hand_score, outcome_columns
+from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
+from tournaments.models import Club, Hand, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.services.registration import registration_create
+
+pytestmark = pytest.mark.django_db
+
+HANDS = [  # (number, dealer, record, points)
+    (1, 1, {"contract": "rufspiel", "declarer": 2, "partner": 4, "called": "eichel", "augen": 72, "laufende": 0},
+     {"1": -1, "2": 1, "3": -1, "4": 1}),
+    (2, 2, {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}, {"1": 21, "2": -7, "3": -7, "4": -7}),
+    (3, 3, {"contract": "solo", "declarer": 3, "trump": "herz", "tout": True, "won": True, "laufende": 5},
+     {"1": -20, "2": -20, "3": 60, "4": -20}),  # laufende_max null: 2 × (5 + 5)
+    (4, 4, {"contract": "solo", "declarer": 4, "trump": "gras", "augen": 40, "laufende": 0},
+     {"1": 5, "2": 5, "3": 5, "4": -15}),  # lost: 50 cents Reuegeld
+]
+
+
+def _tournament_with_a_played_table() -> Tournament:
+    club = ClubFactory(name="Schafkopffreunde Musterdorf")
+    tournament = TournamentFactory(club=club, slug="herbstrennen-2026", name="Herbstrennen 2026",
+                                   rules={"laufende_max": None, "solo_base": 5})
+    regs = [registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
+            for _ in range(5)]
+    regs[4].withdrawn_after_round = 1
+    regs[4].save()
+    rnd = Round.objects.create(tournament=tournament, number=1, seed=912731, status=Round.Status.CLOSED)
+    table = Table.objects.create(round=rnd, number=1, size=4)
+    for seat, reg in enumerate(regs[:4], start=1):
+        Seat.objects.create(table=table, round=rnd, number=seat, registration=reg)
+    for number, dealer, record, points in HANDS:
+        outcome = outcome_columns(hand_score(record, dealer=dealer, rules=tournament.ruleset, table_size=4))
+        assert outcome["points"] == points
+        Hand.objects.create(table=table, number=number, dealer=dealer, client_id=uuid.uuid4(), **outcome, **record)
+    return tournament
+
+
+def _export(slug: str, tmp_path) -> dict:
+    out = tmp_path / f"{slug}-{uuid.uuid4().hex}.json"
+    call_command("export_tournament", slug, output=str(out))
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc.pop("exported_at")
+    return doc
+
+
+def _empty_database() -> None:
+    for model in (Hand, Seat, Table, Round, Registration, Tournament, Player, Club):
+        model.objects.all().delete()
+
+
+def test_export_import_export_gives_the_same_document(tmp_path):
+    tournament = _tournament_with_a_played_table()
+    first = _export(tournament.slug, tmp_path)
+    assert first["format"] == "schafkopfrennen-archive"
+    assert first["rules"]["laufende_max"] is None
+    assert [(s["points"], s["won_solos"]) for s in first["standings"][:4]] == [(57, 1), (5, 1), (-21, 0), (-41, 0)]
+    assert [(e["kind"], e["cents"], e["hand"]) for e in first["ledger"]] == [
+        ("reuegeld", 50, 4), ("payout", -25, None)]
+    assert first["rounds"][0]["tables"][0]["hands"][2]["points"] == {"1": -20, "2": -20, "3": 60, "4": -20}
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps({**first, "exported_at": "2026-11-22T21:15:00+01:00"}), encoding="utf-8")
+
+    _empty_database()
+    call_command("import_tournament", str(path))
+    second = _export(tournament.slug, tmp_path)
+    assert second == first
+
+
+def test_import_refuses_an_existing_slug_and_takes_a_new_one(tmp_path):
+    tournament = _tournament_with_a_played_table()
+    path = tmp_path / "a.json"
+    call_command("export_tournament", tournament.slug, output=str(path))
+    with pytest.raises(CommandError, match="tournament.slug"):
+        call_command("import_tournament", str(path))
+    call_command("import_tournament", str(path), slug="kopie")
+    assert Tournament.objects.get(slug="kopie").registrations.count() == 5
+
+
+@pytest.mark.parametrize(
+    ("mutate", "bad_path"),
+    [
+        (lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", 121),
+         "rounds[0].tables[0].hands[1].augen"),
+        (lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("partner", 2),
+         "rounds[0].tables[0].hands[0].partner"),
+        (lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("points", {"1": 5, "2": 1, "3": -1, "4": 1}),
+         "rounds[0].tables[0].hands[0].points"),
+        (lambda d: d["rounds"][0]["tables"][0]["seats"].__setitem__("3", 99), "rounds[0].tables[0].seats.3"),
+        (lambda d: d["players"][2].__setitem__("start_number", 1), "players[2].start_number"),
+        (lambda d: d["rules"].__setitem__("solo_base", "fünf"), "rules.solo_base"),
+        (lambda d: d["tournament"].pop("name"), "tournament.name"),
+        (lambda d: d.__setitem__("format", "something-else"), "format"),
+        (lambda d: d["standings"][0].__setitem__("points", 999), "standings[0].points"),
+        (lambda d: d["ledger"][0].__setitem__("kind", "spende"), "ledger[0].kind"),
+    ],
+)
+def test_a_broken_archive_is_refused_naming_the_path_and_nothing_is_written(tmp_path, mutate, bad_path):
+    tournament = _tournament_with_a_played_table()
+    doc = _export(tournament.slug, tmp_path)
+    doc["exported_at"] = "2026-11-22T21:15:00+01:00"
+    broken = copy.deepcopy(doc)
+    mutate(broken)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    counts = [m.objects.count() for m in (Tournament, Registration, Player, Club, Round, Table, Seat, Hand)]
+
+    with pytest.raises(CommandError) as exc:
+        call_command("import_tournament", str(path), slug="kaputt")
+    assert str(exc.value).startswith(bad_path + ":"), str(exc.value)
+    assert [m.objects.count() for m in (Tournament, Registration, Player, Club, Round, Table, Seat, Hand)] == counts
+
+
+def test_import_of_a_file_that_is_not_json_is_a_command_error(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CommandError, match="file: not JSON"):
+        call_command("import_tournament", str(path))
+
+
+def test_export_of_an_unknown_slug_is_a_command_error():
+    with pytest.raises(CommandError, match="slug"):
+        call_command("export_tournament", "gibt-es-nicht")

@@ -1,0 +1,49 @@
+"""Who may do what with a tournament: the club roles of ClubMembership (superusers may do everything)."""
+from django.db.models import QuerySet
+from django.http import Http404
+
+from .models import ClubMembership, Tournament
+
+ORGANISER = (ClubMembership.Role.ORGANISER,)
+DESK = (ClubMembership.Role.ORGANISER, ClubMembership.Role.DESK)
+ANY_ROLE = (ClubMembership.Role.ORGANISER, ClubMembership.Role.DESK, ClubMembership.Role.VIEWER)
+
+
+def tournaments_for(user, roles=ANY_ROLE) -> QuerySet[Tournament]:
+    """The tournaments a user may see or act on with one of ``roles``."""
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    qs = Tournament.objects.select_related("club")
+    if user.is_superuser:
+        return qs
+    return qs.filter(club__memberships__user=user, club__memberships__role__in=roles).distinct()
+
+
+def tournament_for(user, slug: str, roles=ANY_ROLE) -> Tournament:
+    """The tournament, or 404 (also when it exists but belongs to another club)."""
+    tournament = tournaments_for(user, roles).filter(slug=slug).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament
+
+
+def has_role(user, tournament: Tournament, roles=ORGANISER) -> bool:
+    return tournaments_for(user, roles).filter(pk=tournament.pk).exists()
+
+
+def clubs_for(user, roles=ANY_ROLE):
+    """The clubs a user may act for with one of ``roles``."""
+    from .models import Club
+
+    if not getattr(user, "is_authenticated", False):
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(memberships__user=user, memberships__role__in=roles).distinct()
+
+
+def club_for(user, club_id: int, roles=ANY_ROLE):
+    club = clubs_for(user, roles).filter(pk=club_id).first()
+    if club is None:
+        raise Http404("No such club")
+    return club

@@ -1,0 +1,114 @@
+"""Export: a tournament as one archive document (a read; no writes)."""
+from typing import Any
+
+from django.utils import timezone
+
+from scoring.rules import ruleset_to_dict
+from scoring.services import hand_record
+from scoring.standings import standings_compute
+
+from ..models import Hand, Registration, Seat, Table, Tournament
+
+
+def archive_build(tournament: Tournament) -> dict[str, Any]:
+    from . import FORMAT, VERSION
+
+    registrations = list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player__club", "substitute_for")
+        .order_by("start_number")
+    )
+    start_numbers = {reg.pk: reg.start_number for reg in registrations}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.localtime().isoformat(timespec="seconds"),
+        "tournament": {
+            "slug": tournament.slug,
+            "name": tournament.name,
+            "date": tournament.date.isoformat(),
+            "club": tournament.club.name,
+            "entry_fee_cents": tournament.entry_fee_cents,
+            "venue": tournament.venue,
+            "status": tournament.status,
+            "payout_percent": tournament.payout_percent,
+            "sponsored_cents": tournament.sponsored_cents,
+            "standings_public": tournament.standings_public,
+            "last_start_number": tournament.last_start_number,
+            "lot_seed": tournament.lot_seed,
+        },
+        "rules": ruleset_to_dict(tournament.ruleset),
+        "players": [_player(reg) for reg in registrations],
+        "rounds": _rounds(tournament, start_numbers),
+        **_ledger_and_standings(tournament),
+    }
+
+
+def _ledger_and_standings(tournament: Tournament) -> dict[str, Any]:
+    """Computed afresh from the closed rounds' games (never from a possibly older snapshot)."""
+    result, info = standings_compute(tournament, closed_only=True)
+    return {
+        "ledger": [
+            {"start_number": info[e.player].start_number, "round": e.round, "table": e.table, "hand": e.hand,
+             "kind": e.kind, "cents": e.cents}
+            for e in result.ledger
+        ],
+        "standings": [
+            {"rank": s.rank, "start_number": info[s.player].start_number, "points": s.points,
+             "won_solos": s.won_solos, "lost_solos": s.lost_solos}
+            for s in result.overall
+        ],
+    }
+
+
+def _player(reg: Registration) -> dict[str, Any]:
+    player = reg.player
+    return {
+        "start_number": reg.start_number,
+        "name": player.name,
+        "club": player.club.name if player.club else None,
+        "paid": reg.paid,
+        "withdrawn_after_round": reg.withdrawn_after_round,
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "checked_in": reg.checked_in,
+        "substitute_for": reg.substitute_for.start_number if reg.substitute_for else None,
+    }
+
+
+def _rounds(tournament: Tournament, start_numbers: dict[int, int]) -> list[dict[str, Any]]:
+    tables = list(Table.objects.filter(round__tournament=tournament).select_related("round").order_by("round__number", "number"))
+    seats: dict[int, dict[str, int]] = {}
+    for seat in Seat.objects.filter(round__tournament=tournament).order_by("table_id", "number"):
+        seats.setdefault(seat.table_id, {})[str(seat.number)] = start_numbers[seat.registration_id]
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(table__round__tournament=tournament).order_by("table_id", "number"):
+        hands.setdefault(hand.table_id, []).append(hand)
+
+    rounds: list[dict[str, Any]] = []
+    for rnd in tournament.rounds.order_by("number"):
+        rounds.append({
+            "number": rnd.number,
+            "status": rnd.status,
+            "seed": rnd.seed,
+            "tables": [
+                {
+                    "number": table.number,
+                    "seats": seats.get(table.pk, {}),
+                    "hands": [_hand(hand, table.size) for hand in hands.get(table.pk, [])],
+                    "entry_key": table.entry_key,
+                }
+                for table in tables
+                if table.round_id == rnd.pk
+            ],
+        })
+    return rounds
+
+
+def _hand(hand: Hand, table_size: int) -> dict[str, Any]:
+    record = hand_record(hand, table_size)
+    record.pop("dealer", None)
+    entry: dict[str, Any] = {"number": hand.number, "dealer": hand.dealer, **record}
+    if hand.contract != Hand.Contract.WEITER:
+        entry["points"] = hand.points
+    return entry

@@ -1,0 +1,314 @@
+"""Import: validate a whole archive first, then write it in one transaction.
+
+Validation walks the document and stops at the first bad value, naming its path
+(``rounds[0].tables[3].hands[17].augen``); nothing is written unless the whole archive is valid.
+Computed values (the points of each hand) are recomputed by the rules engine and must agree.
+"""
+import datetime
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
+from scoring.services import hand_columns, hand_score, outcome_columns, points_json
+
+from ..models import Club, Hand, Player, Registration, Round, Seat, Table, Tournament
+
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
+
+
+class ArchiveError(ValueError):
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+@dataclass
+class _Hand:
+    number: int
+    dealer: int
+    record: dict[str, Any]
+    outcome: dict[str, Any]  # points and the rest of the engine's outcome, as the Hand model stores it
+
+
+@dataclass
+class _Table:
+    number: int
+    seats: dict[int, int]  # seat -> start number
+    hands: list[_Hand]
+    entry_key: str | None
+
+
+@dataclass
+class _Round:
+    number: int
+    status: str
+    seed: int
+    tables: list[_Table] = field(default_factory=list)
+
+
+def _require(doc: dict, key: str, path: str) -> Any:
+    if key not in doc:
+        raise ArchiveError(f"{path}.{key}" if path else key, "is missing")
+    return doc[key]
+
+
+def _obj(value: Any, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise ArchiveError(path, "must be an object")
+    return value
+
+
+def _list(value: Any, path: str) -> list:
+    if not isinstance(value, list):
+        raise ArchiveError(path, "must be a list")
+    return value
+
+
+def _int(value: Any, path: str, lo: int | None = None, hi: int | None = None, null: bool = False) -> int | None:
+    if value is None and null:
+        return None
+    if type(value) is not int:
+        raise ArchiveError(path, "must be a whole number")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = f"from {lo}" + (f" to {hi}" if hi is not None else "")
+        raise ArchiveError(path, f"must be {bounds}, not {value}")
+    return value
+
+
+def _str(value: Any, path: str, null: bool = False, blank: bool = False) -> str | None:
+    if value is None and null:
+        return None
+    if not isinstance(value, str) or (not blank and not value.strip()):
+        raise ArchiveError(path, "must be a non-empty text" if not blank else "must be a text")
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise ArchiveError(path, "must be true or false")
+    return value
+
+
+def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[dict]]:
+    from . import FORMAT, VERSION
+
+    doc = _obj(doc, "document")
+    if _require(doc, "format", "") != FORMAT:
+        raise ArchiveError("format", f"must be {FORMAT!r}")
+    if _require(doc, "version", "") != VERSION:
+        raise ArchiveError("version", f"must be {VERSION}")
+    _require(doc, "exported_at", "")
+
+    t = _obj(_require(doc, "tournament", ""), "tournament")
+    slug = _str(_require(t, "slug", "tournament"), "tournament.slug")
+    if not SLUG_RE.match(slug):
+        raise ArchiveError("tournament.slug", "may hold only letters, digits, '-' and '_'")
+    tournament = {
+        "slug": slug,
+        "name": _str(_require(t, "name", "tournament"), "tournament.name"),
+        "club": _str(_require(t, "club", "tournament"), "tournament.club"),
+        "entry_fee_cents": _int(_require(t, "entry_fee_cents", "tournament"), "tournament.entry_fee_cents", 0),
+        "venue": _str(t.get("venue", ""), "tournament.venue", blank=True),
+        "status": t.get("status", Tournament.Status.PLANNED),
+        "payout_percent": _int(t.get("payout_percent", 100), "tournament.payout_percent", 0, 100),
+        "sponsored_cents": _int(t.get("sponsored_cents", 0), "tournament.sponsored_cents", 0),
+        "standings_public": _bool(t.get("standings_public", False), "tournament.standings_public"),
+        "last_start_number": _int(t.get("last_start_number", 0), "tournament.last_start_number", 0),
+    }
+    if "lot_seed" in t:
+        tournament["lot_seed"] = _int(t["lot_seed"], "tournament.lot_seed", 0)
+    try:
+        tournament["date"] = datetime.date.fromisoformat(_str(_require(t, "date", "tournament"), "tournament.date"))
+    except ValueError:
+        raise ArchiveError("tournament.date", "must be a date like 2026-11-21") from None
+    if tournament["status"] not in Tournament.Status.values:
+        raise ArchiveError("tournament.status", f"must be one of {', '.join(Tournament.Status.values)}")
+
+    try:
+        rules = ruleset_from_dict(_obj(_require(doc, "rules", ""), "rules"))
+    except RuleError as err:
+        raise ArchiveError(f"rules.{err.field}", err.message) from None
+
+    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(_require(doc, "players", ""), "players"))]
+    numbers = [p["start_number"] for p in players]
+    for i, number in enumerate(numbers):
+        if number in numbers[:i]:
+            raise ArchiveError(f"players[{i}].start_number", f"start number {number} appears twice")
+    known = set(numbers)
+    for i, p in enumerate(players):
+        if p["substitute_for"] is not None and p["substitute_for"] not in known:
+            raise ArchiveError(f"players[{i}].substitute_for", f"no player has start number {p['substitute_for']}")
+    tournament["last_start_number"] = max([tournament["last_start_number"], *numbers])
+
+    rounds = [
+        _round(r, f"rounds[{i}]", i + 1, rules, known)
+        for i, r in enumerate(_list(_require(doc, "rounds", ""), "rounds"))
+    ]
+    for i, entry in enumerate(_list(_require(doc, "ledger", ""), "ledger")):
+        entry = _obj(entry, f"ledger[{i}]")
+        if _int(_require(entry, "start_number", f"ledger[{i}]"), f"ledger[{i}].start_number", 1) not in known:
+            raise ArchiveError(f"ledger[{i}].start_number", "no player has this start number")
+        if _require(entry, "kind", f"ledger[{i}]") not in ("reuegeld", "weitergeld", "payout"):
+            raise ArchiveError(f"ledger[{i}].kind", "must be reuegeld, weitergeld or payout")
+        _int(_require(entry, "cents", f"ledger[{i}]"), f"ledger[{i}].cents")
+    for i, entry in enumerate(_list(_require(doc, "standings", ""), "standings")):
+        entry = _obj(entry, f"standings[{i}]")
+        _int(_require(entry, "rank", f"standings[{i}]"), f"standings[{i}].rank", 1)
+        if _int(_require(entry, "start_number", f"standings[{i}]"), f"standings[{i}].start_number", 1) not in known:
+            raise ArchiveError(f"standings[{i}].start_number", "no player has this start number")
+        _int(_require(entry, "points", f"standings[{i}]"), f"standings[{i}].points")
+    # Ledger and standings follow from the games; the importer recomputes them rather than trusting them.
+    return tournament, rules, players, rounds, doc["standings"]
+
+
+def _player(p: Any, path: str) -> dict:
+    p = _obj(p, path)
+    name = _str(_require(p, "name", path), f"{path}.name").strip()
+    first = p.get("first_name")
+    last = p.get("last_name")
+    if first is None or last is None:
+        first, _, last = name.rpartition(" ")
+    return {
+        "start_number": _int(_require(p, "start_number", path), f"{path}.start_number", 1),
+        "first_name": _str(first, f"{path}.first_name", blank=True),
+        "last_name": _str(last, f"{path}.last_name"),
+        "club": _str(_require(p, "club", path), f"{path}.club", null=True),
+        "paid": _bool(_require(p, "paid", path), f"{path}.paid"),
+        "checked_in": _bool(p.get("checked_in", False), f"{path}.checked_in"),
+        "withdrawn_after_round": _int(
+            _require(p, "withdrawn_after_round", path), f"{path}.withdrawn_after_round", 0, null=True
+        ),
+        "substitute_for": _int(p.get("substitute_for"), f"{path}.substitute_for", 1, null=True),
+    }
+
+
+def _round(r: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Round:
+    r = _obj(r, path)
+    number = _int(_require(r, "number", path), f"{path}.number", 1)
+    if number != expected_number:
+        raise ArchiveError(f"{path}.number", f"rounds must be numbered 1, 2, 3 … in order; expected {expected_number}")
+    status = _require(r, "status", path)
+    if status not in Round.Status.values:
+        raise ArchiveError(f"{path}.status", f"must be one of {', '.join(Round.Status.values)}")
+    result = _Round(number=number, status=status, seed=_int(_require(r, "seed", path), f"{path}.seed", 0))
+    seated: set[int] = set()
+    for i, t in enumerate(_list(_require(r, "tables", path), f"{path}.tables")):
+        table = _table(t, f"{path}.tables[{i}]", i + 1, rules, players)
+        for start_number in table.seats.values():
+            if start_number in seated:
+                raise ArchiveError(f"{path}.tables[{i}].seats", f"start number {start_number} sits twice in this round")
+            seated.add(start_number)
+        result.tables.append(table)
+    return result
+
+
+def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Table:
+    t = _obj(t, path)
+    number = _int(_require(t, "number", path), f"{path}.number", 1)
+    if number != expected_number:
+        raise ArchiveError(f"{path}.number", f"tables must be numbered 1, 2, 3 … in order; expected {expected_number}")
+    raw_seats = _obj(_require(t, "seats", path), f"{path}.seats")
+    size = len(raw_seats)
+    if sorted(raw_seats) != [str(s) for s in range(1, size + 1)] or size not in (4, 5):
+        raise ArchiveError(f"{path}.seats", 'must map seats "1" to "4" (or "5") to start numbers')
+    seats: dict[int, int] = {}
+    for seat, start_number in raw_seats.items():
+        start_number = _int(start_number, f"{path}.seats.{seat}", 1)
+        if start_number not in players:
+            raise ArchiveError(f"{path}.seats.{seat}", f"no player has start number {start_number}")
+        seats[int(seat)] = start_number
+    entry_key = _str(t.get("entry_key"), f"{path}.entry_key", null=True)
+    hands: list[_Hand] = []
+    for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
+        hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
+    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key)
+
+
+def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]) -> _Hand:
+    h = _obj(dict(h) if isinstance(h, dict) else h, path)
+    number = _int(_require(h, "number", path), f"{path}.number", 1)
+    if number in numbers_so_far:
+        raise ArchiveError(f"{path}.number", f"game {number} appears twice at this table")
+    dealer = _int(_require(h, "dealer", path), f"{path}.dealer", 1, size)
+    points = h.get("points")
+    record = {key: value for key, value in h.items() if key not in ("number", "dealer", "points")}
+    if record.get("contract") != "weiter":
+        _obj(_require(h, "points", path), f"{path}.points")
+    if size == 5:
+        record["dealer"] = dealer
+    try:
+        score = hand_score(record, dealer=dealer, rules=rules, table_size=size)
+    except RuleError as err:
+        raise ArchiveError(f"{path}.{err.field}", err.message) from None
+    computed = points_json(score)
+    if not score.thrown_in and points != computed:
+        raise ArchiveError(f"{path}.points", f"do not match the rules: expected {computed}")
+    return _Hand(number=number, dealer=dealer, record=record, outcome=outcome_columns(score))
+
+
+@transaction.atomic
+def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
+    """Validate the whole archive, then create the tournament; refuses an existing slug."""
+    tournament_data, rules, players, rounds, standings = _validate(doc)
+    if slug is not None:
+        if not SLUG_RE.match(slug):
+            raise ArchiveError("slug", "may hold only letters, digits, '-' and '_'")
+        tournament_data["slug"] = slug
+    if Tournament.objects.filter(slug=tournament_data["slug"]).exists():
+        raise ArchiveError(
+            "tournament.slug", f"a tournament {tournament_data['slug']!r} exists already; choose another with --slug"
+        )
+    club, _ = Club.objects.get_or_create(name=tournament_data.pop("club"))
+    tournament = Tournament.objects.create(club=club, rules=ruleset_to_dict(rules), **tournament_data)
+
+    registrations: dict[int, Registration] = {}
+    for p in players:
+        player_club = Club.objects.get_or_create(name=p["club"])[0] if p["club"] else None
+        player = Player.objects.filter(
+            first_name=p["first_name"], last_name=p["last_name"], club=player_club
+        ).first() or Player.objects.create(first_name=p["first_name"], last_name=p["last_name"], club=player_club)
+        registrations[p["start_number"]] = Registration.objects.create(
+            tournament=tournament, player=player, start_number=p["start_number"], paid=p["paid"],
+            checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
+        )
+    for p in players:
+        if p["substitute_for"] is not None:
+            reg = registrations[p["start_number"]]
+            reg.substitute_for = registrations[p["substitute_for"]]
+            reg.save(update_fields=["substitute_for"])
+
+    for r in rounds:
+        rnd = Round.objects.create(tournament=tournament, number=r.number, status=r.status, seed=r.seed)
+        for t in r.tables:
+            # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
+            keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
+            extra = {"entry_key": t.entry_key} if keep_key else {}
+            table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), **extra)
+            Seat.objects.bulk_create(
+                Seat(table=table, round=rnd, number=seat, registration=registrations[start_number])
+                for seat, start_number in sorted(t.seats.items())
+            )
+            Hand.objects.bulk_create(
+                Hand(table=table, number=h.number, dealer=h.dealer, client_id=uuid.uuid4(),
+                     **h.outcome, **hand_columns(h.record))
+                for h in t.hands
+            )
+    _check_standings(tournament, standings)
+    return tournament
+
+
+def _check_standings(tournament: Tournament, standings: list[dict]) -> None:
+    """The archive's standings must be what its games give (raising rolls the whole import back)."""
+    from scoring.standings import standings_compute
+
+    result, info = standings_compute(tournament, closed_only=True)
+    computed = {info[s.player].start_number: s.points for s in result.overall}
+    for i, entry in enumerate(standings):
+        expected = computed.get(entry["start_number"])
+        if expected != entry["points"]:
+            raise ArchiveError(f"standings[{i}].points", f"do not match the games: expected {expected}")

@@ -1,0 +1,26 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.archive import archive_build
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Write a tournament as an archive document (shared/spec/archive.md)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--output", "-o", help="file to write; standard output without it")
+
+    def handle(self, *args, slug: str, output: str | None, **options) -> None:
+        tournament = Tournament.objects.filter(slug=slug).select_related("club").first()
+        if tournament is None:
+            raise CommandError(f"slug: no tournament {slug!r}")
+        text = json.dumps(archive_build(tournament), ensure_ascii=False, indent=1) + "\n"
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            self.stderr.write(f"Wrote {output}")
+        else:
+            self.stdout.write(text, ending="")

@@ -1,0 +1,23 @@
+"""The domain model every part of Schafkopfrennen shares, split by concept."""
+from .audit import HandRevision, SeatSwap
+from .club import Club, ClubMembership, Player
+from .play import Hand, Round, Seat, Table, TableConfirmation
+from .tournament import Prize, Registration, Tournament
+from .worker import WorkerPing
+
+__all__ = [
+    "Club",
+    "ClubMembership",
+    "Hand",
+    "HandRevision",
+    "Player",
+    "Prize",
+    "Registration",
+    "Round",
+    "Seat",
+    "SeatSwap",
+    "Table",
+    "TableConfirmation",
+    "Tournament",
+    "WorkerPing",
+]

@@ -1,0 +1,170 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .tournament import Registration, Tournament
+
+
+def new_entry_key() -> str:
+    """An unguessable key for a table's private entry link."""
+    return secrets.token_urlsafe(18)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        PUBLISHED = "published", _("published")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament"))
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAWN)
+    seed = models.BigIntegerField(_("draw seed"))
+    drawn_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name} – {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round"))
+    number = models.PositiveSmallIntegerField(_("table"))
+    size = models.PositiveSmallIntegerField(_("players"), choices=[(4, "4"), (5, "5")])
+    entry_key = models.CharField(_("entry key"), max_length=64, unique=True, default=new_entry_key, editable=False)
+    completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
+    # Paper mode without games: each seat's round total as the sheet says ({"1": 12, ...}); sums to 0.
+    paper_totals = models.JSONField(_("round totals from the paper sheet"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number_per_round"),
+            models.CheckConstraint(condition=models.Q(size__in=[4, 5]), name="table_size_4_or_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – {_('table')} {self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    # Denormalised from table so that "one seat per player and round" is a database constraint.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round"))
+    number = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number_per_table"),
+            models.UniqueConstraint(fields=["round", "registration"], name="unique_seat_per_player_and_round"),
+            models.CheckConstraint(condition=models.Q(number__gte=1, number__lte=5), name="seat_number_1_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {_('seat')} {self.number}: {self.registration}"
+
+
+class Hand(models.Model):
+    """One game at a table: the hand record of rules.md section 4 and the points it gave."""
+
+    class Contract(models.TextChoices):
+        RUFSPIEL = "rufspiel", _("Rufspiel")
+        WENZ = "wenz", _("Wenz")
+        SOLO = "solo", _("Farbsolo")
+        WEITER = "weiter", _("thrown in (all passed)")
+
+    class Suit(models.TextChoices):
+        EICHEL = "eichel", _("Eichel")
+        GRAS = "gras", _("Gras")
+        HERZ = "herz", _("Herz")
+        SCHELLEN = "schellen", _("Schellen")
+
+    class CalledCard(models.TextChoices):
+        SAU = "sau", _("Sau")
+        ZEHN = "zehn", _("Zehn")
+        KOENIG = "koenig", _("König")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(_("game"))
+    # The hand record of rules.md section 4, exactly as entered: NULL = not entered.
+    contract = models.CharField(_("contract"), max_length=20, choices=Contract.choices)
+    declarer = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
+    partner = models.PositiveSmallIntegerField(_("partner"), null=True, blank=True)
+    called = models.CharField(_("called Sau"), max_length=20, choices=Suit.choices, null=True, blank=True)
+    muss = models.BooleanField(_("Muss"), null=True, blank=True)
+    called_card = models.CharField(_("called card"), max_length=20, choices=CalledCard.choices, null=True, blank=True)
+    renonce = models.BooleanField(_("Renonce"), null=True, blank=True)
+    trump = models.CharField(_("trump suit"), max_length=20, choices=Suit.choices, null=True, blank=True)
+    tout = models.BooleanField(_("Tout"), null=True, blank=True)
+    sie = models.BooleanField(_("Sie"), null=True, blank=True)
+    augen = models.PositiveSmallIntegerField(_("Augen"), null=True, blank=True)
+    schwarz = models.BooleanField(_("Schwarz"), null=True, blank=True)
+    won = models.BooleanField(_("won (Tout)"), null=True, blank=True)
+    laufende = models.PositiveSmallIntegerField(_("Laufende"), null=True, blank=True)
+    kontra = models.PositiveSmallIntegerField(_("Kontra"), null=True, blank=True)
+    # Who sat out / dealt this game: always stored (rules.md section 2), part of the record at a table of five.
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    points = models.JSONField(_("points per seat"), default=dict)
+    # The rules engine's outcome, stored with the game so standings only add up (never rescore).
+    declarer_won = models.BooleanField(_("declarer won"), null=True, blank=True)
+    reuegeld_cents = models.PositiveIntegerField(_("Reuegeld the declarer owes (cents)"), default=0)
+    weitergeld_cents = models.PositiveIntegerField(_("Weitergeld each seat owes (cents)"), default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("entered by"),
+    )
+    device = models.CharField(_("device"), max_length=200, blank=True)
+    client_id = models.UUIDField(_("submission id"), unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_game_number_per_table"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(condition=models.Q(augen__isnull=True) | models.Q(augen__lte=120), name="augen_0_to_120"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {_('game')} {self.number}: {self.get_contract_display()}"
+
+
+class TableConfirmation(models.Model):
+    """A player confirmed the table's sheet at the end of the round by tapping his name."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("table"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    device = models.CharField(_("device"), max_length=200, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+        ordering = ["table", "seat"]
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="unique_confirmation_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {_('seat')} {self.seat}"

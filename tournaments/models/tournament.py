@@ -1,0 +1,132 @@
+import random
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
+
+from .club import Club, Player
+
+
+def new_lot_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+def default_rules() -> dict:
+    """Every ruleset key with its DEFAULT value (rules.md section 10)."""
+    return ruleset_to_dict(ruleset_from_dict(None))
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name (URL)"), max_length=100, unique=True)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=1000)
+    payout_percent = models.PositiveSmallIntegerField(
+        _("payout of entry fees (%)"), default=100, help_text=_("Share of the entry fees that goes to the prize pool.")
+    )
+    sponsored_cents = models.PositiveIntegerField(_("sponsored amount (cents)"), default=0)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PLANNED)
+    rules = models.JSONField(_("ruleset"), default=default_rules, blank=True)
+    standings_public = models.BooleanField(_("standings visible to the public"), default=False)
+    last_start_number = models.PositiveIntegerField(
+        _("last start number given"), default=0, editable=False,
+        help_text=_("Start numbers are given in order and never reused."),
+    )
+    lot_seed = models.BigIntegerField(
+        _("seed of the lot"), default=new_lot_seed,
+        help_text=_("Decides ties the other tie-breaks leave open; stored so the order can be explained and repeated."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(payout_percent__lte=100), name="payout_percent_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return ruleset_from_dict(self.rules)
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            self.rules = ruleset_to_dict(ruleset_from_dict(self.rules))
+        except RuleError as err:
+            from scoring.messages import rule_error_message
+
+            raise ValidationError({"rules": rule_error_message(err)}) from err
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player"))
+    start_number = models.PositiveIntegerField(_("start number"))
+    paid = models.BooleanField(_("paid"), default=False)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True,
+        help_text=_("Empty while the player plays; 0 = withdrawn before the first round."),
+    )
+    substitute_for = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_by",
+        verbose_name=_("substitute for"),
+    )
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "start_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="unique_start_number_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_player_per_tournament"),
+            models.CheckConstraint(condition=models.Q(start_number__gte=1), name="start_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number}: {self.player}"
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_after_round is not None
+
+
+class Prize(models.Model):
+    """A prize the organiser set for a place (or for the last place: the consolation prize)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes", verbose_name=_("tournament"))
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True, help_text=_("Empty for the last place."))
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"), null=True, blank=True)
+    goods = models.CharField(_("goods"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("prize")
+        verbose_name_plural = _("prizes")
+        ordering = ["tournament", models.F("place").asc(nulls_last=True)]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "place"], name="unique_prize_per_place"),
+            models.UniqueConstraint(fields=["tournament"], condition=models.Q(place__isnull=True),
+                                    name="one_consolation_prize"),
+            models.CheckConstraint(condition=models.Q(place__isnull=True) | models.Q(place__gte=1), name="prize_place_positive"),
+        ]
+
+    def __str__(self) -> str:
+        where = _("last place") if self.place is None else f"{self.place}."
+        return f"{where}: {self.goods or self.amount_cents}"

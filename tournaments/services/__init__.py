@@ -1,0 +1,1 @@
+"""Every write of the tournaments app goes through a service in this package."""

@@ -1,0 +1,77 @@
+"""The demo tournament that `make run` shows a newcomer."""
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from scoring.schedule import standings_deferred
+
+from ..models import Club, ClubMembership, Player, Tournament
+from ..selectors import games_required
+from ..simulation import random_hand
+from .hands import table_sheet_record
+from .prizes import tournament_standings_publish
+from .registration import registration_create
+from .rounds import round_draw, round_publish
+from .tournament import tournament_create
+
+DEMO_CLUB = "Schafkopffreunde Musterdorf"
+DEMO_SLUG = "herbstrennen"
+DEMO_USERNAME = "organisator"
+DEMO_PASSWORD = "herbstrennen-demo"
+DEMO_SEED = 20261121
+DEMO_PLAYERS = [
+    ("Anna", "Huber"), ("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
+    ("Michael", "Hofer"), ("Johanna", "Brandl"), ("Georg", "Reiter"), ("Resi", "Lechner"), ("Sepp", "Kainz"),
+    ("Barbara", "Moser"), ("Xaver", "Obermeier"), ("Kathrin", "Pichler"), ("Alois", "Stadler"),
+    ("Monika", "Fischer"), ("Ludwig", "Schuster"), ("Veronika", "Eder"), ("Korbinian", "Zehetmair"),
+    ("Elisabeth", "Weiß"), ("Andreas", "Strobl"), ("Magdalena", "Rieder"), ("Quirin", "Ächter"),
+]
+
+
+@transaction.atomic
+def demo_create() -> tuple[Tournament, str, str]:
+    """Create (or complete) the demo: club, 22 players, organiser login, the Herbstrennen.
+
+    Idempotent: running it again changes nothing that is already there.
+    """
+    club, _ = Club.objects.get_or_create(name=DEMO_CLUB, defaults={"town": "Musterdorf"})
+    players = [
+        Player.objects.get_or_create(first_name=first, last_name=last, club=club)[0] for first, last in DEMO_PLAYERS
+    ]
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=DEMO_USERNAME).first()
+    if user is None:
+        user = user_model.objects.create_user(DEMO_USERNAME, password=DEMO_PASSWORD, is_staff=True, is_superuser=True)
+    ClubMembership.objects.get_or_create(user=user, club=club, defaults={"role": ClubMembership.Role.ORGANISER})
+
+    tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
+    if tournament is None:
+        tournament = tournament_create(
+            club=club, name="Herbstrennen", slug=DEMO_SLUG, date=datetime.date(2026, 11, 21),
+            venue="Gasthaus zur Post, Musterdorf", entry_fee_cents=1000,
+        )
+    registered = set(tournament.registrations.values_list("player_id", flat=True))
+    for player in players:
+        if player.pk not in registered:
+            registration_create(tournament=tournament, player=player, paid=True, checked_in=True)
+    if not tournament.rounds.exists():
+        with standings_deferred():
+            _demo_round_half_played(tournament)
+    return tournament, DEMO_USERNAME, DEMO_PASSWORD
+
+
+def _demo_round_half_played(tournament: Tournament) -> None:
+    """Round 1 drawn, published and half played, so every page has something to show."""
+    rng = random.Random(DEMO_SEED)
+    (rnd,) = round_draw(tournament=tournament, seed=DEMO_SEED)
+    round_publish(round=rnd)
+    rules = tournament.ruleset
+    for table in rnd.tables.order_by("number"):
+        half = games_required(tournament, table.size) // 2
+        records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1,
+                               tout_allowed=rules.tout_allowed, sie_allowed=rules.sie_allowed)
+                   for n in range(1, half + 1)]
+        table_sheet_record(table=table, records=records, device="demo")
+    tournament_standings_publish(tournament=tournament, public=True)
