@@ -1,0 +1,59 @@
+"""Headless Debian Chromium driven by Playwright against Django's live test server.
+
+Screenshots go to test-artifacts/ (kept by CI as artifacts of the run).
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import skip_or_fail
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TABLET_PORTRAIT = {"width": 800, "height": 1280}  # a 10-inch tablet held upright
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make are
+# still synchronous and safe there.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("Playwright is not installed: make test installs requirements-dev.txt")
+    if not os.path.exists(CHROMIUM):
+        skip_or_fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt install chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport=TABLET_PORTRAIT, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.base_url = live_server.url
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    """screenshot(page, "name") saves test-artifacts/name.png and returns the path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name: str, full_page: bool = True) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take

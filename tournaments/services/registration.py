@@ -1,0 +1,133 @@
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Club, Player, Registration, Round, Seat, Tournament
+from .errors import ServiceError
+from .hooks import tournament_changed
+
+
+@transaction.atomic
+def registration_create(
+    *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
+    substitute_for: Registration | None = None,
+) -> Registration:
+    """Register a player; start numbers are given in order and never reused."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if Registration.objects.filter(tournament=locked, player=player).exists():
+        raise ServiceError("player", _("%(name)s is registered already.") % {"name": player.name}, status=409)
+    locked.last_start_number += 1
+    locked.save(update_fields=["last_start_number"])
+    tournament.last_start_number = locked.last_start_number
+    return Registration.objects.create(
+        tournament=locked, player=player, start_number=locked.last_start_number, paid=paid, checked_in=checked_in,
+        substitute_for=substitute_for,
+    )
+
+
+@transaction.atomic
+def player_create(*, first_name: str, last_name: str, club: Club | None = None, contact: str = "") -> Player:
+    first_name, last_name = first_name.strip(), last_name.strip()
+    if not last_name:
+        raise ServiceError("last_name", _("Please enter a last name."))
+    return Player.objects.create(first_name=first_name, last_name=last_name, club=club, contact=contact.strip())
+
+
+@transaction.atomic
+def registration_update(*, registration: Registration, paid: bool | None = None, checked_in: bool | None = None) -> Registration:
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if paid is not None:
+        reg.paid = paid
+    if checked_in is not None:
+        if not checked_in and reg.seats.exists():
+            raise ServiceError(
+                "checked_in", _("%(name)s already has a seat; withdraw the player instead.") % {"name": reg.player.name},
+                status=409,
+            )
+        reg.checked_in = checked_in
+    reg.save(update_fields=["paid", "checked_in"])
+    return reg
+
+
+def _last_played_round(reg: Registration) -> int:
+    """The last round the player plays: seated in a round already published (or closed).
+
+    A round that is only drawn does not count: he will not play it (the organiser redraws it or
+    names a substitute), and neither do rounds drawn in advance.
+    """
+    numbers = (
+        Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.DRAWN)
+        .values_list("round__number", flat=True)
+    )
+    return max(numbers, default=0)
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """The player leaves: from the next draw on he has no seat; his points so far stay."""
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if reg.withdrawn:
+        raise ServiceError("withdrawn", _("%(name)s is withdrawn already.") % {"name": reg.player.name}, status=409)
+    reg.withdrawn_after_round = _last_played_round(reg)
+    reg.save(update_fields=["withdrawn_after_round"])
+    return reg
+
+
+@transaction.atomic
+def registration_substitute(*, withdrawn: Registration, player: Player) -> Registration:
+    """A substitute takes over a withdrawn player's seat (in the round under way) and points."""
+    reg = Registration.objects.select_for_update().select_related("tournament").get(pk=withdrawn.pk)
+    if not reg.withdrawn:
+        reg.withdrawn_after_round = _last_played_round(reg)
+        reg.save(update_fields=["withdrawn_after_round"])
+    if Registration.objects.filter(substitute_for=reg).exists():
+        raise ServiceError("substitute_for", _("%(name)s has a substitute already.") % {"name": reg.player.name}, status=409)
+    substitute = registration_create(
+        tournament=reg.tournament, player=player, paid=True, checked_in=True, substitute_for=reg
+    )
+    # The substitute sits down in the withdrawn player's seat of every round not yet closed.
+    Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).update(registration=substitute)
+    tournament_changed(reg.tournament_id)
+    return substitute
+
+
+@transaction.atomic
+def registration_quick_add(
+    *, tournament: Tournament, first_name: str, last_name: str, club_name: str = "", paid: bool = False,
+    checked_in: bool = False,
+) -> Registration:
+    """A new player registered at the desk in one step; an unknown club name becomes a new club."""
+    club = None
+    club_name = club_name.strip()
+    if club_name:
+        club = Club.objects.filter(name__iexact=club_name).first() or Club.objects.create(name=club_name)
+    player = player_create(first_name=first_name, last_name=last_name, club=club)
+    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in)
+
+
+@transaction.atomic
+def registration_change(
+    *, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
+    withdrawn: bool | None = None,
+) -> Registration:
+    """Paid, checked in and withdrawn in one go (all or nothing); a withdrawal is not undone here."""
+    reg = registration
+    if paid is not None or checked_in is not None:
+        reg = registration_update(registration=reg, paid=paid, checked_in=checked_in)
+    if withdrawn is True and not reg.withdrawn:
+        reg = registration_withdraw(registration=reg)
+    elif withdrawn is False and reg.withdrawn:
+        raise ServiceError("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."), status=409)
+    return reg
+
+
+@transaction.atomic
+def registration_substitute_new(
+    *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "",
+) -> Registration:
+    """A person not yet in the database substitutes for a withdrawn player (created in the same step)."""
+    club = None
+    club_name = club_name.strip()
+    if club_name:
+        club = Club.objects.filter(name__iexact=club_name).first() or Club.objects.create(name=club_name)
+    player = player_create(first_name=first_name, last_name=last_name, club=club)
+    return registration_substitute(withdrawn=withdrawn, player=player)

@@ -1,0 +1,227 @@
+"""The round lifecycle: drawn (can be redrawn) -> published -> closed (locked)."""
+import random
+from collections import defaultdict
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import seating
+from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
+from .errors import ServiceError
+
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+def _field(tournament: Tournament) -> list[Registration]:
+    """Who is drawn: checked in and not withdrawn."""
+    return list(
+        Registration.objects.filter(tournament=tournament, checked_in=True, withdrawn_after_round__isnull=True)
+        .select_related("player")
+        .order_by("start_number")
+    )
+
+
+def _met_pairs(tournament: Tournament, before_round: int) -> set[frozenset[int]]:
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, reg_id in Seat.objects.filter(
+        round__tournament=tournament, round__number__lt=before_round
+    ).values_list("table_id", "registration_id"):
+        tables[table_id].append(reg_id)
+    return seating.pairs_of(tables.values())
+
+
+def _successors(tournament: Tournament) -> dict[int, int]:
+    """Registration id -> the id of whoever took over his seat (following a chain of substitutes)."""
+    direct = dict(
+        Registration.objects.filter(tournament=tournament, substitute_for__isnull=False)
+        .values_list("substitute_for_id", "pk")
+    )
+    result = {}
+    for original in direct:
+        current = original
+        while current in direct:
+            current = direct[current]
+        result[original] = current
+    return result
+
+
+def _first_round_tables(tournament: Tournament, field_ids: set[int]) -> list[list[int]] | None:
+    """Round 1's tables, when the same players (or their substitutes) are still there (keep_first_round)."""
+    successors = _successors(tournament)
+    seats = [
+        (number, successors.get(reg, reg))
+        for number, reg in Seat.objects.filter(round__tournament=tournament, round__number=1)
+        .order_by("table__number", "number")
+        .values_list("table__number", "registration_id")
+    ]
+    if not seats or {reg for _, reg in seats} != field_ids:
+        return None
+    tables: dict[int, list[int]] = defaultdict(list)
+    for number, reg in seats:
+        tables[number].append(reg)
+    return [tables[n] for n in sorted(tables)]
+
+
+def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration]) -> None:
+    rules = tournament.ruleset
+    ids = [reg.pk for reg in field]
+    tables = None
+    if rules.draw_mode == "keep_first_round" and rnd.number > 1:
+        tables = _first_round_tables(tournament, set(ids))
+    if tables is None:
+        try:
+            result = seating.draw_tables(
+                ids,
+                seed=rnd.seed,
+                met=_met_pairs(tournament, rnd.number),
+                clubs={reg.pk: reg.player.club_id for reg in field},
+                keep_clubs_apart=rules.keep_clubs_apart,
+            )
+        except seating.SeatingImpossible as err:
+            add, withdraw = err.params["add"], err.params["withdraw"]
+            if withdraw:
+                message = _(
+                    "%(n)d players cannot be seated at tables of four and five: add %(add)d or withdraw %(withdraw)d."
+                ) % {"n": len(ids), "add": add, "withdraw": withdraw}
+            else:
+                message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {
+                    "n": len(ids), "add": add}
+            raise ServiceError("players", message, status=409, code="seating_impossible") from err
+        tables = [list(t) for t in result.tables]
+    created = Table.objects.bulk_create(
+        Table(round=rnd, number=number, size=len(players)) for number, players in enumerate(tables, start=1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, round=rnd, number=seat, registration_id=reg_id)
+        for table, players in zip(created, tables, strict=True)
+        for seat, reg_id in enumerate(players, start=1)
+    )
+
+
+@transaction.atomic
+def round_draw(*, tournament: Tournament, seed: int | None = None) -> list[Round]:
+    """Draw the next round (or, in draw mode all_in_advance, every remaining round)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    rules = locked.ruleset
+    existing = list(locked.rounds.order_by("number"))
+    if len(existing) >= rules.rounds:
+        raise ServiceError("round", _("All %(n)d rounds are drawn already.") % {"n": rules.rounds}, status=409)
+    in_advance = rules.draw_mode == "all_in_advance"
+    if existing and existing[-1].status != Round.Status.CLOSED and not in_advance:
+        raise ServiceError(
+            "round", _("Round %(n)d must be closed before the next draw.") % {"n": existing[-1].number}, status=409
+        )
+    field = _field(locked)
+    seeding = random.Random(seed) if seed is not None else None
+    drawn = []
+    for number in range(len(existing) + 1, (rules.rounds if in_advance else len(existing) + 1) + 1):
+        round_seed = seeding.randrange(1, 2**31) if seeding else _new_seed()
+        rnd = Round.objects.create(tournament=locked, number=number, seed=round_seed)
+        _draw_into(rnd, locked, field)
+        drawn.append(rnd)
+    if locked.status == Tournament.Status.PLANNED:
+        locked.status = Tournament.Status.RUNNING
+        locked.save(update_fields=["status"])
+    return drawn
+
+
+@transaction.atomic
+def round_redraw(*, round: Round, seed: int | None = None) -> Round:
+    """Draw a round again (only before it is published), with a new seed."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.status != Round.Status.DRAWN:
+        raise ServiceError("round", _("Round %(n)d is published; it cannot be drawn again.") % {"n": rnd.number},
+                           status=409)
+    rnd.tables.all().delete()
+    rnd.seed = _new_seed() if seed is None else seed
+    rnd.save(update_fields=["seed"])
+    _draw_into(rnd, rnd.tournament, _field(rnd.tournament))
+    return rnd
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Seat lists become visible and the tables' entry links go live."""
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.DRAWN:
+        raise ServiceError("round", _("Round %(n)d is published already.") % {"n": rnd.number}, status=409)
+    earlier_open = Round.objects.filter(
+        tournament_id=rnd.tournament_id, number__lt=rnd.number
+    ).exclude(status=Round.Status.CLOSED).first()
+    if earlier_open:
+        raise ServiceError(
+            "round", _("Round %(n)d must be closed first.") % {"n": earlier_open.number}, status=409
+        )
+    gone = [
+        seat.registration.player.name
+        for seat in Seat.objects.filter(round=rnd, registration__withdrawn_after_round__lt=rnd.number)
+        .select_related("registration__player").order_by("registration__start_number")
+    ]
+    if gone:
+        raise ServiceError(
+            "round",
+            _("Withdrawn players have a seat in round %(n)d: %(names)s. Draw the round again or name a substitute.")
+            % {"n": rnd.number, "names": ", ".join(gone)},
+            status=409, code="withdrawn_seated",
+        )
+    rnd.status = Round.Status.PUBLISHED
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    return rnd
+
+
+@transaction.atomic
+def round_close(*, round: Round) -> Round:
+    """Lock a round once every table is complete and confirmed by its players."""
+    from .. import selectors
+
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ServiceError("round", _("Only a published round can be closed."), status=409)
+    open_tables = [t.number for t in selectors.table_progress(rnd) if not t.complete]
+    if open_tables:
+        raise ServiceError(
+            "round",
+            _("Not every table is complete and confirmed: table %(tables)s.") % {
+                "tables": ", ".join(str(n) for n in open_tables[:20]) + (" …" if len(open_tables) > 20 else "")},
+            status=409,
+        )
+    rnd.status = Round.Status.CLOSED
+    rnd.closed_at = timezone.now()
+    rnd.save(update_fields=["status", "closed_at"])
+    tournament = rnd.tournament
+    if rnd.number >= tournament.ruleset.rounds:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def seat_swap(*, round: Round, first: Registration, second: Registration, by=None) -> SeatSwap:
+    """Swap two players' seats before play; recorded with who and when."""
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status == Round.Status.CLOSED:
+        raise ServiceError("round", _("Round %(n)d is closed.") % {"n": rnd.number}, status=409)
+    seats = {s.registration_id: s for s in Seat.objects.select_related("table").filter(
+        round=rnd, registration__in=[first.pk, second.pk])}
+    for field, reg in (("first", first), ("second", second)):
+        if reg.pk not in seats:
+            raise ServiceError(field, _("%(name)s has no seat in this round.") % {"name": reg.player.name})
+    a, b = seats[first.pk], seats[second.pk]
+    if a.pk == b.pk:
+        raise ServiceError("second", _("Choose two different players."))
+    if any(t.hands.exists() or t.paper_totals is not None for t in (a.table, b.table)):
+        raise ServiceError("round", _("Play has started at these tables; seats can no longer be swapped."), status=409)
+    description = _("%(a)s (table %(ta)d, seat %(sa)d) ⇄ %(b)s (table %(tb)d, seat %(sb)d)") % {
+        "a": first.player.name, "ta": a.table.number, "sa": a.number,
+        "b": second.player.name, "tb": b.table.number, "sb": b.number,
+    }
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create([
+        Seat(table=a.table, round=rnd, number=a.number, registration=second),
+        Seat(table=b.table, round=rnd, number=b.number, registration=first),
+    ])
+    return SeatSwap.objects.create(round=rnd, first=first, second=second, description=description, by=by)

@@ -1,0 +1,67 @@
+"""Rehearsal mode: a whole tournament with invented players and plausible games."""
+import datetime
+import random
+
+from django.db import transaction
+
+from scoring.schedule import standings_deferred
+
+from ..models import Club, Player, Round, Tournament
+from ..simulation import random_hand, random_name
+from .hands import table_confirm, table_sheet_record
+from .registration import registration_create
+from .rounds import round_close, round_draw, round_publish
+from .tournament import tournament_create
+
+SIMULATION_CLUB = "Probelauf"
+
+
+@transaction.atomic
+def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: int, seed: int) -> Tournament:
+    rng = random.Random(seed)
+    club, _ = Club.objects.get_or_create(name=SIMULATION_CLUB, defaults={"town": "Musterdorf"})
+    tournament = tournament_create(
+        club=club, name=f"Probelauf {players} Spieler", slug=slug, date=datetime.date.today(),
+        rules={"rounds": rounds, "games_per_round": games},
+    )
+    people = Player.objects.bulk_create(
+        Player(first_name=first, last_name=last, club=club) for first, last in (random_name(rng) for _ in range(players))
+    )
+    for person in people:
+        registration_create(tournament=tournament, player=person, paid=True, checked_in=True)
+    return tournament
+
+
+def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = True) -> None:
+    """Publish a drawn round, play every table with random games, confirm and close it."""
+    rng = random.Random(seed)
+    rules = rnd.tournament.ruleset
+    round_publish(round=rnd)
+    if not play:
+        return
+    from ..selectors import games_required
+
+    for table in rnd.tables.order_by("number"):
+        required = games_required(rnd.tournament, table.size)
+        records = [
+            random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1,
+                        muss_allowed=rules.all_pass == "muss", tout_allowed=rules.tout_allowed,
+                        sie_allowed=rules.sie_allowed)
+            for n in range(1, required + 1)
+        ]
+        table_sheet_record(table=table, records=records, device="simulation")
+        for seat in range(1, table.size + 1):
+            table_confirm(table=table, seat=seat, device="simulation")
+    if close:
+        round_close(round=rnd)
+
+
+def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int) -> Tournament:
+    tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed)
+    rng = random.Random(seed)
+    with standings_deferred():  # one recompute at the end, not one per table
+        for _ in range(rounds):
+            (rnd,) = round_draw(tournament=tournament, seed=rng.randrange(2**31))
+            round_simulate(rnd=rnd, seed=rng.randrange(2**31))
+    tournament.refresh_from_db()
+    return tournament

@@ -1,0 +1,212 @@
+"""The registration desk: find or add players, register them, paid, check-in, withdrawal, substitutes.
+
+Search-as-you-type and the paid / checked-in toggles go through htmx and update the page in place;
+every form also works as a plain POST that redirects back to the desk.
+"""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import access, selectors
+from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, SubstituteForm
+from ..models import Registration, Tournament
+from ..services.errors import ServiceError
+from ..services.registration import (
+    registration_create,
+    registration_quick_add,
+    registration_substitute,
+    registration_substitute_new,
+    registration_update,
+    registration_withdraw,
+)
+
+
+def _desk_tournament(request: HttpRequest, slug: str) -> Tournament:
+    return access.tournament_for(request.user, slug, access.DESK)
+
+
+def _registration(tournament: Tournament, number: int) -> Registration:
+    return get_object_or_404(Registration.objects.select_related("player", "tournament"),
+                             tournament=tournament, start_number=number)
+
+
+def _query(request: HttpRequest) -> str:
+    form = SearchForm(request.GET)
+    return form.cleaned_data["q"].strip() if form.is_valid() else ""
+
+
+def _quick_add_initial(query: str) -> dict:
+    """A search that found nobody becomes the new person's name: "Anna Huber" -> Anna / Huber."""
+    words = [w for w in query.split() if not w.isdigit()]
+    if not words:
+        return {}
+    return {"first_name": " ".join(words[:-1]), "last_name": words[-1]}
+
+
+def _results_context(tournament: Tournament, query: str, quick_add: QuickAddForm | None = None) -> dict:
+    """What the search box updates: matching players to register, the new-person form, the registrations."""
+    return {
+        "tournament": tournament,
+        "q": query,
+        "rows": selectors.desk_rows(tournament=tournament, query=query),
+        "found": selectors.players_search(tournament=tournament, query=query),
+        "quick_add": quick_add or QuickAddForm(initial={"club_name": tournament.club.name, **_quick_add_initial(query)}),
+    }
+
+
+def _render_desk(
+    request: HttpRequest, tournament: Tournament, *, query: str = "", quick_add: QuickAddForm | None = None,
+    error: str = "", status: int = 200,
+) -> HttpResponse:
+    context = {
+        **_results_context(tournament, query, quick_add),
+        "summary": selectors.desk_summary(tournament),
+        "error": error,
+        "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
+    }
+    return render(request, "desk/desk.html", context, status=status)
+
+
+def _back_to_desk(tournament: Tournament, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("tournaments:desk", args=[tournament.slug]) + anchor)
+
+
+@login_required
+def organiser_home(request: HttpRequest) -> HttpResponse:
+    """The tournaments the user may work on (with their control panel, desk and rounds) and the clubs."""
+    return render(request, "desk/home.html", {
+        "tournaments": access.tournaments_for(request.user, access.ANY_ROLE),
+        "clubs": access.clubs_for(request.user),
+        "can_create": access.clubs_for(request.user, access.ORGANISER).exists(),
+    })
+
+
+@login_required
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk_tournament(request, slug)
+    query = _query(request)
+    if request.htmx and request.htmx.target == "desk-results":
+        return render(request, "desk/_results.html", _results_context(tournament, query))
+    return _render_desk(request, tournament, query=query)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk_tournament(request, slug)
+    form = RegisterForm(request.POST)
+    if not form.is_valid():
+        return _render_desk(request, tournament, error=_("Choose a player to register."), status=400)
+    player = selectors.player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
+    if player is None:
+        raise Http404("No such player")
+    try:
+        reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
+                                  checked_in=form.cleaned_data["checked_in"])
+    except ServiceError as err:
+        return _render_desk(request, tournament, error=err.message, status=err.status)
+    messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
+        "name": player.name, "n": reg.start_number})
+    return _back_to_desk(tournament)
+
+
+@login_required
+@require_POST
+def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk_tournament(request, slug)
+    form = QuickAddForm(request.POST)
+    if form.is_valid():
+        try:
+            reg = registration_quick_add(tournament=tournament, **form.cleaned_data)
+        except ServiceError as err:
+            form.add_service_error(err)
+            return _render_desk(request, tournament, quick_add=form, status=err.status)
+        messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
+            "name": reg.player.name, "n": reg.start_number})
+        return _back_to_desk(tournament)
+    return _render_desk(request, tournament, quick_add=form, status=400)
+
+
+def _row_response(request: HttpRequest, reg: Registration, *, error: str = "", status: int = 200) -> HttpResponse:
+    """htmx: the registration's row (and the desk's counts, out of band) replace what the page shows."""
+    context = {
+        "row": selectors.desk_row(reg), "tournament": reg.tournament, "row_error": error,
+        "summary": selectors.desk_summary(reg.tournament), "oob": True,
+    }
+    return render(request, "desk/_row_update.html", context, status=status)
+
+
+@login_required
+@require_POST
+def flag(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Paid or checked in, on or off."""
+    tournament = _desk_tournament(request, slug)
+    reg = _registration(tournament, number)
+    form = FlagForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(status=400)
+    try:
+        reg = registration_update(registration=reg, **{form.cleaned_data["field"]: form.cleaned_data["value"]})
+    except ServiceError as err:
+        if request.htmx:
+            return _row_response(request, reg, error=err.message, status=err.status)
+        return _render_desk(request, tournament, error=err.message, status=err.status)
+    if request.htmx:
+        return _row_response(request, reg)
+    return _back_to_desk(tournament, f"#reg-{reg.start_number}")
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The player leaves: from the next draw on he has no seat."""
+    tournament = _desk_tournament(request, slug)
+    reg = _registration(tournament, number)
+    try:
+        reg = registration_withdraw(registration=reg)
+    except ServiceError as err:
+        if request.htmx:
+            return _row_response(request, reg, error=err.message, status=err.status)
+        return _render_desk(request, tournament, error=err.message, status=err.status)
+    if request.htmx:
+        return _row_response(request, reg)
+    messages.success(request, _("%(name)s is withdrawn.") % {"name": reg.player.name})
+    return _back_to_desk(tournament, f"#reg-{reg.start_number}")
+
+
+@login_required
+def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Someone takes over a withdrawn (or leaving) player's seat and points."""
+    tournament = _desk_tournament(request, slug)
+    reg = _registration(tournament, number)
+    query = _query(request)
+    context = {"tournament": tournament, "reg": reg, "q": query,
+               "found": selectors.players_search(tournament=tournament, query=query)}
+    if request.method != "POST":
+        if request.htmx and request.htmx.target == "substitute-results":
+            return render(request, "desk/_substitute_results.html", context)
+        form = SubstituteForm(initial={"club_name": tournament.club.name, **_quick_add_initial(query)})
+        return render(request, "desk/substitute.html", {**context, "form": form})
+    form = SubstituteForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            if data["player"] is not None:
+                player = selectors.player_for_desk(tournament=tournament, pk=data["player"])
+                if player is None:
+                    raise Http404("No such player")
+                new = registration_substitute(withdrawn=reg, player=player)
+            else:
+                new = registration_substitute_new(withdrawn=reg, first_name=data["first_name"],
+                                                  last_name=data["last_name"], club_name=data["club_name"])
+        except ServiceError as err:
+            form.add_service_error(err)
+            return render(request, "desk/substitute.html", {**context, "form": form}, status=err.status)
+        messages.success(request, _("%(new)s (start number %(n)d) takes over from %(old)s.") % {
+            "new": new.player.name, "n": new.start_number, "old": reg.player.name})
+        return _back_to_desk(tournament, f"#reg-{new.start_number}")
+    return render(request, "desk/substitute.html", {**context, "form": form}, status=400)

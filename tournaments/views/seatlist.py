@@ -1,0 +1,49 @@
+"""Public pages: the tournament and "Wo sitze ich?" — the newest published round's seats."""
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from .. import access, selectors
+from ..models import Tournament
+
+
+def _public_tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+def _refresh(request: HttpRequest) -> int | None:
+    """?refresh=60 reloads the page every minute (a projector that follows the rounds)."""
+    value = request.GET.get("refresh", "")
+    return max(15, min(int(value), 3600)) if value.isdigit() else None
+
+
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _public_tournament(slug)
+    context = {
+        "tournament": tournament,
+        "round": selectors.round_current_public(tournament),
+        "can_desk": access.has_role(request.user, tournament, access.DESK),
+    }
+    return render(request, "public/tournament.html", context)
+
+
+def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpResponse:
+    tournament = _public_tournament(slug)
+    rnd = selectors.round_current_public(tournament)
+    context = {"tournament": tournament, "round": rnd, "by_table": by_table, "refresh": _refresh(request)}
+    if rnd is None:
+        return render(request, "public/seatlist_pending.html", context, status=404)
+    if by_table:
+        context["tables"] = selectors.seats_by_table(rnd)
+    else:
+        context["rows"] = selectors.seat_rows(rnd)
+    return render(request, "public/seatlist.html", context)
+
+
+def seatlist(request: HttpRequest, slug: str) -> HttpResponse:
+    """Everyone alphabetically by last name with table and seat, with a search box."""
+    return _seat_list(request, slug, by_table=False)
+
+
+def seatlist_tables(request: HttpRequest, slug: str) -> HttpResponse:
+    """The same round, table by table."""
+    return _seat_list(request, slug, by_table=True)
