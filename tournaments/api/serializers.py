@@ -1,0 +1,288 @@
+"""Shapes and types of the API's bodies. The rules are the services' business, never a serializer's."""
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from scoring.services import hand_record as stored_record
+
+from ..models import Hand, Player, Registration, Round
+
+SEED_MAX = 2**63 - 1
+GAME_NUMBER_MAX = 32767
+
+
+# --- Registrations ------------------------------------------------------------------------------
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    player_id = serializers.IntegerField(read_only=True)
+    first_name = serializers.CharField(source="player.first_name", read_only=True)
+    last_name = serializers.CharField(source="player.last_name", read_only=True)
+    name = serializers.CharField(source="player.name", read_only=True)
+    club = serializers.SerializerMethodField()
+    withdrawn = serializers.BooleanField(read_only=True)
+    substitute_for = serializers.SerializerMethodField(help_text="Start number of the player this one replaces.")
+
+    class Meta:
+        model = Registration
+        fields = [
+            "start_number", "player_id", "first_name", "last_name", "name", "club", "paid", "checked_in",
+            "withdrawn", "withdrawn_after_round", "substitute_for",
+        ]
+        read_only_fields = fields
+
+    def get_club(self, registration: Registration) -> str:
+        club = registration.player.club
+        return club.name if club else ""
+
+    def get_substitute_for(self, registration: Registration) -> Optional[int]:  # noqa: UP045 (schema hint)
+        original = registration.substitute_for
+        return original.start_number if original else None
+
+
+class RegistrationCreateSerializer(serializers.Serializer):
+    """An existing player (``player_id``) or a new one (``first_name``, ``last_name``, ``club``)."""
+
+    player_id = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, help_text="An existing player."
+    )
+    first_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    last_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    club = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="Club name of a new player (created if unknown)."
+    )
+    paid = serializers.BooleanField(default=False)
+    checked_in = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("player_id") and any(attrs.get(k) for k in ("first_name", "last_name", "club")):
+            raise serializers.ValidationError(
+                {"player_id": [_("Give an existing player or a new name, not both.")]}
+            )
+        return attrs
+
+
+class RegistrationUpdateSerializer(serializers.Serializer):
+    paid = serializers.BooleanField(required=False)
+    checked_in = serializers.BooleanField(required=False)
+    withdrawn = serializers.BooleanField(
+        required=False, help_text="true withdraws the player from the next draw on (cannot be undone)."
+    )
+
+
+# --- Rounds and tables --------------------------------------------------------------------------
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["number", "status", "seed", "drawn_at", "published_at", "closed_at"]
+        read_only_fields = fields
+
+
+class TableProgressSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    size = serializers.IntegerField()
+    games_entered = serializers.IntegerField()
+    games_required = serializers.IntegerField()
+    confirmations = serializers.IntegerField()
+    complete = serializers.BooleanField()
+
+
+class RoundDetailSerializer(RoundSerializer):
+    tables = TableProgressSerializer(many=True, read_only=True, source="progress")
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "tables"]
+        read_only_fields = fields
+
+
+class RoundDrawSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=SEED_MAX,
+        help_text="Draw reproducibly from this seed; a random one without it.",
+    )
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+
+
+class TableOverviewSerializer(serializers.Serializer):
+    number = serializers.IntegerField(source="table.number")
+    size = serializers.IntegerField(source="table.size")
+    entry_key = serializers.CharField(
+        source="table.entry_key", required=False,
+        help_text="The table's private entry key (for organisers and desk helpers only).",
+    )
+    games_entered = serializers.IntegerField(source="progress.games_entered")
+    games_required = serializers.IntegerField(source="progress.games_required")
+    confirmations = serializers.IntegerField(source="progress.confirmations")
+    complete = serializers.BooleanField(source="progress.complete")
+    paper_totals = serializers.BooleanField(source="progress.paper_totals")
+    seats = SeatSerializer(many=True)
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not self.context.get("show_keys"):
+            data.pop("entry_key")
+        return data
+
+
+# --- Hands --------------------------------------------------------------------------------------
+
+
+class HandRecordSerializer(serializers.Serializer):
+    """The hand record of rules.md section 4. Types only here; the service checks the rules.
+
+    ``null`` or a left-out key means "not entered"; an unknown key is an error naming it.
+    """
+
+    contract = serializers.CharField(help_text="rufspiel, wenz, solo; weiter = all passed, thrown in.")
+    declarer = serializers.IntegerField(required=False, allow_null=True, help_text="An active seat.")
+    partner = serializers.IntegerField(required=False, allow_null=True, help_text="Rufspiel: the called Sau's holder.")
+    called = serializers.CharField(required=False, allow_null=True, help_text="Rufspiel: eichel, gras, schellen.")
+    muss = serializers.BooleanField(required=False, allow_null=True)
+    called_card = serializers.CharField(required=False, allow_null=True, help_text="Muss: sau, zehn, koenig.")
+    renonce = serializers.BooleanField(required=False, allow_null=True)
+    trump = serializers.CharField(required=False, allow_null=True, help_text="Farbsolo: eichel, gras, herz, schellen.")
+    tout = serializers.BooleanField(required=False, allow_null=True)
+    sie = serializers.BooleanField(required=False, allow_null=True)
+    augen = serializers.IntegerField(required=False, allow_null=True, help_text="The declaring party's Augen, 0–120.")
+    schwarz = serializers.BooleanField(required=False, allow_null=True)
+    won = serializers.BooleanField(required=False, allow_null=True, help_text="Tout only.")
+    laufende = serializers.IntegerField(required=False, allow_null=True)
+    kontra = serializers.IntegerField(required=False, allow_null=True)
+    dealer = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Ignored: the dealer follows from the game number."
+    )
+
+    RECORD_FIELDS = (
+        "contract", "declarer", "partner", "called", "muss", "called_card", "renonce", "trump", "tout", "sie",
+        "augen", "schwarz", "won", "laufende", "kontra", "dealer",
+    )
+
+    def to_internal_value(self, data):
+        unknown = {}
+        if isinstance(data, Mapping):
+            unknown = {str(key): [_("Unknown field.")] for key in data if key not in self.fields}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({**unknown, **exc.detail}) from None
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return value
+
+    def record(self) -> dict[str, Any]:
+        return {key: value for key, value in self.validated_data.items() if key in self.RECORD_FIELDS}
+
+    def record_for(self, hand: Hand) -> dict[str, Any]:
+        """The record that replaces a stored game's record."""
+        return self.record()
+
+
+class HandEntrySerializer(HandRecordSerializer):
+    client_id = serializers.UUIDField(help_text="Made by the tablet per submission; a retry sends the same one.")
+    number = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=GAME_NUMBER_MAX,
+        help_text="The game number; the next free one without it.",
+    )
+
+
+class HandPreviewSerializer(HandRecordSerializer):
+    number = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=GAME_NUMBER_MAX,
+        help_text="The game number (its dealer counts); the next free one without it.",
+    )
+
+
+class HandRecordPatchSerializer(HandRecordSerializer):
+    """Some fields of a stored game's record; the others stay as they are (``null`` removes one)."""
+
+    contract = serializers.CharField(required=False, help_text="rufspiel, wenz, solo; weiter = all passed, thrown in.")
+
+    def record_for(self, hand: Hand) -> dict[str, Any]:
+        return {**stored_record(hand, hand.table.size), **self.record()}
+
+
+class HandCorrectionSerializer(HandRecordSerializer):
+    reason = serializers.CharField(max_length=300, help_text="Why the organiser changes the game (kept in the revision).")
+
+
+class HandCorrectionPatchSerializer(HandRecordPatchSerializer):
+    reason = serializers.CharField(max_length=300, help_text="Why the organiser changes the game (kept in the revision).")
+
+
+class PointsField(serializers.DictField):
+    child = serializers.IntegerField()
+
+
+class HandSerializer(HandRecordSerializer):
+    """A stored game: its record as entered, the dealer (who sits out at a table of five), its points."""
+
+    id = serializers.IntegerField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    dealer = serializers.IntegerField(read_only=True)
+    points = PointsField(read_only=True, help_text='Points per seat, {"1": 1, "2": -1, ...}; empty when thrown in.')
+    client_id = serializers.UUIDField(read_only=True)
+
+
+class HandScoreSerializer(serializers.Serializer):
+    """A game scored without storing it."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    points = PointsField()
+    value = serializers.IntegerField()
+    thrown_in = serializers.BooleanField(default=False)
+    declarer_won = serializers.BooleanField(required=False)
+    schneider = serializers.BooleanField(required=False)
+    schwarz = serializers.BooleanField(required=False)
+    laufende = serializers.IntegerField(required=False)
+    reuegeld = PointsField(required=False, help_text="Cents each seat owes for this game.")
+    weitergeld = PointsField(required=False, help_text="Cents each seat pays for a thrown-in game.")
+
+
+class OrganiserHandDeleteSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
+
+
+# --- A table's sheet ----------------------------------------------------------------------------
+
+
+class SheetSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    total = serializers.IntegerField()
+    confirmed = serializers.BooleanField()
+
+
+class TableSheetSerializer(serializers.Serializer):
+    tournament = serializers.CharField(source="table.round.tournament.name")
+    round = serializers.IntegerField(source="round_number")
+    round_status = serializers.CharField(help_text="drawn, published or closed (closed = locked).")
+    table = serializers.IntegerField(source="table.number")
+    size = serializers.IntegerField(source="table.size")
+    seats = SheetSeatSerializer(many=True)
+    hands = HandSerializer(many=True)
+    totals = PointsField()
+    games_entered = serializers.IntegerField(help_text="Games played (thrown-in games do not count).")
+    games_required = serializers.IntegerField()
+    next_number = serializers.IntegerField(allow_null=True, help_text="null when every game is entered.")
+    next_dealer = serializers.IntegerField(allow_null=True)
+    sitting_out = serializers.IntegerField(allow_null=True, help_text="At a table of five: the next dealer.")
+    confirmations = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that confirmed.")
+    complete = serializers.BooleanField()
+    paper_totals = PointsField(source="table.paper_totals", allow_null=True)
+
+
+class ConfirmSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The seat whose player confirms the complete sheet.")

@@ -1,0 +1,116 @@
+"""Table API under ``api/tisch/<entry_key>/``: what a table's tablet does, without a login.
+
+The entry key printed on the table card is the credential: a wrong key is a 404 and a key opens
+only its own table. A closed round is a 409; an invalid game a 400 naming each field.
+"""
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.rules import score_to_dict
+
+from .. import selectors
+from ..models import Hand, Table
+from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
+from . import serializers as s
+from .base import NO_KEY, ApiView, bad_request, conflict
+
+TAGS = ["table entry"]
+CLOSED = conflict("The round is closed (or not yet published), or the game number is taken.")
+
+
+class TableKeyView(ApiView):
+    authentication_classes: list = []  # the key in the URL is the credential; no session, no CSRF
+    permission_classes = [AllowAny]
+
+    def table(self, *, for_write: bool = False) -> Table:
+        table = selectors.table_for_entry_key(self.kwargs["entry_key"], with_round=not for_write)
+        if table is None:
+            raise exceptions.NotFound()
+        return table
+
+    def hand(self, number: int) -> Hand:
+        return get_object_or_404(Hand.objects.select_related("table__round__tournament"),
+                                 table=self.table(), number=number)
+
+
+class TableSheetView(TableKeyView):
+    @extend_schema(tags=TAGS, summary="The table's sheet: seats, games, totals, the next game",
+                   responses={200: s.TableSheetSerializer, 404: NO_KEY})
+    def get(self, request: Request, entry_key: str) -> Response:
+        return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)
+
+
+class HandCreateView(TableKeyView):
+    @extend_schema(
+        tags=TAGS, summary="Enter a game",
+        description="201 with the stored game; a retry with the same client_id gives 200 and the game stored "
+                    "the first time (it is never stored twice).",
+        request=s.HandEntrySerializer,
+        responses={201: s.HandSerializer, 200: OpenApiResponse(s.HandSerializer, description="A recognised retry."),
+                   400: bad_request(), 404: NO_KEY, 409: CLOSED},
+    )
+    def post(self, request: Request, entry_key: str) -> Response:
+        table = self.table(for_write=True)
+        body = s.HandEntrySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        hand, created = hand_record(
+            table=table, record=body.record(), client_id=body.validated_data["client_id"],
+            number=body.validated_data.get("number"), device=self.device,
+        )
+        return Response(s.HandSerializer(hand).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class HandDetailView(TableKeyView):
+    def _correct(self, request: Request, number: int, body_class: type[s.HandRecordSerializer]) -> Response:
+        hand = self.hand(number)
+        body = body_class(data=request.data)
+        body.is_valid(raise_exception=True)
+        hand = hand_correct(hand=hand, record=body.record_for(hand), device=self.device)
+        return Response(s.HandSerializer(hand).data)
+
+    @extend_schema(tags=TAGS, summary="One game", responses={200: s.HandSerializer, 404: NO_KEY})
+    def get(self, request: Request, entry_key: str, number: int) -> Response:
+        return Response(s.HandSerializer(self.hand(number)).data)
+
+    @extend_schema(tags=TAGS, summary="Correct a game (the whole record)", request=s.HandRecordSerializer,
+                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 409: CLOSED})
+    def put(self, request: Request, entry_key: str, number: int) -> Response:
+        return self._correct(request, number, s.HandRecordSerializer)
+
+    @extend_schema(tags=TAGS, summary="Correct some fields of a game", request=s.HandRecordPatchSerializer,
+                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 409: CLOSED})
+    def patch(self, request: Request, entry_key: str, number: int) -> Response:
+        return self._correct(request, number, s.HandRecordPatchSerializer)
+
+    @extend_schema(tags=TAGS, summary="Delete a game", request=None,
+                   responses={204: OpenApiResponse(description="Deleted."), 404: NO_KEY, 409: CLOSED})
+    def delete(self, request: Request, entry_key: str, number: int) -> Response:
+        hand_delete(hand=self.hand(number), device=self.device)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HandPreviewView(TableKeyView):
+    @extend_schema(tags=TAGS, summary="Score a game without storing it", request=s.HandPreviewSerializer,
+                   responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY})
+    def post(self, request: Request, entry_key: str) -> Response:
+        table = self.table()
+        body = s.HandPreviewSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        number, dealer, score = hand_preview(table=table, record=body.record(), number=body.validated_data.get("number"))
+        return Response(s.HandScoreSerializer({"number": number, "dealer": dealer, **score_to_dict(score)}).data)
+
+
+class TableConfirmView(TableKeyView):
+    @extend_schema(tags=TAGS, summary="A player confirms the complete sheet", request=s.ConfirmSerializer,
+                   responses={200: s.TableSheetSerializer, 400: bad_request(), 404: NO_KEY,
+                              409: conflict("Games are missing, or the round is closed.")})
+    def post(self, request: Request, entry_key: str) -> Response:
+        table = self.table()
+        body = s.ConfirmSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_confirm(table=table, seat=body.validated_data["seat"], device=self.device)
+        return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)

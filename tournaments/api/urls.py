@@ -1,0 +1,29 @@
+"""The REST API, documented at /api/schema/ and /api/docs/."""
+from django.urls import path
+
+from . import organiser, table
+
+app_name = "api"
+
+tournament = "tournaments/<slug:slug>/"
+rnd = tournament + "rounds/<int:number>/"
+tisch = "tisch/<str:entry_key>/"
+
+urlpatterns = [
+    path(tournament + "registrations/", organiser.RegistrationListView.as_view(), name="registrations"),
+    path(tournament + "registrations/<int:start_number>/", organiser.RegistrationDetailView.as_view(),
+         name="registration"),
+    path(tournament + "rounds/", organiser.RoundListView.as_view(), name="rounds"),
+    path(rnd, organiser.RoundDetailView.as_view(), name="round"),
+    path(rnd + "publish/", organiser.RoundPublishView.as_view(), name="round-publish"),
+    path(rnd + "redraw/", organiser.RoundRedrawView.as_view(), name="round-redraw"),
+    path(rnd + "close/", organiser.RoundCloseView.as_view(), name="round-close"),
+    path(rnd + "tables/", organiser.RoundTablesView.as_view(), name="round-tables"),
+    path(rnd + "tables/<int:table>/", organiser.RoundTableSheetView.as_view(), name="round-table"),
+    path(rnd + "tables/<int:table>/hands/<int:game>/", organiser.OrganiserHandView.as_view(), name="round-hand"),
+    path(tisch, table.TableSheetView.as_view(), name="table"),
+    path(tisch + "hands/", table.HandCreateView.as_view(), name="table-hands"),
+    path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table-hand"),
+    path(tisch + "preview/", table.HandPreviewView.as_view(), name="table-preview"),
+    path(tisch + "confirm/", table.TableConfirmView.as_view(), name="table-confirm"),
+]

@@ -1,0 +1,151 @@
+"""The game form of the tablet page and of paper mode: buttons in, a hand record (rules.md section 4) out.
+
+The form only parses: which fields belong to the chosen contract, and their types. Whether the
+game is valid is the rules engine's business (through the hand services), whose errors name a
+field that the page shows next to it.
+"""
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import Ruleset
+
+from .models import Hand
+
+MUSS = "muss"  # a button of its own on the tablet; stored as a Rufspiel with muss=True
+
+CONTRACTS = [
+    (Hand.Contract.RUFSPIEL, _("Rufspiel")),
+    (MUSS, _("Muss")),
+    (Hand.Contract.WENZ, _("Wenz")),
+    (Hand.Contract.SOLO, _("Farbsolo")),
+    (Hand.Contract.WEITER, _("All passed")),
+]
+CALLABLE = [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ]
+WON = [("1", _("won")), ("0", _("lost"))]
+KONTRA = [(0, "–"), (1, _("Kontra")), (2, _("Re"))]
+ANNOUNCE = [("", _("normal")), ("tout", _("Tout")), ("sie", _("Sie"))]
+
+# Laufende buttons: none, then runs of 2 to 8 (a run below the contract's minimum is hidden on the page).
+LAUFENDE_BUTTONS = (2, 3, 4, 5, 6, 7, 8)
+WENZ_MAX_LAUFENDE = 4
+AUGEN_QUICK = (0, 30, 31, 60, 61, 90, 91, 120)
+
+# The fields of the page an error can be shown next to; any other field's error goes to the form's top.
+ERROR_SLOTS = ("contract", "called", "trump", "declarer", "partner", "augen", "schwarz", "laufende", "announce",
+               "won", "kontra", "called_card", "renonce", "reason", "form")
+FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "announce"}
+
+
+def error_slot(field: str) -> str:
+    """The place on the page for an error of ``field`` (a service's or the engine's field name)."""
+    field = FIELD_SLOT.get(field, field)
+    return field if field in ERROR_SLOTS else "form"
+
+
+class GameForm(forms.Form):
+    contract = forms.ChoiceField(label=_("Game"), choices=CONTRACTS, required=False)
+    called = forms.ChoiceField(label=_("Called Sau"), choices=CALLABLE, required=False)
+    trump = forms.ChoiceField(label=_("Trump suit"), choices=Hand.Suit.choices, required=False)
+    declarer = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False, empty_value=None)
+    partner = forms.TypedChoiceField(label=_("Partner"), coerce=int, required=False, empty_value=None)
+    announce = forms.ChoiceField(label=_("Announced"), choices=ANNOUNCE, required=False)
+    won = forms.ChoiceField(label=_("Tout won?"), choices=WON, required=False)
+    augen = forms.IntegerField(label=_("Augen"), required=False)
+    schwarz = forms.BooleanField(label=_("Schwarz"), required=False)
+    laufende = forms.IntegerField(label=_("Laufende"), required=False, min_value=0, max_value=14)
+    kontra = forms.TypedChoiceField(label=_("Kontra"), choices=KONTRA, coerce=int, required=False, empty_value=0)
+    called_card = forms.ChoiceField(label=_("Called card"), choices=Hand.CalledCard.choices, required=False)
+    renonce = forms.BooleanField(label=_("Renonce"), required=False)
+    # The game's number as the page showed it; the client id the page made once for this game.
+    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    client_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    device = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason for the correction"), required=False, max_length=300)
+
+    def __init__(self, *args: Any, table_size: int = 4, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
+        self.fields["declarer"].choices = seats
+        self.fields["partner"].choices = seats
+
+    def record(self) -> dict[str, Any]:
+        """The hand record of the chosen contract: only its fields, left-out ones stay out."""
+        data = self.cleaned_data
+        contract = data.get("contract") or ""
+        if contract == Hand.Contract.WEITER:
+            return {"contract": Hand.Contract.WEITER.value}
+        record: dict[str, Any] = {"contract": Hand.Contract.RUFSPIEL.value if contract == MUSS else contract}
+        record["declarer"] = data.get("declarer")
+        if contract in (Hand.Contract.RUFSPIEL, MUSS):
+            record["partner"] = data.get("partner")
+            record["called"] = data.get("called") or None
+        if contract == MUSS:
+            record["muss"] = True
+            record["called_card"] = data.get("called_card") or None
+            record["renonce"] = data.get("renonce") or None
+        announce = data.get("announce") or ""
+        if contract == Hand.Contract.SOLO:
+            record["trump"] = data.get("trump") or None
+            record["sie"] = announce == "sie" or None
+        if contract in (Hand.Contract.WENZ, Hand.Contract.SOLO):
+            record["tout"] = announce == "tout" or None
+        if record.get("tout"):
+            record["won"] = {"1": True, "0": False}.get(data.get("won") or "")
+        elif not record.get("sie"):
+            record["augen"] = data.get("augen")
+            record["schwarz"] = data.get("schwarz") or None
+        if not record.get("sie"):
+            record["laufende"] = data.get("laufende")
+        if data.get("kontra"):
+            record["kontra"] = data["kontra"]
+        return {key: value for key, value in record.items() if value is not None and value != ""}
+
+    def record_or_errors(self) -> tuple[dict[str, Any] | None, dict[str, str]]:
+        """(record, {}) when the buttons parse; else (None, {slot: message})."""
+        if self.is_valid():
+            return self.record(), {}
+        return None, {error_slot(field): " ".join(errors) for field, errors in self.errors.items()}
+
+
+def initial_from_hand(hand: Hand) -> dict[str, Any]:
+    """The form's values for a stored game (a correction opens the same form, prefilled)."""
+    contract = MUSS if hand.muss else hand.contract
+    return {
+        "contract": contract, "called": hand.called or "", "trump": hand.trump or "",
+        "declarer": hand.declarer, "partner": hand.partner,
+        "announce": "sie" if hand.sie else "tout" if hand.tout else "",
+        "won": "" if hand.won is None else ("1" if hand.won else "0"),
+        "augen": hand.augen, "schwarz": bool(hand.schwarz), "laufende": hand.laufende or 0,
+        "kontra": hand.kontra or 0, "called_card": hand.called_card or "", "renonce": bool(hand.renonce),
+        "number": hand.number,
+    }
+
+
+def laufende_buttons(rules: Ruleset) -> list[dict[str, Any]]:
+    """The Laufende buttons with the contracts each one is shown for (a run below the minimum counts nothing)."""
+    minimum = rules.laufende_min
+    buttons = []
+    for n in LAUFENDE_BUTTONS:
+        shown = [c for c, low, high in (("rufspiel", minimum.rufspiel, 14), ("muss", minimum.rufspiel, 14),
+                                        ("solo", minimum.solo, 14), ("wenz", minimum.wenz, WENZ_MAX_LAUFENDE))
+                 if low <= n <= high]
+        buttons.append({"value": n, "contracts": shown})
+    return buttons
+
+
+class PaperTotalsForm(forms.Form):
+    """Paper mode without games: each seat's round total, as the sheet says."""
+
+    reason = forms.CharField(label=_("Reason for the correction"), required=False, max_length=300)
+
+    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat, name in seats:
+            self.fields[f"seat_{seat}"] = forms.IntegerField(label=f"{seat} · {name}", min_value=-100000,
+                                                             max_value=100000)
+        self.seat_numbers = [seat for seat, _ in seats]
+
+    def totals(self) -> dict[str, int]:
+        return {str(seat): self.cleaned_data[f"seat_{seat}"] for seat in self.seat_numbers}

@@ -1,0 +1,323 @@
+"""Games at a table: record, correct, delete, confirm. Every change keeps a revision.
+
+A table's row is locked (``select_for_update``) for every write, so two tablets at the same table
+are served one after the other: a retry with the same client id returns the stored game, and a
+second, different submission for a game number already taken gets a 409.
+"""
+import uuid
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.messages import rule_error_text
+from scoring.rules import RuleError
+from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
+
+from ..models import Hand, HandRevision, Round, Table, TableConfirmation
+from .errors import ServiceError
+from .hooks import tournament_changed
+
+
+def _locked_table(table: Table) -> Table:
+    """Lock the table's row for this write, and share-lock its round so that its status holds meanwhile.
+
+    ``of=("self",)``: without it PostgreSQL also locks the joined round and tournament rows for update,
+    and every table of the tournament (and a standings recompute) would wait for every other. The
+    round is share-locked instead: writes at different tables go on side by side, while closing,
+    publishing or redrawing the round (``select_for_update`` on it) waits for them and they for it.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f'SELECT 1 FROM "{Round._meta.db_table}" WHERE id = %s FOR SHARE', [table.round_id])
+    return Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
+
+
+def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
+    status = table.round.status
+    if status == Round.Status.DRAWN:
+        raise ServiceError("round", _("This round is not published yet."), status=409, code="round_not_published")
+    if status == Round.Status.CLOSED:
+        if not organiser:
+            raise ServiceError("round", _("This round is closed; only an organiser can correct it."), status=409,
+                               code="round_closed")
+        if not reason.strip():
+            raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
+
+
+def dealer_for(number: int, thrown_in_before: int, size: int) -> int:
+    """Seat 1 deals game 1; the deal passes clockwise; after a thrown-in game the same dealer deals again."""
+    return ((number - 1 - thrown_in_before) % size) + 1
+
+
+def next_game_number(table: Table) -> int:
+    """The first game number not yet entered (a deleted game leaves a gap to fill)."""
+    taken = set(table.hands.order_by().values_list("number", flat=True))
+    number = 1
+    while number in taken:
+        number += 1
+    return number
+
+
+def _dealer(table: Table, number: int) -> int:
+    thrown_in = table.hands.filter(number__lt=number, contract=Hand.Contract.WEITER).count()
+    return dealer_for(number, thrown_in, table.size)
+
+
+def _score(table: Table, record: dict[str, Any], dealer: int):
+    try:
+        return hand_score(record, dealer=dealer, rules=table.round.tournament.ruleset, table_size=table.size)
+    except RuleError as err:
+        raise ServiceError(err.field, rule_error_text(err), code=err.code) from None
+
+
+def _clean_record(record: Any, size: int) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise ServiceError("hand", _("A game must be an object of fields."))
+    record = {k: v for k, v in record.items() if v is not None}
+    record.pop("dealer", None)  # the dealer follows from the game number, never from the tablet
+    return record
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    return {"number": hand.number, "dealer": hand.dealer, **stored_record(hand, hand.table.size), "points": hand.points}
+
+
+@transaction.atomic
+def hand_record(
+    *, table: Table, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None,
+    by=None, device: str = "", organiser: bool = False, reason: str = "",
+) -> tuple[Hand, bool]:
+    """Store one game. Returns (hand, created); a retry of the same submission returns the stored game."""
+    table = _locked_table(table)
+    # What the checks below need, in one query (entering a game is the hot path of a tournament);
+    # ``twin``: this submission was stored before (a retry), and is returned as it was.
+    facts = table.hands.aggregate(
+        twin=Max("pk", filter=Q(client_id=client_id)), last=Max("number"), entered=Count("pk"),
+        thrown_in=Count("pk", filter=Q(contract=Hand.Contract.WEITER)),
+    )
+    if facts["twin"] is not None:
+        return Hand.objects.get(pk=facts["twin"]), False
+    _require_open(table, organiser=organiser, reason=reason)
+    record = _clean_record(record, table.size)
+    if table.paper_totals is not None:
+        raise ServiceError("table", _("This table's round totals were entered from paper."), status=409)
+    last = facts["last"] or 0
+    gapless = facts["entered"] == last  # games 1..last are all there
+    if number is None:
+        number = last + 1 if gapless else next_game_number(table)
+    elif number < 1:
+        raise ServiceError("number", _("Game numbers start at 1."))
+    elif number <= last and (gapless or table.hands.filter(number=number).exists()):
+        raise ServiceError(
+            "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
+            status=409, code="number_taken",
+        )
+    from ..selectors import games_required
+
+    if number > last + 1:
+        raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
+    played = facts["entered"] - facts["thrown_in"]
+    if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
+        raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
+    if record.get("contract") == Hand.Contract.WEITER and number <= last:
+        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
+                                         "because the same dealer deals again after it."), code="weiter_not_last")
+    dealer = dealer_for(number, facts["thrown_in"], table.size) if number > last else _dealer(table, number)
+    score = _score(table, record, dealer)
+    try:
+        with transaction.atomic():
+            hand = Hand.objects.create(
+                table=table, number=number, dealer=dealer, **outcome_columns(score),
+                entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
+                client_id=client_id, **hand_columns(record),
+            )
+    except IntegrityError:
+        if Hand.objects.filter(client_id=client_id).exists():  # stored at another table
+            raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
+        raise ServiceError("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
+                           status=409, code="number_taken") from None
+    HandRevision.objects.create(
+        table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
+        by=hand.entered_by, device=device[:200], reason=reason[:300],
+    )
+    _unconfirm(table)
+    tournament_changed(table.round.tournament_id)
+    return hand, True
+
+
+@transaction.atomic
+def hand_correct(
+    *, hand: Hand, record: dict[str, Any], by=None, device: str = "", organiser: bool = False, reason: str = ""
+) -> Hand:
+    """Change a game; the old and new values are kept as a revision."""
+    table = _locked_table(hand.table)
+    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    _require_open(table, organiser=organiser, reason=reason)
+    record = _clean_record(record, table.size)
+    was_thrown_in = hand.contract == Hand.Contract.WEITER
+    if was_thrown_in != (record.get("contract") == Hand.Contract.WEITER):
+        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
+    score = _score(table, record, hand.dealer)
+    old = _snapshot(hand)
+    for name, value in hand_columns(record).items():
+        setattr(hand, name, value)
+    for name, value in outcome_columns(score).items():
+        setattr(hand, name, value)
+    hand.save()
+    HandRevision.objects.create(
+        table=table, hand=hand, number=hand.number, action=HandRevision.Action.UPDATE, old=old, new=_snapshot(hand),
+        by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
+    )
+    _unconfirm(table)
+    tournament_changed(table.round.tournament_id)
+    return hand
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = False, reason: str = "") -> None:
+    table = _locked_table(hand.table)
+    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    _require_open(table, organiser=organiser, reason=reason)
+    if hand.contract == Hand.Contract.WEITER and table.hands.filter(number__gt=hand.number).exists():
+        raise ServiceError(
+            "number", _("The games after this thrown-in game were dealt on from it; delete them first."),
+            status=409, code="weiter_not_last",
+        )
+    HandRevision.objects.create(
+        table=table, hand=None, number=hand.number, action=HandRevision.Action.DELETE, old=_snapshot(hand),
+        by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
+    )
+    hand.delete()
+    _unconfirm(table)
+    tournament_changed(table.round.tournament_id)
+
+
+def _unconfirm(table: Table) -> None:
+    """Any change after players confirmed means they must confirm the sheet again.
+
+    Not in a closed round: the players are gone, the organiser's correction carries a reason, and the
+    table stays complete.
+    """
+    if table.round.status == Round.Status.CLOSED:
+        return
+    table.confirmations.all().delete()
+    if table.completed_at is not None:
+        table.completed_at = None
+        table.save(update_fields=["completed_at"])
+
+
+@transaction.atomic
+def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirmation:
+    """A player confirms the table's complete sheet by tapping his name."""
+    from ..selectors import games_required
+
+    table = _locked_table(table)
+    _require_open(table, organiser=False, reason="")
+    if seat not in range(1, table.size + 1):
+        raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
+    played = table.hands.exclude(contract=Hand.Contract.WEITER).count()
+    required = games_required(table.round.tournament, table.size)
+    if played < required:
+        raise ServiceError(
+            "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
+                "played": played, "required": required}, status=409, code="games_missing",
+        )
+    confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
+    if table.confirmations.count() >= table.size and table.completed_at is None:
+        table.completed_at = timezone.now()
+        table.save(update_fields=["completed_at"])
+    return confirmation
+
+
+@transaction.atomic
+def table_paper_totals(*, table: Table, totals: dict[str, int], by=None, reason: str = "") -> Table:
+    """Paper mode: only each player's round total, for a table that played without a tablet."""
+    table = _locked_table(table)
+    _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "paper")
+    if table.hands.exists():
+        raise ServiceError("totals", _("Games were entered at this table; correct those instead."), status=409)
+    seats = [str(s) for s in range(1, table.size + 1)]
+    if not isinstance(totals, dict) or sorted(totals) != sorted(seats):
+        raise ServiceError("totals", _("Enter a total for every seat 1 to %(n)d.") % {"n": table.size})
+    for seat in seats:
+        if type(totals[seat]) is not int:
+            raise ServiceError(f"totals.{seat}", _("Enter a whole number."))
+    if table.round.tournament.ruleset.scoring == "plus_minus" and sum(totals.values()) != 0:
+        raise ServiceError(
+            "totals", _("The totals add up to %(sum)+d; on a correct sheet they add up to 0.") % {"sum": sum(totals.values())}
+        )
+    table.paper_totals = {seat: totals[seat] for seat in seats}
+    table.completed_at = timezone.now()
+    table.save(update_fields=["paper_totals", "completed_at"])
+    tournament_changed(table.round.tournament_id)
+    return table
+
+
+@transaction.atomic
+def table_sheet_record(
+    *, table: Table, records: list[dict[str, Any]], by=None, device: str = "", reason: str = ""
+) -> list[Hand]:
+    """A whole sheet at once (paper mode, rehearsals): every game is checked first; all or nothing.
+
+    The games follow the ones already entered; an error names its game (``hands[3].augen``). In a
+    closed round only with a reason, like every other correction there.
+    """
+    from ..selectors import games_required
+
+    table = _locked_table(table)
+    _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "sheet")
+    if table.paper_totals is not None:
+        raise ServiceError("table", _("This table's round totals were entered from paper."), status=409)
+    rules = table.round.tournament.ruleset
+    numbers = set(table.hands.order_by().values_list("number", flat=True))
+    number = max(numbers, default=0)
+    thrown_in = table.hands.filter(contract=Hand.Contract.WEITER).count()
+    played = len(numbers) - thrown_in
+    required = games_required(table.round.tournament, table.size)
+    author = by if getattr(by, "is_authenticated", False) else None
+    hands: list[Hand] = []
+    for index, raw in enumerate(records):
+        record = _clean_record(raw, table.size)
+        number += 1
+        dealer = dealer_for(number, thrown_in, table.size)
+        try:
+            score = hand_score(record, dealer=dealer, rules=rules, table_size=table.size)
+        except RuleError as err:
+            raise ServiceError(f"hands[{index}].{err.field}", rule_error_text(err), code=err.code) from None
+        if score.thrown_in:
+            thrown_in += 1
+        else:
+            played += 1
+            if played > required:
+                raise ServiceError(f"hands[{index}]", _("More games than the round has (%(n)d).") % {"n": required})
+        hands.append(Hand(
+            table=table, number=number, dealer=dealer, **outcome_columns(score),
+            entered_by=author, device=device[:200], client_id=uuid.uuid4(), **hand_columns(record),
+        ))
+    Hand.objects.bulk_create(hands)
+    HandRevision.objects.bulk_create(
+        HandRevision(table=table, hand=hand, number=hand.number, action=HandRevision.Action.CREATE,
+                     new=_snapshot(hand), by=author, device=device[:200], reason=reason[:300])
+        for hand in hands
+    )
+    _unconfirm(table)
+    tournament_changed(table.round.tournament_id)
+    return hands
+
+
+def hand_preview(*, table: Table, record: dict[str, Any], number: int | None = None) -> tuple[int, int, Any]:
+    """Score a game without storing it: (number, dealer, score); a rule error names its field.
+
+    Without ``number`` the next free game; for a game already entered its dealer (a correction).
+    """
+    record = _clean_record(record, table.size)
+    if number is None:
+        number = next_game_number(table)
+    elif number < 1:
+        raise ServiceError("number", _("Game numbers start at 1."))
+    stored = table.hands.filter(number=number).order_by().values_list("dealer", flat=True).first()
+    dealer = stored if stored is not None else _dealer(table, number)
+    return number, dealer, _score(table, record, dealer)

@@ -1,0 +1,340 @@
+"""The table's tablet page (tisch/<entry_key>/): no login, the private link is the key to this table only.
+
+The page shows the seats, the next game with its dealer, the entry form and the sheet. Games are
+posted by static/js/entry.js (JSON answers, retried until the network is back) or, without
+JavaScript, as a plain form (redirect after success, the page again with errors). The points
+preview comes from the rules engine through htmx.
+"""
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import selectors
+from ..forms_entry import (
+    AUGEN_QUICK,
+    CONTRACTS,
+    ERROR_SLOTS,
+    MUSS,
+    GameForm,
+    error_slot,
+    initial_from_hand,
+    laufende_buttons,
+)
+from ..models import Hand, Round, Table
+from ..services import hands as hand_services
+from ..services.errors import ServiceError
+
+# What the preview says is still missing, by the engine's field name.
+MISSING = {
+    "contract": gettext_lazy("the game"),
+    "declarer": gettext_lazy("who plays"),
+    "partner": gettext_lazy("the partner"),
+    "trump": gettext_lazy("the trump suit"),
+    "augen": gettext_lazy("the Augen"),
+    "won": gettext_lazy("won or lost"),
+}
+
+
+@dataclass
+class EntryUrls:
+    """Where the page's forms go: the tablet's own URLs or the organiser's paper-mode URLs."""
+
+    page: str
+    record: str
+    preview: str
+    game_prefix: str  # + "<number>/" opens a game for correction
+    confirm: str = ""
+    storage_key: str = ""
+
+    def game(self, number: int) -> str:
+        return f"{self.game_prefix}{number}/"
+
+    def delete(self, number: int) -> str:
+        return f"{self.game_prefix}{number}/loeschen/"
+
+
+@dataclass
+class EntryMode:
+    """Who enters: the players on the tablet, or an organiser on a laptop (paper mode)."""
+
+    urls: EntryUrls
+    organiser: bool = False
+    user: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def tablet_mode(table: Table) -> EntryMode:
+    key = table.entry_key
+    return EntryMode(urls=EntryUrls(
+        page=reverse("tournaments:entry_table", args=[key]),
+        record=reverse("tournaments:entry_record", args=[key]),
+        preview=reverse("tournaments:entry_preview", args=[key]),
+        game_prefix=reverse("tournaments:entry_table", args=[key]) + "spiel/",
+        confirm=reverse("tournaments:entry_confirm", args=[key]),
+        storage_key=f"skr:{key}",
+    ))
+
+
+def table_or_404(entry_key: str) -> Table:
+    """The table of a private link; 404 for a wrong key and for a round that is not published yet."""
+    table = selectors.table_for_entry_key(entry_key)
+    if table is None or table.round.status == Round.Status.DRAWN:
+        raise Http404("No such table")
+    return table
+
+
+def device_of(request: HttpRequest, form: GameForm | None = None) -> str:
+    """Which device sent a change: the page's own device name and the browser."""
+    label = (form.cleaned_data.get("device") if form is not None and hasattr(form, "cleaned_data") else "") or ""
+    agent = request.META.get("HTTP_USER_AGENT", "")
+    return " · ".join(part for part in (label.strip(), agent) if part)[:200]
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _hand(table: Table, number: int) -> Hand:
+    hand = table.hands.filter(number=number).first()
+    if hand is None:
+        raise Http404("No such game")
+    return hand
+
+
+def _values(form: GameForm | None, initial: dict[str, Any]) -> dict[str, str]:
+    """Each field's current value as text, for checking the right buttons."""
+    if form is not None and form.is_bound:
+        return {name: form.data.get(name, "") for name in form.fields}
+    return {name: "" if value is None or value is False else ("on" if value is True else str(value))
+            for name, value in initial.items()}
+
+
+def visible_contracts(rules) -> list[tuple[str, str]]:
+    """The contract buttons this ruleset plays: Muss only when all pass = muss, thrown in only with redeal."""
+    hidden = {Hand.Contract.WEITER} if rules.all_pass == "muss" else {MUSS}
+    return [(value, label) for value, label in CONTRACTS if value not in hidden]
+
+
+def page_context(
+    request: HttpRequest, table: Table, mode: EntryMode, *, editing: Hand | None = None,
+    form: GameForm | None = None, errors: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """What the table page and the paper page render: the sheet, the form, its buttons and URLs."""
+    entry = selectors.table_entry_sheet(table)
+    sheet = entry.sheet
+    newest_first = entry.open_for_entry and not mode.organiser
+    names = entry.names
+    rows = [
+        {"row": row, "url": mode.urls.game(row.number), "declarer": names.get(row.hand.declarer or 0, ""),
+         "partner": names.get(row.hand.partner or 0, "")}
+        for row in entry.rows
+    ]
+    if newest_first:
+        rows.reverse()
+    if editing is not None:
+        number, dealer = editing.number, editing.dealer
+        initial = initial_from_hand(editing)
+    else:
+        number, dealer = sheet.next_number, sheet.next_dealer
+        initial = {"number": number, "laufende": 0, "kontra": 0}
+    sits_out = dealer if table.size == 5 else None
+    preview = None
+    if editing is not None and form is None:
+        preview = preview_context(table, GameForm(initial, table_size=table.size), number=editing.number)
+    return {
+        "entry": entry, "sheet": sheet, "table": table, "tournament": entry.tournament, "rules": entry.rules,
+        "mode": mode, "urls": mode.urls, "rows": rows, "newest_first": newest_first,
+        "header_seats": [{"seat": s.seat, "name": s.name, "short": s.name.split(" ")[0]} for s in sheet.seats],
+        "editing": editing, "number": number, "dealer": dealer, "sits_out": sits_out,
+        "form_action": mode.urls.game(editing.number) if editing is not None else mode.urls.record,
+        "delete_url": mode.urls.delete(editing.number) if editing is not None else "",
+        "dealer_name": entry.names.get(dealer or 0, ""),
+        "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
+            number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN)),
+        "values": _values(form, initial), "errors": errors or {},
+        "contracts": visible_contracts(entry.rules), "suits": Hand.Suit.choices,
+        "callable": [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ],
+        "called_cards": Hand.CalledCard.choices,
+        "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
+        "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+        "preview": preview, "reason_needed": mode.organiser and sheet.round_status == Round.Status.CLOSED,
+        **mode.extra,
+    }
+
+
+def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict[str, Any]:
+    """The preview box: each seat's points for this game from the rules engine, or what is missing or wrong."""
+    record, errors = form.record_or_errors()
+    context: dict[str, Any] = {"errors": errors, "state": "empty"}
+    if record is None:
+        context["state"] = "invalid"
+        return context
+    if not record.get("contract"):
+        return context
+    try:
+        number, dealer, score = hand_services.hand_preview(table=table, record=record, number=number)
+    except ServiceError as err:
+        if err.code == "missing" and err.field in MISSING:
+            context.update(state="missing", missing=MISSING[err.field])
+        else:
+            context.update(state="invalid", message=err.message)
+            context["errors"] = {error_slot(err.field): err.message}
+        return context
+    names = {s.number: s.registration.player.name for s in table.seats.select_related("registration__player")}
+    seats = [
+        {"seat": seat, "name": names.get(seat, ""), "short": names.get(seat, "").split(" ")[0], "points": points,
+         "sits_out": table.size == 5 and seat == dealer,
+         "plays": seat in (record.get("declarer"), record.get("partner")),
+         "reuegeld": score.reuegeld.get(seat, 0), "weitergeld": score.weitergeld.get(seat, 0)}
+        for seat, points in sorted(score.points.items())
+    ]
+    augen = record.get("augen")
+    context.update(
+        state="ok", score=score, seats=seats, number=number, augen=augen,
+        gegner=120 - augen if isinstance(augen, int) and 0 <= augen <= 120 else None,
+        contract=record.get("contract"), muss=bool(record.get("muss")), tout=bool(record.get("tout")),
+        sie=bool(record.get("sie")), declarer_name=names.get(record.get("declarer") or 0, ""),
+        weitergeld=score.weitergeld.get(1, 0) if score.thrown_in else 0,
+    )
+    return context
+
+
+def render_page(request: HttpRequest, table: Table, mode: EntryMode, *, template: str = "entry/table.html",
+                status: int = 200, **kwargs: Any) -> HttpResponse:
+    return render(request, template, page_context(request, table, mode, **kwargs), status=status)
+
+
+def done(request: HttpRequest, url: str, message: str) -> HttpResponse:
+    """A saved change: JSON for entry.js, a redirect with a message without JavaScript."""
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "redirect": url, "message": message})
+    messages.success(request, message)
+    return redirect(url)
+
+
+def failed(request: HttpRequest, errors: dict[str, str], *, status: int, code: str, rerender) -> HttpResponse:
+    """A refused change: JSON errors by field for entry.js, else the page again with the errors next to the fields."""
+    if _wants_json(request):
+        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": code},
+                            status=status)
+    return rerender(errors, status)
+
+
+def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Hand | None,
+                template: str = "entry/table.html") -> HttpResponse:
+    """Record a new game (``hand`` None) or correct ``hand`` with the posted form."""
+    form = GameForm(request.POST, table_size=table.size)
+
+    def rerender(errors: dict[str, str], status: int) -> HttpResponse:
+        return render_page(request, table, mode, template=template, status=status, editing=hand, form=form,
+                           errors=errors)
+
+    record, errors = form.record_or_errors()
+    if record is None:
+        return failed(request, errors, status=400, code="invalid", rerender=rerender)
+    data = form.cleaned_data
+    device = device_of(request, form)
+    try:
+        if hand is None:
+            saved, _created = hand_services.hand_record(
+                table=table, record=record, client_id=data.get("client_id") or uuid.uuid4(),
+                number=data.get("number"), by=mode.user, device=device, organiser=mode.organiser,
+                reason=data.get("reason") or "",
+            )
+            message = _("Game %(n)d saved.") % {"n": saved.number}
+        else:
+            hand_services.hand_correct(hand=hand, record=record, by=mode.user, device=device,
+                                       organiser=mode.organiser, reason=data.get("reason") or "")
+            message = _("Game %(n)d corrected.") % {"n": hand.number}
+    except ServiceError as err:
+        return failed(request, {error_slot(err.field): err.message}, status=err.status, code=err.code,
+                      rerender=rerender)
+    return done(request, mode.urls.page, message)
+
+
+def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,
+                template: str = "entry/table.html") -> HttpResponse:
+    reason = request.POST.get("reason", "")[:300]
+    try:
+        hand_services.hand_delete(hand=hand, by=mode.user, device=device_of(request), organiser=mode.organiser,
+                                  reason=reason)
+    except ServiceError as err:
+        if _wants_json(request):
+            return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=err.status)
+        return render_page(request, table, mode, template=template, status=err.status, editing=hand,
+                           errors={error_slot(err.field): err.message})
+    return done(request, mode.urls.page, _("Game %(n)d deleted.") % {"n": hand.number})
+
+
+def preview_response(request: HttpRequest, table: Table) -> HttpResponse:
+    """The preview box for htmx, with every field's error slot swapped out of band (cleared or filled)."""
+    form = GameForm(request.POST, table_size=table.size)
+    number = form.cleaned_data.get("number") if form.is_valid() else None
+    context = preview_context(table, form, number=number)
+    slots = [{"id": slot, "message": context["errors"].get(slot, "")} for slot in ERROR_SLOTS]
+    return render(request, "entry/_preview.html", {"p": context, "slots": slots})
+
+
+# --- the tablet's views ---------------------------------------------------------------------------------
+
+
+@require_GET
+def table_page(request: HttpRequest, key: str) -> HttpResponse:
+    table = table_or_404(key)
+    return render_page(request, table, tablet_mode(table))
+
+
+@require_POST
+def record(request: HttpRequest, key: str) -> HttpResponse:
+    table = table_or_404(key)
+    return submit_game(request, table, tablet_mode(table), hand=None)
+
+
+@require_http_methods(["GET", "POST"])
+def game(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    """A game opened for correction: the same form, prefilled; POST saves the correction."""
+    table = table_or_404(key)
+    hand = _hand(table, number)
+    mode = tablet_mode(table)
+    if request.method == "POST":
+        return submit_game(request, table, mode, hand=hand)
+    if table.round.status != Round.Status.PUBLISHED:
+        return redirect(mode.urls.page)  # a closed round's sheet is read-only
+    return render_page(request, table, mode, editing=hand)
+
+
+@require_POST
+def delete(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    table = table_or_404(key)
+    return delete_game(request, table, tablet_mode(table), _hand(table, number))
+
+
+@require_POST
+def preview(request: HttpRequest, key: str) -> HttpResponse:
+    return preview_response(request, table_or_404(key))
+
+
+@require_POST
+def confirm(request: HttpRequest, key: str) -> HttpResponse:
+    """A player confirms the complete sheet by tapping his name."""
+    table = table_or_404(key)
+    page = reverse("tournaments:entry_table", args=[key])
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        messages.error(request, _("Tap your name to confirm."))
+        return redirect(page)
+    try:
+        hand_services.table_confirm(table=table, seat=seat, device=device_of(request))
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect(page)
+    return redirect(f"{page}#confirm")

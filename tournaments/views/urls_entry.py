@@ -1,0 +1,21 @@
+"""The tables' tablet pages (tisch/<entry_key>/, no login) and the organiser's tables and paper mode (o/...)."""
+from django.urls import path
+
+from . import entry, paper
+
+urlpatterns = [
+    path("tisch/<str:key>/", entry.table_page, name="entry_table"),
+    path("tisch/<str:key>/spiel/", entry.record, name="entry_record"),
+    path("tisch/<str:key>/spiel/<int:number>/", entry.game, name="entry_game"),
+    path("tisch/<str:key>/spiel/<int:number>/loeschen/", entry.delete, name="entry_delete"),
+    path("tisch/<str:key>/vorschau/", entry.preview, name="entry_preview"),
+    path("tisch/<str:key>/bestaetigen/", entry.confirm, name="entry_confirm"),
+    path("o/<slug:slug>/tables/", paper.tables, name="entry_tables"),
+    path("o/<slug:slug>/tables/<int:table_id>/qr.svg", paper.table_qr, name="entry_table_qr"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/", paper.paper, name="paper"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/spiel/", paper.record, name="paper_record"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/spiel/<int:number>/", paper.game, name="paper_game"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/spiel/<int:number>/loeschen/", paper.delete, name="paper_delete"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/vorschau/", paper.preview, name="paper_preview"),
+    path("o/<slug:slug>/tisch/<int:table_id>/papier/summen/", paper.totals, name="paper_totals"),
+]
