@@ -1,0 +1,45 @@
+from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+TIEBREAK_REASONS = {
+    "won_solos": lambda: _("more won solos"),
+    "lost_solos": lambda: _("fewer lost solos"),
+    "last_round": lambda: _("better last round"),
+    "lot": lambda: _("by lot"),
+    "shared": lambda: _("shared place"),
+}
+
+
+@register.filter
+def euro(cents) -> str:
+    """12,50 € (in the active language's number format)."""
+    if cents is None or cents == "":
+        return ""
+    return f"{number_format(int(cents) / 100, 2, force_grouping=True)} €"
+
+
+@register.filter
+def euro_or_dash(cents) -> str:
+    """Like euro, but "–" for nothing: a cash list reads faster without columns of zeros."""
+    return "–" if not cents else euro(cents)
+
+
+@register.filter
+def tie_note(note) -> str:
+    """ "vor Huber: mehr gewonnene Soli" """
+    if not note:
+        return ""
+    reason = TIEBREAK_REASONS.get(note["tiebreak"], lambda: note["tiebreak"])()
+    if note["tiebreak"] == "shared":
+        return _("shares the place with %(name)s") % {"name": note["below"]}
+    return _("ahead of %(name)s: %(reason)s") % {"name": note["below"], "reason": reason}
+
+
+@register.filter
+def signed(value) -> str:
+    """+5 / −3 / 0 with a real minus sign."""
+    value = int(value)
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")

@@ -1,0 +1,122 @@
+"""The standings pages (public, projector), downloads, and the organiser's prize and cash lists."""
+import csv
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import access
+from tournaments.models import Tournament
+from tournaments.services.errors import ServiceError
+from tournaments.services.prizes import prizes_set, tournament_standings_publish
+
+from . import selectors
+from .forms import PrizeFormSet
+from .schedule import standings_schedule
+
+
+def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    organiser = access.has_role(request.user, tournament, access.ANY_ROLE)
+    return tournament, tournament.standings_public or organiser
+
+
+def _round_param(request: HttpRequest) -> int | None:
+    value = request.GET.get("runde", "")
+    return int(value) if value.isdigit() else None
+
+
+def _view(request: HttpRequest, tournament: Tournament):
+    view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""))
+    if not view.current and tournament.status != Tournament.Status.PLANNED:
+        standings_schedule(tournament.pk)  # self-healing: a look at a lagging page asks for the catch-up
+    return view
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, visible = _visible_tournament(request, slug)
+    if not visible:
+        return render(request, "standings/hidden.html", {"tournament": tournament})
+    context = {"tournament": tournament, "view": _view(request, tournament), "q": request.GET.get("q", ""),
+               "can_publish": access.has_role(request.user, tournament, access.ORGANISER)}
+    template = "standings/_table.html" if request.htmx else "standings/page.html"
+    return render(request, template, context)
+
+
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, visible = _visible_tournament(request, slug)
+    if not visible:
+        return render(request, "standings/hidden.html", {"tournament": tournament})
+    context = {"tournament": tournament, "view": _view(request, tournament), "projector": True}
+    template = "standings/_table.html" if request.htmx else "standings/projector.html"
+    return render(request, template, context)
+
+
+def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    tournament, visible = _visible_tournament(request, slug)
+    if not visible:
+        return HttpResponse(_("The standings are not published yet."), status=403, content_type="text/plain")
+    view = selectors.standings_view(tournament, round=_round_param(request))
+    name = f"rangliste-{tournament.slug}" + (f"-runde-{view.round}" if view.round else "")
+    if fmt == "json":
+        response = JsonResponse({
+            "tournament": tournament.slug, "round": view.round, "current": view.current,
+            "computed_at": view.computed_at.isoformat() if view.computed_at else None,
+            "standings": [
+                {key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
+                                            "lost_solos", "round_points", "note")}
+                for row in view.rows
+            ],
+        }, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response.write("\ufeff")  # so spreadsheet programs read the umlauts right
+        writer = csv.writer(response, delimiter=";")
+        rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
+        writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
+                         _("Lost solos"), *rounds])
+        for row in view.rows:
+            writer.writerow([row["rank"], row["start_number"], row["name"], row["club"], row["points"],
+                             row["won_solos"], row["lost_solos"], *row["round_points"]])
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+@login_required
+@require_POST
+def publish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    public = request.POST.get("public") == "1"
+    tournament_standings_publish(tournament=tournament, public=public)
+    messages.success(request, _("The standings are public now.") if public else _("The standings are hidden now."))
+    return redirect("scoring:standings", slug=slug)
+
+
+@login_required
+def prizes(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access.tournament_for(request.user, slug, access.ANY_ROLE)
+    can_edit = access.has_role(request.user, tournament, access.ORGANISER)
+    prize_list = selectors.prize_list(tournament)
+    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": (p.amount_cents or 0) / 100 or None,
+                "goods": p.goods} for p in prize_list.prizes]
+    formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
+    if request.method == "POST" and can_edit and formset.is_valid():
+        try:
+            prizes_set(tournament=tournament, prizes=formset.prizes())
+        except ServiceError as err:
+            formset._non_form_errors = formset.error_class([err.message])
+        else:
+            messages.success(request, _("Prizes saved."))
+            return redirect("scoring:prizes", slug=slug)
+    return render(request, "standings/prizes.html", {
+        "tournament": tournament, "prize_list": prize_list, "formset": formset, "can_edit": can_edit})
+
+
+@login_required
+def cash(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access.tournament_for(request.user, slug, access.DESK)
+    return render(request, "standings/cash.html", {"tournament": tournament, "cash": selectors.cash_list(tournament)})

@@ -1,0 +1,192 @@
+"""Standings from stored games: snapshots, idempotence, substitutes, coalescing, pages and downloads."""
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from scoring import schedule
+from scoring.models import StandingsSnapshot
+from scoring.standings import standings_recompute
+from tournaments.models import Hand, Registration, Seat, Tournament
+from tournaments.services.prizes import prizes_set, tournament_standings_publish
+from tournaments.services.registration import player_create, registration_substitute
+from tournaments.services.rounds import round_draw
+from tournaments.services.simulation import round_simulate, tournament_simulate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """committed(fn, ...) runs fn and then what it scheduled for after the commit (the recompute)."""
+    def run(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            result = fn(*args, **kwargs)
+        return result
+    return run
+
+
+def _points_from_hands(tournament: Tournament) -> dict[int, int]:
+    """Each registration's total straight from the stored points of its seats' games."""
+    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
+    totals: dict[int, int] = {}
+    for hand in Hand.objects.filter(table__round__tournament=tournament):
+        for seat, points in hand.points.items():
+            reg = seat_of[(hand.table_id, int(seat))]
+            totals[reg] = totals.get(reg, 0) + points
+    return totals
+
+
+def test_snapshot_after_a_simulated_tournament_equals_the_sum_of_the_hands(committed):
+    tournament = committed(tournament_simulate, slug="sim", players=13, rounds=2, games=8, seed=4)
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament)
+    expected = _points_from_hands(tournament)
+    assert {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
+    assert [row["rank"] for row in snapshot.data["overall"]] == list(range(1, 14))
+    assert sum(expected.values()) == 0
+    assert sorted(snapshot.data["rounds"]) == ["1", "2"]
+    assert len(snapshot.data["tischbeste"]) == 3 * 2
+
+
+def test_recompute_is_idempotent():
+    tournament = tournament_simulate(slug="sim", players=12, rounds=1, games=8, seed=9)
+    first = standings_recompute(tournament_id=tournament.pk).data
+    second = standings_recompute(tournament_id=tournament.pk).data
+    assert first == second
+    assert StandingsSnapshot.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_substitute_takes_over_seat_and_points(committed):
+    tournament = committed(tournament_simulate, slug="sim", players=12, rounds=2, games=8, seed=2)
+    leaving = Registration.objects.filter(tournament=tournament).order_by("start_number").first()
+    before = {r["registration"]: r["points"] for r in StandingsSnapshot.objects.get(tournament=tournament).data["overall"]}
+    substitute = committed(registration_substitute, withdrawn=leaving, player=player_create(first_name="Ersatz", last_name="Mann"))
+    rows = StandingsSnapshot.objects.get(tournament=tournament).data["overall"]
+    by_reg = {r["registration"]: r for r in rows}
+    assert leaving.pk not in by_reg
+    assert by_reg[substitute.pk]["points"] == before[leaving.pk]
+    assert by_reg[substitute.pk]["substitute_for"] == leaving.player.name
+
+
+def test_ledger_sums_match_the_hands_reuegeld(committed):
+    from scoring.rules import score_hand
+    from scoring.services import hand_record
+
+    tournament = committed(tournament_simulate, slug="sim", players=16, rounds=1, games=32, seed=5)
+    rules = tournament.ruleset
+    expected = 0
+    for hand in Hand.objects.filter(table__round__tournament=tournament).select_related("table"):
+        score = score_hand({**hand_record(hand, hand.table.size), "dealer": hand.dealer}, rules, hand.table.size)
+        expected += sum(score.reuegeld.values())
+    data = StandingsSnapshot.objects.get(tournament=tournament).data
+    assert sum(e["cents"] for e in data["ledger"] if e["kind"] == "reuegeld") == expected > 0
+    assert data["pot_cents"] == data["collected_cents"] - data["paid_out_cents"]
+
+
+def test_a_burst_of_changes_enqueues_one_recompute(monkeypatch):
+    """Fifty saves within the window -> one task; after the window the next change enqueues again."""
+    from django.core.cache import cache
+
+    from scoring.tasks import standings_recompute_task
+
+    sent = []
+    monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(standings_recompute_task, "apply_async", lambda args, countdown: sent.append((args, countdown)))
+    cache.delete(schedule.pending_key(42))
+    for _ in range(50):
+        schedule.standings_schedule(42)
+    assert sent == [([42], 1)]
+    cache.delete(schedule.pending_key(42))  # the window closed
+    schedule.standings_schedule(42)
+    assert len(sent) == 2
+
+
+def test_a_broker_outage_does_not_stop_entry(monkeypatch):
+    from scoring.tasks import standings_recompute_task
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionRefusedError("redis down")
+
+    monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(standings_recompute_task, "apply_async", broker_down)
+    assert schedule.standings_schedule(7) is False  # logged, not raised
+
+
+def test_the_pages_show_standings_search_rounds_and_staleness(client, committed):
+    committed(call_command, "demo")
+    tournament = Tournament.objects.get(slug="herbstrennen")
+    page = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    body = page.content.decode()
+    first = StandingsSnapshot.objects.get(tournament=tournament).data["overall"][0]
+    assert first["name"] in body and "Newer games are still being counted" not in body
+    # search by start number (htmx fragment)
+    frag = client.get(f"/t/herbstrennen/rangliste/?q={first['start_number']}", HTTP_HX_REQUEST="true").content.decode()
+    assert first["name"] in frag and frag.count("data-start-number=") == 1
+    assert client.get("/t/herbstrennen/rangliste/?runde=1").status_code == 200
+    assert client.get("/t/herbstrennen/rangliste/beamer/").status_code == 200
+    # a change not yet counted shows as not current
+    StandingsSnapshot.objects.filter(tournament=tournament).update(marker="0:0:0")
+    stale = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Newer games are still being counted" in stale
+
+
+def test_hidden_standings_until_published(client, committed):
+    committed(call_command, "demo")
+    tournament = Tournament.objects.get(slug="herbstrennen")
+    tournament_standings_publish(tournament=tournament, public=False)
+    page = client.get("/t/herbstrennen/rangliste/")
+    assert 'data-testid="standings-hidden"' in page.content.decode()
+    assert client.get("/t/herbstrennen/rangliste.csv").status_code == 403
+    client.login(username="organisator", password="herbstrennen-demo")
+    assert 'data-testid="standings-table"' in client.get("/t/herbstrennen/rangliste/").content.decode()
+
+
+def test_csv_and_json_downloads(client, committed):
+    committed(call_command, "demo")
+    data = json.loads(client.get("/t/herbstrennen/rangliste.json").content)
+    assert len(data["standings"]) == 22 and data["standings"][0]["rank"] == 1
+    text = client.get("/t/herbstrennen/rangliste.csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert len(rows) == 23 and rows[1][2] == data["standings"][0]["name"]
+
+
+def test_prizes_and_cash_list(client, committed):
+    committed(call_command, "demo")
+    tournament = Tournament.objects.get(slug="herbstrennen")
+    client.login(username="organisator", password="herbstrennen-demo")
+    page = client.get("/o/herbstrennen/preise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "last place" in page  # the DEFAULT: one prize per table of round 1, the last for the last place
+    prizes_set(tournament=tournament, prizes=[{"place": 1, "amount_cents": 5000, "goods": ""},
+                                              {"place": None, "amount_cents": None, "goods": "Ein Brotzeitbrettl"}])
+    page = client.get("/o/herbstrennen/preise/").content.decode()
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament).data
+    assert snapshot["overall"][0]["name"] in page and "Brotzeitbrettl" in page
+    assert snapshot["overall"][-1]["name"] in page
+    cash = client.get("/o/herbstrennen/kasse/")
+    assert cash.status_code == 200
+    assert cash.context["cash"].pot_cents == snapshot["pot_cents"]
+    assert cash.context["cash"].entry_fees_cents == 22 * 1000
+    # a bad prize row is a form error naming the field, nothing saved
+    bad = client.post("/o/herbstrennen/preise/", {
+        "prize-TOTAL_FORMS": "1", "prize-INITIAL_FORMS": "0", "prize-0-place": "2", "prize-0-amount_euro": "",
+        "prize-0-goods": ""}, HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 200 and "Enter an amount or the goods." in bad.content.decode()
+    assert tournament.prizes.count() == 2
+
+
+def test_archive_of_a_simulated_tournament_has_standings_equal_to_the_sum_of_its_hands(tmp_path):
+    tournament_simulate(slug="sim", players=21, rounds=2, games=8, seed=11)
+    out = tmp_path / "sim.json"
+    call_command("export_tournament", "sim", output=str(out))
+    doc = json.loads(out.read_text())
+    totals: dict[int, int] = {}
+    for rnd in doc["rounds"]:
+        for table in rnd["tables"]:
+            for hand in table["hands"]:
+                for seat, points in hand.get("points", {}).items():
+                    start = table["seats"][seat]
+                    totals[start] = totals.get(start, 0) + points
+    assert {s["start_number"]: s["points"] for s in doc["standings"]} == totals

@@ -1,0 +1,78 @@
+"""Standings through a real Celery worker on Redis (required under CI=true, skipped without Redis)."""
+import uuid
+
+import pytest
+from django.test import Client
+
+from scoring.models import StandingsSnapshot
+from scoring.schedule import standings_is_current
+from scoring.standings import games_marker
+from tests.worker import celery_worker, real_broker, wait_for
+from tournaments.models import Hand, Seat, Tournament
+from tournaments.services.rounds import round_draw, round_publish
+from tournaments.services.simulation import tournament_simulate_setup
+from tournaments.simulation import random_hand
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def _published_round(players: int = 8):
+    tournament = tournament_simulate_setup(slug=f"w-{uuid.uuid4().hex[:6]}", players=players, rounds=1, games=8, seed=3)
+    (rnd,) = round_draw(tournament=tournament, seed=5)
+    round_publish(round=rnd)
+    return tournament, list(rnd.tables.order_by("number"))
+
+
+def _enter_games(tables, count: int, seed: int) -> None:
+    """Tablets post games to the table API, as the tablet page does."""
+    import random
+
+    rng = random.Random(seed)
+    client = Client()
+    for table in tables:
+        for _ in range(count):
+            number = table.hands.count() + 1
+            record = random_hand(rng, table_size=table.size, dealer=((number - 1) % table.size) + 1)
+            response = client.post(f"/api/tisch/{table.entry_key}/hands/", {**record, "client_id": str(uuid.uuid4())},
+                                   content_type="application/json")
+            assert response.status_code == 201, response.content
+
+
+def _standings_right(tournament: Tournament) -> bool:
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    if snapshot is None or snapshot.marker != games_marker(tournament):
+        return False
+    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
+    expected: dict[int, int] = {}
+    for hand in Hand.objects.filter(table__round__tournament=tournament):
+        for seat, points in hand.points.items():
+            reg = seat_of[(hand.table_id, int(seat))]
+            expected[reg] = expected.get(reg, 0) + points
+    return {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
+
+
+def test_hands_entered_through_the_api_are_counted_by_a_real_worker():
+    tournament, tables = _published_round()
+    with celery_worker() as queue, real_broker(queue):
+        _enter_games(tables, 4, seed=1)
+        assert wait_for(lambda: _standings_right(tournament), timeout=60), "the worker did not count the games"
+    tournament.refresh_from_db()
+    assert standings_is_current(tournament)
+
+
+def test_standings_catch_up_after_the_worker_was_down():
+    tournament, tables = _published_round()
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    with real_broker(queue):
+        with celery_worker(queue):
+            _enter_games(tables, 2, seed=2)
+            assert wait_for(lambda: _standings_right(tournament), timeout=60)
+        # The worker is gone; tables keep entering games, the standings lag and say so.
+        _enter_games(tables, 3, seed=3)
+        tournament.refresh_from_db()
+        assert not standings_is_current(tournament)
+        page = Client().get(f"/t/{tournament.slug}/rangliste/", HTTP_ACCEPT_LANGUAGE="en")
+        assert page.status_code == 200
+        # Back again: the queued recomputes (and the page's catch-up request) bring them up to date.
+        with celery_worker(queue):
+            assert wait_for(lambda: _standings_right(tournament), timeout=60), "the standings did not catch up"

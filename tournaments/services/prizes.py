@@ -1,0 +1,34 @@
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Prize, Tournament
+from .errors import ServiceError
+
+
+@transaction.atomic
+def tournament_standings_publish(*, tournament: Tournament, public: bool) -> Tournament:
+    """The organiser decides when the public may see the standings (often only at the prize-giving)."""
+    Tournament.objects.filter(pk=tournament.pk).update(standings_public=public)
+    tournament.standings_public = public
+    return tournament
+
+
+@transaction.atomic
+def prizes_set(*, tournament: Tournament, prizes: list[dict]) -> list[Prize]:
+    """Replace the prize list: each {"place": int or None (last place), "amount_cents", "goods"}."""
+    seen: set = set()
+    rows = []
+    for index, prize in enumerate(prizes):
+        place, amount, goods = prize.get("place"), prize.get("amount_cents"), (prize.get("goods") or "").strip()
+        if place is not None and (type(place) is not int or place < 1):
+            raise ServiceError(f"prizes[{index}].place", _("A place is a whole number from 1."))
+        if place in seen:
+            raise ServiceError(f"prizes[{index}].place", _("Each place has one prize."))
+        if amount is not None and (type(amount) is not int or amount < 0):
+            raise ServiceError(f"prizes[{index}].amount_cents", _("An amount cannot be negative."))
+        if amount is None and not goods:
+            raise ServiceError(f"prizes[{index}].goods", _("Enter an amount or the goods."))
+        seen.add(place)
+        rows.append(Prize(tournament=tournament, place=place, amount_cents=amount, goods=goods))
+    Prize.objects.filter(tournament=tournament).delete()
+    return Prize.objects.bulk_create(rows)
