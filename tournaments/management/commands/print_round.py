@@ -1,0 +1,48 @@
+import os
+from urllib.parse import urlsplit
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.models import Round, Tournament
+from tournaments.pdf.fonts import FontMissing
+from tournaments.pdf.pack import render_pack
+from tournaments.selectors_print import DEFAULT_URL_BASE, print_pack_data
+
+
+class Command(BaseCommand):
+    help = "Write the print pack of a round (seat lists, table cards, score sheets) as one PDF."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug", help="the tournament's short name")
+        parser.add_argument("round", help="the round's number")
+        parser.add_argument("--output", "-o", required=True, help="the PDF file to write")
+        parser.add_argument("--blank", action="store_true", help="blank score sheets (to play on paper)")
+        parser.add_argument("--base-url", default=DEFAULT_URL_BASE,
+                            help=f"the site's address for the QR codes' entry links (default {DEFAULT_URL_BASE})")
+
+    def handle(self, *args, slug: str, round: str, output: str, blank: bool, base_url: str, **options) -> None:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f"slug: no tournament {slug!r}")
+        if not round.isdigit() or int(round) < 1:
+            raise CommandError(f"round: a round number 1, 2, ... is needed, not {round!r}")
+        rnd = Round.objects.filter(tournament=tournament, number=int(round)).select_related("tournament").first()
+        if rnd is None:
+            drawn = tournament.rounds.count()
+            raise CommandError(f"round: {tournament.slug} has no round {round} ({drawn} drawn)")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise CommandError(f"base-url: an address like http://127.0.0.1:8000 is needed, not {base_url!r}")
+        folder = os.path.dirname(os.path.abspath(output))
+        if not os.path.isdir(folder):
+            raise CommandError(f"output: the folder {folder} does not exist")
+        try:
+            pdf = render_pack(print_pack_data(rnd, url_base=base_url, blank=blank))
+        except FontMissing as err:
+            raise CommandError(f"font: {err}") from err
+        try:
+            with open(output, "wb") as fh:
+                fh.write(pdf)
+        except OSError as err:
+            raise CommandError(f"output: cannot write {output}: {err.strerror}") from err
+        self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, round {rnd.number}, {rnd.tables.count()} tables)")

@@ -1,0 +1,123 @@
+"""Small drawing helpers every document shares: numbers, money, fitted text, text runs, page numbers."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from .fonts import BOLD, REGULAR, register_fonts
+
+__all__ = ["BOLD", "MINUS", "REGULAR", "Canvas", "PagedCanvas", "PageSection", "TextRun", "fit_size", "mm", "money",
+           "new_canvas", "signed"]
+
+MINUS = "\u2212"  # a real minus sign: as wide as the plus, easy to see on paper
+
+
+def signed(value: int) -> str:
+    """Points as players write them: +3, −3, 0."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
+def money(cents: int) -> str:
+    """Cents as euros, German style: 1,50 €."""
+    return f"{cents // 100},{cents % 100:02d} \u20ac"
+
+
+def fit_size(text: str, font: str, size: float, width: float, minimum: float = 5.0) -> float:
+    """The largest font size up to ``size`` at which ``text`` fits into ``width`` points."""
+    needed = stringWidth(text, font, size)
+    if needed <= width:
+        return size
+    return max(minimum, size * width / needed)
+
+
+def new_canvas(buffer, *, pagesize, title: str, canvasmaker=Canvas) -> Canvas:
+    register_fonts()
+    canv = canvasmaker(buffer, pagesize=pagesize)
+    canv.setTitle(title)
+    canv.setAuthor("Schafkopfrennen")
+    canv.setCreator("Schafkopfrennen")
+    return canv
+
+
+class TextRun:
+    """Many strings in one PDF text object.
+
+    ``canvas.drawString`` builds a text object per string; a score sheet page has some 700 strings,
+    and one shared object per page costs a fraction of that. ``close()`` puts it on the page.
+    """
+
+    def __init__(self, canv: Canvas, font: str, size: float):
+        self._canvas = canv
+        self._text = canv.beginText()
+        self._font = (font, size)
+        self._text.setFont(font, size)
+
+    def font(self, font: str, size: float) -> None:
+        if (font, size) != self._font:
+            self._text.setFont(font, size)
+            self._font = (font, size)
+
+    def left(self, x: float, y: float, text: str) -> None:
+        self._text.setTextOrigin(x, y)
+        self._text.textOut(text)
+
+    def right(self, x: float, y: float, text: str) -> None:
+        self.left(x - stringWidth(text, *self._font), y, text)
+
+    def centre(self, x: float, y: float, text: str) -> None:
+        self.left(x - stringWidth(text, *self._font) / 2, y, text)
+
+    def close(self) -> None:
+        self._canvas.drawText(self._text)
+
+
+# --- "Page x of y" per section ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageSection:
+    """A run of pages that counts its own pages; ``footer(canv, page, pages)`` draws the number."""
+
+    key: str
+    footer: Callable[[Canvas, int, int], None]
+
+
+class PagedCanvas(Canvas):
+    """Holds every page back until ``save`` so a footer can say "Page 3 of 7" within its section.
+
+    A page template's ``onPage`` sets ``canv.page_section``; pages without a section get no number.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.page_section: PageSection | None = None
+        self._held: list[tuple[PageSection | None, dict]] = []
+
+    def showPage(self):  # noqa: N802 - ReportLab's name
+        self._held.append((self.page_section, dict(self.__dict__)))
+        self.page_section = None
+        self._startPage()
+
+    def save(self):
+        if len(self._code):
+            self.showPage()
+        totals = Counter(section.key for section, _ in self._held if section is not None)
+        seen: Counter[str] = Counter()
+        held, self._held = self._held, []
+        for section, state in held:
+            self.__dict__.update(state)
+            if section is not None:
+                seen[section.key] += 1
+                section.footer(self, seen[section.key], totals[section.key])
+            Canvas.showPage(self)
+        self._held = []
+        Canvas.save(self)

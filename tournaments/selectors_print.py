@@ -1,0 +1,261 @@
+"""Reads for the printed documents: the plain data each PDF of ``tournaments.pdf`` renders from.
+
+Every builder reads a round in a handful of queries, however many tables it has. Entry links are
+absolute: ``url_base`` is the site's address (``request.build_absolute_uri("/")`` in a view).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db.models import Count, Max, Sum
+from django.utils import translation
+
+from scoring.rules import RuleError
+from scoring.services import RECORD_COLUMNS, hand_record, hand_score
+
+from .models import Hand, Round, Seat, Table
+from .pdf.pack import PrintPack
+from .pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
+from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
+from .pdf.table_cards import TableCard, TableCards
+from .selectors import games_required
+from .services.hands import dealer_for
+
+DEFAULT_URL_BASE = "http://127.0.0.1:8000"
+ENTRY_PATH = "/tisch/{key}/"
+# Bump when a document's layout or content changes, so packs built before are built again.
+PRINT_FORMAT_VERSION = 1
+
+
+def entry_url(url_base: str, entry_key: str) -> str:
+    """The absolute address of a table's tablet page (the link in its QR codes)."""
+    return url_base.rstrip("/") + ENTRY_PATH.format(key=entry_key)
+
+
+def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
+    grouped: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (Seat.objects.filter(table__in=[t.pk for t in tables])
+                 .select_related("registration__player").order_by("table_id", "number")):
+        grouped[seat.table_id].append(seat)
+    return grouped
+
+
+# The columns a score sheet needs of a stored game (not who entered it, when, from which device).
+_HAND_COLUMNS = ("table_id", "number", "dealer", "points", *RECORD_COLUMNS)
+
+
+def _players(seats: list[Seat]) -> tuple[SheetPlayer, ...]:
+    return tuple(SheetPlayer(seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name)
+                 for s in seats)
+
+
+def _tables(rnd: Round, tables: Iterable[Table] | None) -> list[Table]:
+    if tables is None:
+        return list(rnd.tables.order_by("number"))
+    return sorted(tables, key=lambda t: t.number)
+
+
+# --- score sheets ----------------------------------------------------------------------------
+
+
+def _blank_rows(size: int, games: int) -> tuple[SheetRow, ...]:
+    return tuple(SheetRow(number=n, dealer=((n - 1) % size) + 1) for n in range(1, games + 1))
+
+
+def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> dict:
+    """Rows, totals, won solos, Reuegeld and Weitergeld of a table from its stored games."""
+    size = table.size
+    by_number = {hand.number: hand for hand in hands}
+    last_number = max(by_number, default=0)
+    totals = [0] * size
+    won_solos = [0] * size
+    reuegeld = [0] * size
+    weitergeld = [0] * size
+    free_left = [rules.reuegeld_free_solos] * size
+    rows: list[SheetRow] = []
+    played = thrown_in = entered = 0
+    number = 0
+    while number < last_number or played < games:
+        number += 1
+        hand = by_number.get(number)
+        if hand is None:  # not entered yet (or a deleted game's gap): a line to fill in
+            rows.append(SheetRow(number=number, dealer=dealer_for(number, thrown_in, size)))
+            played += 1
+            continue
+        try:
+            score = hand_score(hand_record(hand, size), dealer=hand.dealer, rules=rules, table_size=size)
+        except RuleError:  # stored under other rules; print it as it stands
+            score = None
+        if hand.contract == Hand.Contract.WEITER:
+            thrown_in += 1
+            if score is not None:
+                for seat, cents in score.weitergeld.items():
+                    weitergeld[seat - 1] += cents
+            rows.append(SheetRow(number=number, dealer=hand.dealer, contract=hand.contract))
+            continue
+        played += 1
+        entered += 1
+        points = tuple(int(hand.points.get(str(seat), 0)) for seat in range(1, size + 1))
+        totals = [t + p for t, p in zip(totals, points, strict=True)]
+        won_solo = bool(score and score.won_solo)
+        if won_solo:
+            won_solos[hand.declarer - 1] += 1
+        if score is not None:
+            for seat, cents in score.reuegeld.items():
+                if score.lost_solo and free_left[seat - 1] > 0:
+                    free_left[seat - 1] -= 1
+                    continue
+                reuegeld[seat - 1] += cents
+        rows.append(SheetRow(
+            number=number, dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer, partner=hand.partner,
+            called=hand.called, trump=hand.trump, muss=bool(hand.muss), renonce=bool(hand.renonce),
+            tout=bool(hand.tout), sie=bool(hand.sie), won=score.declarer_won if score else hand.won,
+            augen=hand.augen, schwarz=bool(hand.schwarz), laufende=hand.laufende, kontra=hand.kontra or 0,
+            points=points, totals=tuple(totals), won_solo=won_solo,
+        ))
+    parts = {"rows": tuple(rows), "games_entered": entered}
+    if entered:
+        parts.update(totals=tuple(totals), won_solos=tuple(won_solos), reuegeld_cents=tuple(reuegeld),
+                     weitergeld_cents=tuple(weitergeld))
+    elif thrown_in:
+        parts.update(weitergeld_cents=tuple(weitergeld))
+    return parts
+
+
+def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], *, filled: bool,
+                  url_base: str) -> tuple[ScoreSheet, ...]:
+    tournament = rnd.tournament
+    rules = tournament.ruleset
+    hands: dict[int, list[Hand]] = defaultdict(list)
+    if filled:
+        for hand in (Hand.objects.filter(table__in=[t.pk for t in tables]).only(*_HAND_COLUMNS)
+                     .order_by("table_id", "number")):
+            hands[hand.table_id].append(hand)
+    sheets = []
+    for table in tables:
+        games = games_required(tournament, table.size)
+        common = dict(
+            tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
+            table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
+            entry_url=entry_url(url_base, table.entry_key), filled=filled, redeal=rules.all_pass == "redeal",
+            zero_sum=not rules.plus_only,
+        )
+        if not filled:
+            sheets.append(ScoreSheet(rows=_blank_rows(table.size, games), **common))
+        elif table.paper_totals is not None and not hands[table.pk]:
+            sheets.append(ScoreSheet(
+                rows=_blank_rows(table.size, games), paper_totals=True,
+                totals=tuple(int(table.paper_totals.get(str(s), 0)) for s in range(1, table.size + 1)), **common,
+            ))
+        else:
+            sheets.append(ScoreSheet(**common, **_filled_sheet_parts(table, hands[table.pk], rules, games)))
+    return tuple(sheets)
+
+
+def score_sheets_data(rnd: Round, *, filled: bool = True, url_base: str = DEFAULT_URL_BASE,
+                      tables: Iterable[Table] | None = None) -> tuple[ScoreSheet, ...]:
+    """The score sheets of a round's tables (or of ``tables``): blank to play on paper, or as entered."""
+    tables = _tables(rnd, tables)
+    return _score_sheets(rnd, tables, _seats_by_table(tables), filled=filled, url_base=url_base)
+
+
+def score_sheet_data(table: Table, *, filled: bool = True, url_base: str = DEFAULT_URL_BASE) -> ScoreSheet:
+    """One table's score sheet."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    return score_sheets_data(table.round, filled=filled, url_base=url_base, tables=[table])[0]
+
+
+# --- seat list -------------------------------------------------------------------------------
+
+_DIN_5007 = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+
+
+def name_sort_key(text: str) -> str:
+    """Names sorted as a German reader looks for them: Ä with A, ß as ss, case ignored (DIN 5007-1)."""
+    folded = text.casefold().translate(_DIN_5007)
+    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+
+
+def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) -> SeatList:
+    tournament = rnd.tournament
+    entries = []
+    by_table = []
+    for table in tables:
+        table_seats = []
+        for seat in seats[table.pk]:
+            player, start = seat.registration.player, seat.registration.start_number
+            key = name_sort_key(player.sort_name)
+            entries.append((key, start, SeatListEntry(letter=(key[:1] or "?").upper(), name=player.sort_name,
+                                                      start_number=start, table=table.number, seat=seat.number)))
+            table_seats.append(SeatListSeat(seat=seat.number, name=player.name, start_number=start))
+        by_table.append(SeatListTable(number=table.number, seats=tuple(table_seats)))
+    entries.sort(key=lambda item: (item[0], item[1]))
+    return SeatList(tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
+                    entries=tuple(entry for _key, _start, entry in entries), tables=tuple(by_table))
+
+
+def seat_list_data(rnd: Round) -> SeatList:
+    """Everyone seated in a round: alphabetical by last name (Ä with A), and by table."""
+    tables = _tables(rnd, None)
+    return _seat_list(rnd, tables, _seats_by_table(tables))
+
+
+# --- table cards -----------------------------------------------------------------------------
+
+
+def _table_cards(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], *, url_base: str) -> TableCards:
+    tournament = rnd.tournament
+    return TableCards(cards=tuple(
+        TableCard(tournament=tournament.name, date=tournament.date, round=rnd.number, table=t.number,
+                  players=_players(seats[t.pk]), entry_url=entry_url(url_base, t.entry_key))
+        for t in tables
+    ))
+
+
+def table_cards_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE) -> TableCards:
+    tables = _tables(rnd, None)
+    return _table_cards(rnd, tables, _seats_by_table(tables), url_base=url_base)
+
+
+# --- the print pack --------------------------------------------------------------------------
+
+
+def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> PrintPack:
+    """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``)."""
+    tables = _tables(rnd, None)
+    seats = _seats_by_table(tables)
+    return PrintPack(
+        tournament=rnd.tournament.name, round=rnd.number, seat_list=_seat_list(rnd, tables, seats),
+        cards=_table_cards(rnd, tables, seats, url_base=url_base).cards,
+        sheets=_score_sheets(rnd, tables, seats, filled=not blank, url_base=url_base),
+    )
+
+
+def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> str:
+    """A short hash of everything the print pack shows, from a few cheap queries.
+
+    Equal fingerprints mean an equal pack: the tournament's name, date, venue and rules; the tables
+    and their links; who sits where (names, start numbers); the games (how many, their ids and the
+    latest change); paper totals; the language; the address in the QR codes; the layout version.
+    """
+    tournament = rnd.tournament
+    parts: list = [
+        PRINT_FORMAT_VERSION, translation.get_language() or settings.LANGUAGE_CODE, url_base.rstrip("/"), blank,
+        tournament.name, tournament.date.isoformat(), tournament.venue,
+        json.dumps(tournament.rules, sort_keys=True),
+        rnd.pk, rnd.number,
+        list(Table.objects.filter(round=rnd).order_by("number").values_list("id", "number", "size", "entry_key",
+                                                                            "paper_totals")),
+        list(Seat.objects.filter(round=rnd).order_by("table_id", "number").values_list(
+            "table_id", "number", "registration_id", "registration__start_number", "registration__player__first_name",
+            "registration__player__last_name")),
+    ]
+    if not blank:
+        hands = Hand.objects.filter(table__round=rnd).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
+        parts.append((hands["n"], hands["ids"], hands["last"].isoformat() if hands["last"] else None))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]

@@ -1,0 +1,172 @@
+"""The print pack of a round: built by a Celery task, kept as a file, rebuilt only when its data changed.
+
+The pack's state lives in the cache (key per round, no timeout): status ``pending`` (asked for,
+waiting for a worker), ``running`` (with progress: score sheets done of the round's tables),
+``ready`` or ``failed``, and the fingerprint of the data it was built from
+(``selectors_print.print_pack_fingerprint``). The file lives under MEDIA_ROOT/packs/ with that
+fingerprint in its name, so a pack whose file exists for the current fingerprint is current even
+if the cache was cleared; when the data changes the fingerprint changes and the pack is stale.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import translation
+
+from ..models import Round
+from ..pdf.pack import render_pack
+from ..selectors_print import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
+
+logger = logging.getLogger(__name__)
+
+PACK_DIR = "packs"
+PENDING, RUNNING, READY, FAILED, NONE = "pending", "running", "ready", "failed", "none"
+PROGRESS_EVERY = 0.5  # seconds between progress writes to the cache
+STUCK_AFTER = 30 * 60  # a pending or running build older than this is offered again
+
+
+@dataclass(frozen=True)
+class PackState:
+    """What the print page shows about a round's pack."""
+
+    status: str  # none, pending, running, ready, failed
+    fingerprint: str
+    done: int = 0
+    total: int = 0
+    path: Path | None = None  # the file, when ready
+    size: int = 0  # bytes, when ready
+    error: str = ""
+    outdated: bool = False  # an earlier pack exists, but the data changed since
+
+    @property
+    def busy(self) -> bool:
+        return self.status in (PENDING, RUNNING)
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0
+
+
+def _cache_key(round_id: int) -> str:
+    return f"print-pack:{round_id}"
+
+
+def _language(language: str | None) -> str:
+    return language or translation.get_language() or settings.LANGUAGE_CODE
+
+
+def pack_directory() -> Path:
+    return Path(settings.MEDIA_ROOT) / PACK_DIR
+
+
+def _file_prefix(rnd: Round) -> str:
+    return f"{rnd.tournament.slug}-runde-{rnd.number}-"
+
+
+def pack_file(rnd: Round, fingerprint: str) -> Path:
+    return pack_directory() / f"{_file_prefix(rnd)}{fingerprint}.pdf"
+
+
+def _write_state(rnd: Round, **state) -> None:
+    cache.set(_cache_key(rnd.pk), {**state, "at": time.time()}, timeout=None)
+
+
+def _ready(rnd: Round, fingerprint: str) -> PackState | None:
+    path = pack_file(rnd, fingerprint)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    return PackState(READY, fingerprint, path=path, size=size)
+
+
+def round_print_pack_state(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> PackState:
+    """The pack of the round's current data: ready, being built, failed, or not built (maybe outdated)."""
+    with translation.override(_language(language)):
+        fingerprint = print_pack_fingerprint(round, url_base=url_base)
+    ready = _ready(round, fingerprint)
+    if ready is not None:
+        return ready
+    state = cache.get(_cache_key(round.pk)) or {}
+    if state.get("fingerprint") == fingerprint and state.get("status") in (PENDING, RUNNING, FAILED):
+        stuck = state["status"] != FAILED and time.time() - state.get("at", 0) > STUCK_AFTER
+        if not stuck:
+            return PackState(state["status"], fingerprint, done=state.get("done", 0), total=state.get("total", 0),
+                             error=state.get("error", ""))
+    outdated = any(pack_directory().glob(f"{_file_prefix(round)}*.pdf"))
+    return PackState(NONE, fingerprint, outdated=outdated)
+
+
+def round_print_pack_request(
+    *, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None
+) -> PackState:
+    """Ask for the pack: enqueue a build after commit, unless it is ready or under way for the same data."""
+    from ..tasks import round_print_pack_task
+
+    language = _language(language)
+    state = round_print_pack_state(round=round, url_base=url_base, language=language)
+    if state.status == READY or state.busy:
+        return state
+    total = round.tables.count()
+    _write_state(round, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
+    rnd, fingerprint = round, state.fingerprint
+
+    def enqueue() -> None:
+        try:
+            round_print_pack_task.delay(rnd.pk, url_base=url_base, language=language)
+        except Exception as err:  # no broker to reach, or (without one) the build itself failed
+            logger.exception("print pack of round %s: the task failed or could not be sent", rnd.pk)
+            if (cache.get(_cache_key(rnd.pk)) or {}).get("status") == PENDING:
+                _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+
+    transaction.on_commit(enqueue)
+    return PackState(PENDING, fingerprint, total=total, outdated=state.outdated)
+
+
+def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> Path:
+    """Render the pack and store it, unless a pack of the same data exists already; returns the file.
+
+    Running it twice gives the same file (rendering is deterministic and the name is the data's
+    fingerprint); files of the round's earlier data are removed once the new one is in place.
+    """
+    rnd = Round.objects.select_related("tournament").get(pk=round.pk)
+    with translation.override(_language(language)):
+        fingerprint = print_pack_fingerprint(rnd, url_base=url_base)
+        ready = _ready(rnd, fingerprint)
+        if ready is not None:
+            _write_state(rnd, status=READY, fingerprint=fingerprint)
+            return ready.path
+        total = rnd.tables.count()
+        _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=0, total=total)
+        last_write = time.monotonic()
+
+        def progress(done: int, tables: int) -> None:
+            nonlocal last_write
+            now = time.monotonic()
+            if done == tables or now - last_write >= PROGRESS_EVERY:
+                last_write = now
+                _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=done, total=tables)
+
+        path = pack_file(rnd, fingerprint)
+        try:
+            pdf = render_pack(print_pack_data(rnd, url_base=url_base), progress=progress)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.part")
+            partial.write_bytes(pdf)
+            os.replace(partial, path)  # never a half-written pack under the final name
+        except Exception as err:
+            logger.exception("print pack of round %s failed", rnd.pk)
+            _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+            raise
+    for old in pack_directory().glob(f"{_file_prefix(rnd)}*.pdf"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    _write_state(rnd, status=READY, fingerprint=fingerprint)
+    return path
