@@ -1,0 +1,165 @@
+"""The organiser console: tournament setup and rules, the club's player database, the control panel."""
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
+from tournaments.models import ClubMembership, Player, Tournament
+from tournaments.services.errors import ServiceError
+from tournaments.services.players import players_import_csv, players_merge
+from tournaments.services.rounds import round_draw, round_publish
+
+pytestmark = pytest.mark.django_db
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+@pytest.fixture
+def organiser(client):
+    club = ClubFactory(name="Schafkopffreunde Musterdorf")
+    user = get_user_model().objects.create_user("orga", password="pw-12345-x")
+    ClubMembership.objects.create(user=user, club=club, role=ClubMembership.Role.ORGANISER)
+    client.force_login(user)
+    return club
+
+
+def test_csv_import_refuses_a_file_with_a_bad_row_naming_the_line_and_imports_nothing(organiser):
+    text = "Vorname;Nachname;Verein\nAnna;Huber;\nJosef;;\nMaria;Maier;SK Hinterdorf\n;;\nXaver;;x\n"
+    with pytest.raises(ServiceError) as exc:
+        players_import_csv(club=organiser, text=text)
+    assert exc.value.field == "file"
+    assert "line 3" in exc.value.message and "line 6" in exc.value.message
+    assert Player.objects.count() == 0
+
+
+def test_csv_import_of_a_clean_file(organiser):
+    text = "name,club,contact\nAnna Huber,,anna@example.org\nJosef Bauer,SK Hinterdorf,\nAnna Huber,,\n"
+    created, known = players_import_csv(club=organiser, text=text)
+    assert (created, known) == (2, 1)
+    assert Player.objects.get(last_name="Bauer").club.name == "SK Hinterdorf"
+    assert Player.objects.get(last_name="Huber").club == organiser
+
+
+def test_csv_import_page_shows_the_error(client, organiser):
+    upload = SimpleUploadedFile("spieler.csv", "Vorname,Nachname\nAnna,\n".encode())
+    page = client.post(f"/o/verein/{organiser.pk}/", {"import": "1", "file": upload}, **EN)
+    assert page.status_code == 200
+    assert "line 2: the name is missing" in page.content.decode()
+    assert Player.objects.count() == 0
+
+
+def test_merge_moves_registrations_and_refuses_two_people_in_one_tournament(organiser):
+    a, b = PlayerFactory(club=organiser, last_name="Huber"), PlayerFactory(club=organiser, last_name="Huber")
+    reg = RegistrationFactory(player=b)
+    kept = players_merge(keep=a, remove=b)
+    reg.refresh_from_db()
+    assert reg.player == kept == a and not Player.objects.filter(pk=b.pk).exists()
+    c = PlayerFactory(club=organiser)
+    RegistrationFactory(tournament=reg.tournament, player=c, start_number=99)
+    with pytest.raises(ServiceError) as exc:
+        players_merge(keep=a, remove=c)
+    assert exc.value.field == "remove" and Player.objects.filter(pk=c.pk).exists()
+
+
+def test_new_tournament_from_a_preset(client, organiser):
+    response = client.post("/o/neu/", {
+        "club": organiser.pk, "name": "Frühjahrsrennen 2027", "slug": "", "date": "2027-03-20", "venue": "Post",
+        "entry_fee": "12.50", "payout_percent": "80", "preset": "sechs_zwei"}, **EN)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(slug="fruhjahrsrennen-2027")
+    assert tournament.entry_fee_cents == 1250 and tournament.rules["solo_base"] == 2
+
+
+def test_rules_form_error_names_the_key_and_nothing_changes(client, organiser):
+    tournament = TournamentFactory(club=organiser)
+    form = {**_rules_post(tournament), "games_per_round": "30"}
+    page = client.post(f"/o/{tournament.slug}/einstellungen/", form, **EN)
+    assert page.status_code == 200
+    errors = page.context["rules_form"].errors
+    assert "games_per_round" in errors
+    tournament.refresh_from_db()
+    assert tournament.rules["games_per_round"] == 32
+
+
+def test_rules_save_and_worked_example(client, organiser):
+    tournament = TournamentFactory(club=organiser)
+    form = {**_rules_post(tournament), "solo_base": "2"}
+    assert client.post(f"/o/{tournament.slug}/einstellungen/", form).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules["solo_base"] == 2
+    example = client.post(f"/o/{tournament.slug}/einstellungen/beispiele/", {**form, "solo_base": "5"}).content.decode()
+    assert "+27" in example and "−9" in example  # won solo, 3 Laufende, Schneider under 5 base
+
+
+def test_rules_are_locked_once_play_started(client, organiser):
+    tournament = TournamentFactory(club=organiser)
+    for _ in range(4):
+        RegistrationFactory(tournament=tournament)
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    round_publish(round=rnd)
+    page = client.post(f"/o/{tournament.slug}/einstellungen/", {**_rules_post(tournament), "solo_base": "2"}, **EN)
+    assert "Play has started" in page.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rules["solo_base"] == 5
+
+
+def test_copy_for_next_year(client, organiser):
+    tournament = TournamentFactory(club=organiser, rules={"solo_base": 2}, venue="Post")
+    response = client.post(f"/o/{tournament.slug}/kopieren/", {"name": "Rennen 2027", "slug": "rennen-2027",
+                                                                "date": "2027-11-20"})
+    assert response.status_code == 302
+    copy = Tournament.objects.get(slug="rennen-2027")
+    assert copy.ruleset == tournament.ruleset and copy.venue == "Post" and copy.date == datetime.date(2027, 11, 20)
+    assert copy.registrations.count() == 0
+
+
+def test_control_panel_shows_tables_and_warnings(client):
+    call_command("demo")
+    client.login(username="organisator", password="herbstrennen-demo")
+    page = client.get("/o/herbstrennen/", **EN)
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert 'data-testid="tile-1-1"' in body and "20/40 games" in body and "16/32 games" in body
+    from django.utils import timezone
+
+    later = timezone.now() + datetime.timedelta(minutes=20)
+    from tournaments.selectors_console import round_panel
+
+    panel = round_panel(Tournament.objects.get(slug="herbstrennen").rounds.get(), now=later)
+    assert all(tile.quiet for tile in panel.tiles)
+
+
+def _rules_post(tournament) -> dict:
+    from tournaments.forms_setup import RulesForm
+
+    data = {"rules": "1"}
+    for key, value in RulesForm.initial_from(tournament.rules).items():
+        if isinstance(value, bool):
+            if value:
+                data[key] = "on"
+        elif value is None:
+            data[key] = ""
+        else:
+            data[key] = str(value)
+    return data
+
+
+def test_club_logo_upload(client, organiser, tmp_path, settings):
+    import io
+
+    from PIL import Image
+
+    settings.MEDIA_ROOT = tmp_path
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 20), "darkgreen").save(buffer, "PNG")
+    upload = SimpleUploadedFile("logo.png", buffer.getvalue(), content_type="image/png")
+    response = client.post(f"/o/verein/{organiser.pk}/", {"club": "1", "name": organiser.name, "town": "Musterdorf",
+                                                           "logo": upload})
+    assert response.status_code == 302
+    organiser.refresh_from_db()
+    assert organiser.logo.name.startswith("logos/") and organiser.town == "Musterdorf"
+    bad = SimpleUploadedFile("logo.png", b"not an image", content_type="image/png")
+    page = client.post(f"/o/verein/{organiser.pk}/", {"club": "1", "name": organiser.name, "logo": bad}, **EN)
+    assert page.status_code == 200 and "logo" in page.context["club_form"].errors

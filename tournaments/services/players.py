@@ -1,0 +1,129 @@
+"""The club's player database: edit, merge two records of one person, import a CSV list."""
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Club, Player, Registration
+from .errors import ServiceError
+
+# Accepted column names (English and German), lower case.
+COLUMNS = {
+    "name": "name", "first_name": "first_name", "vorname": "first_name", "last_name": "last_name",
+    "nachname": "last_name", "club": "club", "verein": "club", "contact": "contact", "kontakt": "contact",
+}
+MAX_ROWS = 5000
+
+
+@transaction.atomic
+def club_update(*, club: Club, name: str, town: str, logo=None) -> Club:
+    """Name, town and logo (``logo=False`` removes it, ``None`` keeps it)."""
+    if Club.objects.filter(name=name.strip()).exclude(pk=club.pk).exists():
+        raise ServiceError("name", _("Another club has this name."))
+    club.name, club.town = name.strip(), town.strip()
+    if logo is False:
+        club.logo = None
+    elif logo is not None:
+        club.logo = logo
+    club.save()
+    return club
+
+
+@transaction.atomic
+def player_update(*, player: Player, first_name: str, last_name: str, club: Club | None, contact: str = "") -> Player:
+    if not last_name.strip():
+        raise ServiceError("last_name", _("Please enter a last name."))
+    player.first_name, player.last_name = first_name.strip(), last_name.strip()
+    player.club, player.contact = club, contact.strip()
+    player.save()
+    return player
+
+
+@transaction.atomic
+def players_merge(*, keep: Player, remove: Player) -> Player:
+    """Two records of the same person become one: registrations move to ``keep``."""
+    if keep.pk == remove.pk:
+        raise ServiceError("remove", _("Choose two different players."))
+    keep = Player.objects.select_for_update().get(pk=keep.pk)
+    remove = Player.objects.select_for_update().get(pk=remove.pk)
+    both = Registration.objects.filter(player=remove, tournament__registrations__player=keep).select_related("tournament")
+    clash = both.first()
+    if clash is not None:
+        raise ServiceError("remove", _("Both are registered for %(tournament)s; they are two people.") % {
+            "tournament": clash.tournament.name}, status=409)
+    Registration.objects.filter(player=remove).update(player=keep)
+    if not keep.contact and remove.contact:
+        keep.contact = remove.contact
+    if keep.club_id is None and remove.club_id is not None:
+        keep.club_id = remove.club_id
+    keep.save()
+    remove.delete()
+    return keep
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    first_name: str
+    last_name: str
+    club: str
+    contact: str
+
+
+def _parse(text: str, default_club: Club) -> list[ImportRow]:
+    if not text.strip():
+        raise ServiceError("file", _("The file is empty."))
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    header = [h.strip().lstrip("\ufeff").lower() for h in next(reader)]
+    columns = [COLUMNS.get(h) for h in header]
+    if "name" not in columns and "last_name" not in columns:
+        raise ServiceError("file", _("Line 1 must name the columns: name (or Vorname and Nachname), "
+                                     "optionally Verein and Kontakt."))
+    rows, errors = [], []
+    for line, values in enumerate(reader, start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) > len(header):
+            errors.append(_("line %(line)d: more values than columns") % {"line": line})
+            continue
+        data = {col: values[i].strip() for i, col in enumerate(columns) if col and i < len(values)}
+        first, last = data.get("first_name", ""), data.get("last_name", "")
+        if not last and data.get("name"):
+            first, _sep, last = data["name"].rpartition(" ")
+        if not last:
+            errors.append(_("line %(line)d: the name is missing") % {"line": line})
+            continue
+        if len(first) > 100 or len(last) > 100 or len(data.get("club", "")) > 200:
+            errors.append(_("line %(line)d: a value is too long") % {"line": line})
+            continue
+        rows.append(ImportRow(line, first, last, data.get("club") or default_club.name, data.get("contact", "")))
+        if len(rows) > MAX_ROWS:
+            raise ServiceError("file", _("At most %(n)d players per file.") % {"n": MAX_ROWS})
+    if errors:
+        raise ServiceError("file", "; ".join(errors[:20]) + (" …" if len(errors) > 20 else ""))
+    return rows
+
+
+@transaction.atomic
+def players_import_csv(*, club: Club, text: str) -> tuple[int, int]:
+    """Import players; every bad row is reported by line number and nothing is imported until the file is clean.
+
+    Returns (created, already known). A person already in the database (same name and club) is skipped.
+    """
+    rows = _parse(text, club)
+    clubs = {club.name: club}
+    created = known = 0
+    for row in rows:
+        row_club = clubs.get(row.club) or clubs.setdefault(row.club, Club.objects.get_or_create(name=row.club)[0])
+        if Player.objects.filter(first_name=row.first_name, last_name=row.last_name, club=row_club).exists():
+            known += 1
+            continue
+        Player.objects.create(first_name=row.first_name, last_name=row.last_name, club=row_club, contact=row.contact)
+        created += 1
+    return created, known

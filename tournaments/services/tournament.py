@@ -1,0 +1,76 @@
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.rules import PRESETS
+
+from ..models import Club, Prize, Round, Tournament
+from .errors import ServiceError
+
+
+def _full_clean(tournament: Tournament) -> None:
+    try:
+        tournament.full_clean()
+    except ValidationError as err:
+        field, messages = next(iter(err.message_dict.items()))
+        raise ServiceError(field, messages[0]) from err
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    date: datetime.date,
+    venue: str = "",
+    entry_fee_cents: int = 1000,
+    payout_percent: int = 100,
+    rules: dict | None = None,
+    preset: str | None = None,
+) -> Tournament:
+    """Create a tournament; its ruleset (a preset and/or keys) is validated and completed with the DEFAULT."""
+    if preset is not None and preset not in PRESETS:
+        raise ServiceError("preset", _("Unknown ruleset preset."))
+    merged = {**PRESETS.get(preset or "default", {}), **(rules or {})}
+    tournament = Tournament(
+        club=club, name=name, slug=slug, date=date, venue=venue, entry_fee_cents=entry_fee_cents,
+        payout_percent=payout_percent, rules=merged,
+    )
+    _full_clean(tournament)
+    tournament.save()
+    return tournament
+
+
+def rules_locked(tournament: Tournament) -> bool:
+    """The rules stay as they are once a round is published: the games were scored with them."""
+    return tournament.rounds.exclude(status=Round.Status.DRAWN).exists()
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, rules: dict | None = None, **fields) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if rules is not None and rules != tournament.rules:
+        if rules_locked(tournament):
+            raise ServiceError("rules", _("Play has started: the rules can no longer change."), status=409)
+        tournament.rules = rules
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    _full_clean(tournament)
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.date) -> Tournament:
+    """Next year's tournament: same club, venue, fee, rules and prizes; no players, no rounds."""
+    copy = tournament_create(
+        club=source.club, name=name, slug=slug, date=date, venue=source.venue,
+        entry_fee_cents=source.entry_fee_cents, payout_percent=source.payout_percent, rules=dict(source.rules),
+    )
+    Prize.objects.bulk_create(
+        Prize(tournament=copy, place=p.place, amount_cents=p.amount_cents, goods=p.goods) for p in source.prizes.all()
+    )
+    return copy

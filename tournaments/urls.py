@@ -1,0 +1,14 @@
+from django.urls import include, path
+
+from .views import public
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    # Each area of the product has its own URL module (they live beside their views).
+    path("", include("tournaments.views.urls_desk")),
+    path("", include("tournaments.views.urls_entry")),
+    path("", include("tournaments.views.urls_console")),
+    path("", include("tournaments.views.urls_print")),
+]

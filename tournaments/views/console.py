@@ -1,0 +1,203 @@
+"""The organiser console: the dashboard, tournament setup and rules, the club's player database."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scoring.rules import ruleset_from_dict
+from scoring.rules.examples import worked_examples
+
+from .. import access
+from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
+                           TournamentForm, euro_to_cents)
+from ..models import Player
+from ..selectors_console import QUIET_MINUTES, tournament_panels
+from ..services.errors import ServiceError
+from ..services.players import club_update, player_update, players_import_csv, players_merge
+from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
+
+EXAMPLE_LABELS = {
+    "rufspiel_won": _("won Rufspiel"),
+    "rufspiel_schneider_3_laufende": _("Rufspiel won Schneider, 3 Laufende"),
+    "solo_won_3_laufende_schneider": _("won solo with 3 Laufende, Schneider"),
+    "wenz_won_2_laufende": _("won Wenz with 2 Laufende"),
+    "solo_lost": _("lost solo"),
+    "solo_tout_won_4_laufende": _("won Solo-Tout with 4 Laufende"),
+}
+
+
+def _service_error(form, err: ServiceError) -> None:
+    form.add_error(err.field if err.field in form.fields else None, err.message)
+
+
+@login_required
+def control(request: HttpRequest, slug: str) -> HttpResponse:
+    """The screen for the night: every round's state and next action, every table at a glance."""
+    tournament = access.tournament_for(request.user, slug, access.ANY_ROLE)
+    panels, can_draw = tournament_panels(tournament)
+    context = {
+        "tournament": tournament, "panels": panels, "can_draw": can_draw,
+        "organiser": access.has_role(request.user, tournament, access.ORGANISER),
+        "quiet_minutes": QUIET_MINUTES,
+    }
+    template = "console/_panels.html" if request.htmx else "console/control.html"
+    return render(request, template, context)
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    clubs = access.clubs_for(request.user, access.ORGANISER)
+    form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": clubs.first()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = tournament_create(
+                club=data["club"], name=data["name"], slug=data["slug"], date=data["date"], venue=data["venue"],
+                entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
+                preset=data["preset"],
+            )
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Tournament created. Check the rules, then register the players."))
+            return redirect("tournaments:settings", slug=tournament.slug)
+    return render(request, "console/tournament_new.html", {"form": form})
+
+
+def _examples(rules: dict) -> list[tuple[str, tuple[int, ...] | None]]:
+    return [(EXAMPLE_LABELS[e.code], e.points) for e in worked_examples(ruleset_from_dict(rules))]
+
+
+@login_required
+def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    locked = rules_locked(tournament)
+    details = TournamentDetailsForm(request.POST if "details" in request.POST else None, initial={
+        "name": tournament.name, "date": tournament.date, "venue": tournament.venue,
+        "entry_fee": tournament.entry_fee_cents / 100, "payout_percent": tournament.payout_percent,
+        "sponsored": tournament.sponsored_cents / 100,
+    })
+    rules_form = RulesForm(request.POST if "rules" in request.POST else None,
+                           initial=RulesForm.initial_from(tournament.rules))
+    if "details" in request.POST and details.is_valid():
+        data = details.cleaned_data
+        try:
+            tournament_update(tournament=tournament, name=data["name"], date=data["date"], venue=data["venue"],
+                              entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
+                              sponsored_cents=euro_to_cents(data["sponsored"]))
+        except ServiceError as err:
+            _service_error(details, err)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("tournaments:settings", slug=slug)
+    if "rules" in request.POST and rules_form.is_valid():
+        try:
+            tournament_update(tournament=tournament, rules=rules_form.rules)
+        except ServiceError as err:
+            rules_form.add_error(None, err.message)
+        else:
+            messages.success(request, _("Rules saved."))
+            return redirect("tournaments:settings", slug=slug)
+    return render(request, "console/settings.html", {
+        "tournament": tournament, "details": details, "rules_form": rules_form, "locked": locked,
+        "examples": _examples(tournament.rules), "copy_form": CopyForm(initial={
+            "name": tournament.name, "date": tournament.date.replace(year=tournament.date.year + 1),
+            "slug": f"{tournament.slug}-{tournament.date.year + 1}"}),
+    })
+
+
+@login_required
+def rules_examples(request: HttpRequest, slug: str) -> HttpResponse:
+    """htmx: the worked examples for the rules as they stand in the form (not saved)."""
+    access.tournament_for(request.user, slug, access.ORGANISER)
+    form = RulesForm(request.POST)
+    if not form.is_valid():
+        return render(request, "console/_examples.html", {"errors": form.errors})
+    return render(request, "console/_examples.html", {"examples": _examples(form.rules)})
+
+
+@login_required
+def tournament_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
+    source = access.tournament_for(request.user, slug, access.ORGANISER)
+    form = CopyForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            copy = tournament_copy(source=source, **form.cleaned_data)
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Copied: same rules, fee, venue and prizes; no players yet."))
+            return redirect("tournaments:settings", slug=copy.slug)
+    return render(request, "console/copy.html", {"tournament": source, "form": form})
+
+
+@login_required
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = access.club_for(request.user, club_id)
+    can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()
+    players = Player.objects.filter(club=club).order_by("last_name", "first_name")
+    q = request.GET.get("q", "").strip()
+    if q:
+        players = players.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q))
+    page = Paginator(players, 50).get_page(request.GET.get("seite"))
+    imports = CsvImportForm(request.POST or None, request.FILES or None) if "import" in request.POST else CsvImportForm()
+    merge = MergeForm(request.POST if "merge" in request.POST else None, players=Player.objects.filter(club=club))
+    if request.method == "POST" and not can_edit:
+        return HttpResponse(status=403)
+    if "import" in request.POST and imports.is_valid():
+        try:
+            created, known = players_import_csv(club=club, text=imports.cleaned_data["file"])
+        except ServiceError as err:
+            imports.add_error("file", err.message)
+        else:
+            messages.success(request, _("%(created)d players imported, %(known)d were known already.") % {
+                "created": created, "known": known})
+            return redirect("tournaments:club", club_id=club.pk)
+    club_form = ClubForm(request.POST if "club" in request.POST else None,
+                         request.FILES if "club" in request.POST else None, instance=club)
+    if "club" in request.POST and club_form.is_valid():
+        data = club_form.cleaned_data
+        try:
+            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"])
+        except ServiceError as err:
+            _service_error(club_form, err)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("tournaments:club", club_id=club.pk)
+    if "merge" in request.POST and merge.is_valid():
+        try:
+            kept = players_merge(keep=merge.cleaned_data["keep"], remove=merge.cleaned_data["remove"])
+        except ServiceError as err:
+            _service_error(merge, err)
+        else:
+            messages.success(request, _("Merged into %(name)s.") % {"name": kept.name})
+            return redirect("tournaments:club", club_id=club.pk)
+    template = "console/_players.html" if request.htmx else "console/club.html"
+    return render(request, template, {"club": club, "page": page, "q": q, "imports": imports, "merge": merge,
+                                      "club_form": club_form, "can_edit": can_edit})
+
+
+@login_required
+def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+    clubs = access.clubs_for(request.user, access.DESK)
+    player = Player.objects.filter(pk=player_id, club__in=clubs).first()
+    if player is None:
+        from django.http import Http404
+
+        raise Http404
+    form = PlayerForm(request.POST or None, instance=player)
+    form.fields["club"].queryset = clubs
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            player_update(player=player, first_name=data["first_name"], last_name=data["last_name"],
+                          club=data["club"], contact=data["contact"])
+        except ServiceError as err:
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("tournaments:club", club_id=player.club_id)
+    return render(request, "console/player_edit.html", {"player": player, "form": form})

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import console
+
+urlpatterns = [
+    path("o/neu/", console.tournament_new, name="tournament-new"),
+    path("o/verein/<int:club_id>/", console.club, name="club"),
+    path("o/spieler/<int:player_id>/", console.player_edit, name="player-edit"),
+    path("o/<slug:slug>/", console.control, name="control"),
+    path("o/<slug:slug>/einstellungen/", console.tournament_settings, name="settings"),
+    path("o/<slug:slug>/einstellungen/beispiele/", console.rules_examples, name="rules-examples"),
+    path("o/<slug:slug>/kopieren/", console.tournament_copy_view, name="copy"),
+]
