@@ -44,6 +44,13 @@ def recreate_database() -> None:
         conn.execute(f"CREATE DATABASE {DB}")
 
 
+def hand_record_of(hand) -> dict:
+    """The record of a stored game (what the tablet sent)."""
+    from scoring.services import hand_record as stored_record
+
+    return stored_record(hand, hand.table.size)
+
+
 def median_ms(fn, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
@@ -74,7 +81,7 @@ def main() -> None:
     from scoring.schedule import standings_deferred
     from scoring.standings import games_marker, standings_recompute
     from tournaments.models import Hand, Tournament
-    from tournaments.services.hands import hand_record, table_sheet_record
+    from tournaments.services.hands import hand_delete, hand_record, table_sheet_record
     from tournaments.services.rounds import round_draw, round_publish
     from tournaments.services.simulation import round_simulate, tournament_simulate_setup
     from tournaments.simulation import random_hand
@@ -115,9 +122,13 @@ def main() -> None:
     print(f"raw SQL SUM ... GROUP BY:     {raw_ms:8.1f} ms")
     print(f"ratio:                        {recompute_ms / raw_ms:8.2f} ×")
 
-    if not last_games:
-        print("(--reuse with a finished round: no last games left to time)")
-        return
+    if not last_games:  # --reuse: take the last game of ten tables of the open round back, to enter it again
+        rnd = tournament.rounds.order_by("-number").first()
+        for table in rnd.tables.order_by("number")[:10]:
+            hand = table.hands.order_by("-number").first()
+            last_games.append((table, hand_record_of(hand)))
+            hand_delete(hand=hand, device="bench")
+        standings_recompute(tournament_id=tournament.pk)
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--loglevel=WARNING",
          "--without-gossip", "--without-mingle", "--purge"],
