@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments.models import ClubMembership, Player, Tournament
@@ -27,7 +28,7 @@ def organiser(client):
 
 def test_csv_import_refuses_a_file_with_a_bad_row_naming_the_line_and_imports_nothing(organiser):
     text = "Vorname;Nachname;Verein\nAnna;Huber;\nJosef;;\nMaria;Maier;SK Hinterdorf\n;;\nXaver;;x\n"
-    with pytest.raises(ServiceError) as exc:
+    with translation.override("en"), pytest.raises(ServiceError) as exc:
         players_import_csv(club=organiser, text=text)
     assert exc.value.field == "file"
     assert "line 3" in exc.value.message and "line 6" in exc.value.message

@@ -33,7 +33,9 @@ def orga(client, tournament):
 
 
 @pytest.fixture
-def en():
+def en(client):
+    """English messages, in the test and in the pages (German is the default, see tests/test_i18n.py)."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     with translation.override("en"):
         yield
 

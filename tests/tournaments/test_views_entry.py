@@ -17,7 +17,9 @@ NAMES = [("Anna", "Huber"), ("Bernd", "Maier"), ("Christa", "Wimmer"), ("Dieter"
 
 
 @pytest.fixture(autouse=True)
-def _english():
+def _english(client):
+    """English messages, in the test and in the pages (German is the default, see tests/test_i18n.py)."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     with translation.override("en"):
         yield
 
@@ -141,7 +143,7 @@ def test_without_javascript_an_error_renders_the_page_with_the_message_next_to_t
     response = post_game(client, table, {**RUF_FIELDS, "partner": "1"}, number=1, json=False)
     assert response.status_code == 400
     assert response.context["errors"]["partner"]
-    assert 'id="err-partner" role="alert">the partner must be another player' in response.content.decode()
+    assert 'id="err-partner" role="alert">The partner must be another player' in response.content.decode()
     response = post_game(client, table, RUF_FIELDS, number=1, json=False)
     assert response.status_code == 302 and response["Location"] == url("entry_table", table.entry_key)
 
@@ -213,7 +215,7 @@ def test_the_preview_says_what_is_missing_and_marks_a_wrong_field(client):
     response = client.post(preview, {"contract": "rufspiel", "declarer": "1", "partner": "1", "augen": "70"})
     assert response.context["p"]["state"] == "invalid"
     html = response.content.decode()
-    assert '<div class="field-error" id="err-partner" role="alert" hx-swap-oob="true">the partner must be' in html
+    assert '<div class="field-error" id="err-partner" role="alert" hx-swap-oob="true">The partner must be' in html
     assert '<div class="field-error" id="err-augen" role="alert" hx-swap-oob="true"></div>' in html
 
 

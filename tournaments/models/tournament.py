@@ -69,7 +69,7 @@ class Tournament(models.Model):
         except RuleError as err:
             from scoring.messages import rule_error_message
 
-            raise ValidationError({"rules": rule_error_message(err)}) from err
+            raise ValidationError({"rules": rule_error_message(err, with_key=True)}) from err
 
 
 class Registration(models.Model):

@@ -2,7 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.messages import rule_error_message
+from scoring.messages import rule_error_text
 from scoring.rules import RuleError, ruleset_from_dict
 from tournaments.models import Tournament
 from tournaments.services.errors import ServiceError
@@ -26,7 +26,8 @@ class Command(BaseCommand):
         try:
             ruleset_from_dict({"rounds": rounds, "games_per_round": games})
         except RuleError as err:
-            raise CommandError(rule_error_message(err).replace("games_per_round", "games", 1)) from err
+            option = {"games_per_round": "games"}.get(err.field, err.field)  # the command's own option names
+            raise CommandError(f"{option}: {rule_error_text(err)}") from err
         if Tournament.objects.filter(slug=slug).exists():
             raise CommandError(f"slug: a tournament {slug!r} exists already; choose another with --slug")
         started = time.perf_counter()
