@@ -100,6 +100,8 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
 def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ANY_ROLE)
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
+    if request.method == "POST" and not can_edit:
+        return HttpResponse(status=403)
     prize_list = selectors.prize_list(tournament)
     initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": (p.amount_cents or 0) / 100 or None,
                 "goods": p.goods} for p in prize_list.prizes]
@@ -113,7 +115,8 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Prizes saved."))
             return redirect("scoring:prizes", slug=slug)
     return render(request, "standings/prizes.html", {
-        "tournament": tournament, "prize_list": prize_list, "formset": formset, "can_edit": can_edit})
+        "tournament": tournament, "prize_list": prize_list, "formset": formset, "can_edit": can_edit,
+        "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})
 
 
 @login_required

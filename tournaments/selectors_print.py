@@ -1,6 +1,8 @@
 """Reads for the printed documents: the plain data each PDF of ``tournaments.pdf`` renders from.
 
-Every builder reads a round in a handful of queries, however many tables it has. Entry links are
+Every builder reads a round in a handful of queries, however many tables it has; the documents of
+the tournament's end (standings, prize list, cash list, certificates) read the standings snapshot
+through ``scoring.selectors``. Entry links are
 absolute: ``url_base`` is the site's address (``request.build_absolute_uri("/")`` in a view).
 """
 from __future__ import annotations
@@ -13,15 +15,23 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.db.models import Count, Max, Sum
-from django.utils import translation
+from django.utils import timezone, translation
 
 from scoring.rules import RuleError
+from scoring.selectors import cash_list, prize_list, standings_view
 from scoring.services import RECORD_COLUMNS, hand_record, hand_score
+from scoring.templatetags.standings import tie_note
 
-from .models import Hand, Round, Seat, Table
+from .models import Hand, Prize, Round, Seat, Table, Tournament
+from .pdf.cash_list import CashLine, CashListDocument, TischbesterLine
+from .pdf.certificates import Certificate, Certificates
+from .pdf.drawing import money
+from .pdf.lists import ListHead
 from .pdf.pack import PrintPack
+from .pdf.prize_list import PrizeLine, PrizeListDocument
 from .pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
 from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
+from .pdf.standings import Standings, StandingsLine, StandingsSection
 from .pdf.table_cards import TableCard, TableCards
 from .selectors import games_required
 from .services.hands import dealer_for
@@ -259,3 +269,121 @@ def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blan
         hands = Hand.objects.filter(table__round=rnd).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
         parts.append((hands["n"], hands["ids"], hands["last"].isoformat() if hands["last"] else None))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
+# --- the end of the tournament: standings, prize list, cash list, certificates ---------------
+
+
+def _list_head(tournament, computed_at, current: bool) -> ListHead:
+    return ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
+                    computed_at=timezone.localtime(computed_at) if computed_at else None, current=current)
+
+
+def _standings_lines(rows: list[dict], rounds: int) -> tuple[StandingsLine, ...]:
+    return tuple(
+        StandingsLine(place=row["rank"], start_number=row["start_number"], name=row["name"], club=row["club"],
+                      points=row["points"], won_solos=row["won_solos"], note=tie_note(row["note"]),
+                      substitute_for=row.get("substitute_for") or "",
+                      round_points=tuple(row["round_points"]) if rounds else ())
+        for row in rows
+    )
+
+
+def standings_data(tournament: Tournament, *, round: int | None = None) -> Standings:
+    """The standings from the snapshot: overall and every round (or only ``round``)."""
+    view = standings_view(tournament)
+    data = tournament.standings_snapshot.data if view.exists else {"overall": [], "rounds": {}}
+    if round is not None:
+        sections = [StandingsSection(round=round, lines=_standings_lines(data["rounds"].get(str(round), []), 0))]
+    else:
+        sections = [StandingsSection(round=None, lines=_standings_lines(data["overall"], len(view.rounds)),
+                                     rounds=tuple(view.rounds))]
+        sections += [StandingsSection(round=r, lines=_standings_lines(data["rounds"][str(r)], 0))
+                     for r in view.rounds]
+    return Standings(head=_list_head(tournament, view.computed_at, view.current), sections=tuple(sections))
+
+
+def _prize_text(amount_cents: int | None, goods: str) -> str:
+    parts = [money(amount_cents)] if amount_cents is not None else []
+    if goods:
+        parts.append(goods)
+    return " + ".join(parts)
+
+
+def prize_list_data(tournament: Tournament) -> PrizeListDocument:
+    """Place, winner, points and prize, with the prize pool worked out as the prize page shows it."""
+    view = standings_view(tournament)
+    prizes = prize_list(tournament)
+    lines = []
+    for prize in prizes.prizes:
+        winner = prize.winner or {}
+        lines.append(PrizeLine(
+            place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
+            winner=winner.get("name", ""), start_number=winner.get("start_number"), club=winner.get("club", ""),
+            points=winner.get("points"),
+        ))
+    return PrizeListDocument(
+        head=_list_head(tournament, view.computed_at, view.current), prizes=tuple(lines),
+        prizes_set=Prize.objects.filter(tournament=tournament).exists(),
+        entry_fees_cents=prizes.entry_fees_cents, payout_percent=tournament.payout_percent,
+        entry_share_cents=prizes.entry_share_cents, pot_share_cents=prizes.pot_share_cents,
+        sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
+    )
+
+
+def cash_list_data(tournament: Tournament) -> CashListDocument:
+    """Each player's entry fee, Reuegeld, Weitergeld and Tischbester payout; every table's Tischbester."""
+    view = standings_view(tournament)
+    cash = cash_list(tournament)
+    tischbeste = tuple(
+        TischbesterLine(round=t["round"], table=t["table"], points=t["points"], collected_cents=t["collected_cents"],
+                        payout_cents=t["payout_cents"],
+                        players=tuple(f"{p['name']} ({p['start_number']})" for p in t["players"]))
+        for t in cash.tischbeste
+    )
+    return CashListDocument(
+        head=_list_head(tournament, view.computed_at, cash.current),
+        lines=tuple(CashLine(start_number=r.start_number, name=r.name, entry_fee_cents=r.entry_fee_cents,
+                             reuegeld_cents=r.reuegeld_cents, weitergeld_cents=r.weitergeld_cents,
+                             payout_cents=r.payout_cents) for r in cash.rows),
+        tischbeste=tischbeste, entry_fees_cents=cash.entry_fees_cents, reuegeld_cents=cash.reuegeld_cents,
+        weitergeld_cents=cash.weitergeld_cents, payouts_cents=cash.payouts_cents, pot_cents=cash.pot_cents,
+        club_share_cents=cash.club_share_cents,
+    )
+
+
+DEFAULT_CERTIFICATE_PLACES = 3
+MAX_CERTIFICATE_PLACES = 1000  # a page each
+
+
+def certificate_places(tournament: Tournament) -> list[int]:
+    """The places with a prize (not the last place's), or the first three if no prizes are set."""
+    places = sorted(Prize.objects.filter(tournament=tournament, place__isnull=False).values_list("place", flat=True))
+    return places or list(range(1, DEFAULT_CERTIFICATE_PLACES + 1))
+
+
+def _logo(club) -> bytes | None:
+    """The club's uploaded logo as bytes, or None (none uploaded, or the file is gone)."""
+    if not club.logo:
+        return None
+    try:
+        with club.logo.open("rb") as fh:
+            return fh.read()
+    except (OSError, ValueError):
+        return None
+
+
+def certificates_data(tournament: Tournament, *, places: int | None = None) -> Certificates:
+    """A certificate for everyone on the first ``places`` places (default: ``certificate_places``).
+
+    Players sharing a place each get one.
+    """
+    wanted = set(range(1, places + 1)) if places is not None else set(certificate_places(tournament))
+    view = standings_view(tournament)
+    club = tournament.club
+    return Certificates(
+        tournament=tournament.name, date=tournament.date, venue=tournament.venue, organiser=club.name,
+        logo=_logo(club), current=view.current,
+        certificates=tuple(Certificate(place=row["rank"], name=row["name"], points=row["points"], club=row["club"])
+                           for row in view.rows if row["rank"] in wanted),
+    )

@@ -70,3 +70,19 @@ def organiser(played_round):
     user = get_user_model().objects.create_user("drucker", password="pw")
     ClubMembership.objects.create(user=user, club=played_round.tournament.club, role=ClubMembership.Role.ORGANISER)
     return user
+
+
+@pytest.fixture
+def finished_tournament(db):
+    """A rehearsal tournament of 21 players over two rounds, every round closed, standings computed.
+
+    Seed 4 gives ties decided by won solos and by lot, and a table whose two best share the payout.
+    """
+    from scoring.standings import standings_recompute
+    from tournaments.services.simulation import tournament_simulate
+
+    tournament = tournament_simulate(slug="ende-21", players=21, rounds=2, games=8, seed=4)
+    tournament.venue = "Gasthof zur Post, Großkarolinenfeld"
+    tournament.save(update_fields=["venue"])
+    standings_recompute(tournament_id=tournament.pk)
+    return tournament

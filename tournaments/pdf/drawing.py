@@ -27,8 +27,10 @@ def signed(value: int) -> str:
 
 
 def money(cents: int) -> str:
-    """Cents as euros, German style: 1,50 €."""
-    return f"{cents // 100},{cents % 100:02d} \u20ac"
+    """Cents as euros, German style: 1,50 €, 1.250,00 €, −2,50 € (a real minus sign)."""
+    sign = MINUS if cents < 0 else ""
+    euros, rest = divmod(abs(cents), 100)
+    return f"{sign}{euros:,}".replace(",", ".") + f",{rest:02d} \u20ac"
 
 
 def fit_size(text: str, font: str, size: float, width: float, minimum: float = 5.0) -> float:

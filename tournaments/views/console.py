@@ -1,6 +1,7 @@
 """The organiser console: the dashboard, tournament setup and rules, the club's player database."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -43,6 +44,8 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
         "organiser": access.has_role(request.user, tournament, access.ORGANISER),
         "quiet_minutes": QUIET_MINUTES,
     }
+    if not request.htmx:  # the printed documents are for the organisers and the desk
+        context["can_print"] = access.has_role(request.user, tournament, access.DESK)
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context)
 
@@ -50,6 +53,8 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
     clubs = access.clubs_for(request.user, access.ORGANISER)
+    if not clubs.exists():
+        raise PermissionDenied
     form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": clubs.first()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -137,7 +142,8 @@ def tournament_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = access.club_for(request.user, club_id)
-    can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()
+    can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()  # a player's details
+    can_manage = access.clubs_for(request.user, access.ORGANISER).filter(pk=club.pk).exists()  # import, merge, club
     players = Player.objects.filter(club=club).order_by("last_name", "first_name")
     q = request.GET.get("q", "").strip()
     if q:
@@ -145,7 +151,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     page = Paginator(players, 50).get_page(request.GET.get("seite"))
     imports = CsvImportForm(request.POST or None, request.FILES or None) if "import" in request.POST else CsvImportForm()
     merge = MergeForm(request.POST if "merge" in request.POST else None, players=Player.objects.filter(club=club))
-    if request.method == "POST" and not can_edit:
+    if request.method == "POST" and not can_manage:
         return HttpResponse(status=403)
     if "import" in request.POST and imports.is_valid():
         try:
@@ -177,7 +183,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
             return redirect("tournaments:club", club_id=club.pk)
     template = "console/_players.html" if request.htmx else "console/club.html"
     return render(request, template, {"club": club, "page": page, "q": q, "imports": imports, "merge": merge,
-                                      "club_form": club_form, "can_edit": can_edit})
+                                      "club_form": club_form, "can_edit": can_edit, "can_manage": can_manage})
 
 
 @login_required

@@ -1,8 +1,9 @@
-"""The organiser's print page of a round: the print pack (built in the background) and single documents."""
+"""The organiser's printed documents: a round's print page (the print pack, built in the background, and
+single documents), and the documents of the tournament's end (standings, prize list, cash list, certificates)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -10,9 +11,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from .. import selectors_print
 from ..access import DESK, tournament_for
-from ..models import Round, Table
+from ..models import Round, Table, Tournament
+from ..pdf.cash_list import render_cash_list
+from ..pdf.certificates import render_certificates
+from ..pdf.prize_list import render_prize_list
 from ..pdf.score_sheet import render_score_sheets
 from ..pdf.seat_list import render_seat_list
+from ..pdf.standings import render_standings
 from ..pdf.table_cards import render_table_cards
 from ..services.printing import round_print_pack_request, round_print_pack_state
 
@@ -125,3 +130,55 @@ def print_table_document(request: HttpRequest, slug: str, number: int, table: in
     table_obj = get_object_or_404(Table, round=rnd, number=table)
     sheet = selectors_print.score_sheet_data(table_obj, filled=doc == "spielliste", url_base=_url_base(request))
     return _pdf(render_score_sheets([sheet]), f"{doc}-{slug}-runde-{number}-tisch-{table}.pdf")
+
+
+# --- the tournament's end: o/<slug>/druck/<document>.pdf -------------------------------------
+
+
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    return tournament_for(request.user, slug, DESK)
+
+
+@login_required
+@require_GET
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings: overall and every round, or with ?runde=N that round only."""
+    tournament = _tournament(request, slug)
+    value = request.GET.get("runde", "")
+    number = None
+    if value:
+        if not value.isdigit() or not tournament.rounds.filter(number=int(value)).exists():
+            raise Http404("No such round.")
+        number = int(value)
+    content = render_standings(selectors_print.standings_data(tournament, round=number))
+    suffix = f"-runde-{number}" if number else ""
+    return _pdf(content, f"rangliste-{slug}{suffix}.pdf")
+
+
+@login_required
+@require_GET
+def print_prizes(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    return _pdf(render_prize_list(selectors_print.prize_list_data(tournament)), f"preisliste-{slug}.pdf")
+
+
+@login_required
+@require_GET
+def print_cash(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    return _pdf(render_cash_list(selectors_print.cash_list_data(tournament)), f"kassenliste-{slug}.pdf")
+
+
+@login_required
+@require_GET
+def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
+    """A certificate per prize place (or the first three); ?plaetze=N for the first N places."""
+    tournament = _tournament(request, slug)
+    value = request.GET.get("plaetze", "")
+    if value and (not value.isdigit() or not 1 <= int(value) <= selectors_print.MAX_CERTIFICATE_PLACES):
+        return HttpResponseBadRequest(
+            _("plaetze: a number of places from 1 to %(max)d is needed.") % {
+                "max": selectors_print.MAX_CERTIFICATE_PLACES},
+            content_type="text/plain; charset=utf-8")
+    data = selectors_print.certificates_data(tournament, places=int(value) if value else None)
+    return _pdf(render_certificates(data), f"urkunden-{slug}.pdf")

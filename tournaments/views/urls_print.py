@@ -1,4 +1,5 @@
-"""The printed documents of a round (o/<slug>/runde/<n>/...): the print page, the pack, single PDFs."""
+"""The printed documents of a round (o/<slug>/runde/<n>/...): the print page, the pack, single PDFs;
+and of the tournament's end (o/<slug>/druck/...): standings, prize list, cash list, certificates."""
 from django.urls import path
 
 from . import printing
@@ -11,4 +12,8 @@ urlpatterns = [
     path("o/<slug:slug>/runde/<int:number>/druck/<slug:doc>.pdf", printing.print_document, name="print_document"),
     path("o/<slug:slug>/runde/<int:number>/tisch/<int:table>/<slug:doc>.pdf", printing.print_table_document,
          name="print_table_document"),
+    path("o/<slug:slug>/druck/rangliste.pdf", printing.print_standings, name="print_standings"),
+    path("o/<slug:slug>/druck/preisliste.pdf", printing.print_prizes, name="print_prizes"),
+    path("o/<slug:slug>/druck/kassenliste.pdf", printing.print_cash, name="print_cash"),
+    path("o/<slug:slug>/druck/urkunden.pdf", printing.print_certificates, name="print_certificates"),
 ]

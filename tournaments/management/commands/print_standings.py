@@ -1,0 +1,73 @@
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.models import Tournament
+from tournaments.pdf.cash_list import render_cash_list
+from tournaments.pdf.certificates import render_certificates
+from tournaments.pdf.fonts import FontMissing
+from tournaments.pdf.prize_list import render_prize_list
+from tournaments.pdf.standings import render_standings
+from tournaments.selectors_print import (MAX_CERTIFICATE_PLACES, cash_list_data, certificates_data, prize_list_data,
+                                         standings_data)
+
+DOCUMENTS = ("standings", "prizes", "cash", "certificates")
+
+
+class Command(BaseCommand):
+    help = ("Write a document of the tournament's end as PDF: the standings (overall and per round), the prize "
+            "list, the cash list or the certificates.")
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug", help="the tournament's short name")
+        parser.add_argument("--output", "-o", required=True, help="the PDF file to write")
+        parser.add_argument("--document", "-d", default="standings",
+                            help=f"which document: {', '.join(DOCUMENTS)} (default standings)")
+        parser.add_argument("--round", help="standings: only this round")
+        parser.add_argument("--places", help="certificates: the first N places (default: the places with a prize, "
+                                             "or the first three)")
+
+    def handle(self, *args, slug: str, output: str, document: str, round: str | None, places: str | None,
+               **options) -> None:
+        tournament = Tournament.objects.filter(slug=slug).select_related("club").first()
+        if tournament is None:
+            raise CommandError(f"slug: no tournament {slug!r}")
+        if document not in DOCUMENTS:
+            raise CommandError(f"document: one of {', '.join(DOCUMENTS)} is needed, not {document!r}")
+        number = None
+        if round is not None:
+            if document != "standings":
+                raise CommandError("round: only the standings can be printed for one round")
+            if not round.isdigit() or int(round) < 1:
+                raise CommandError(f"round: a round number 1, 2, ... is needed, not {round!r}")
+            number = int(round)
+            if not tournament.rounds.filter(number=number).exists():
+                drawn = tournament.rounds.count()
+                raise CommandError(f"round: {tournament.slug} has no round {number} ({drawn} drawn)")
+        count = None
+        if places is not None:
+            if document != "certificates":
+                raise CommandError("places: only certificates are printed for a number of places")
+            if not places.isdigit() or not 1 <= int(places) <= MAX_CERTIFICATE_PLACES:
+                raise CommandError(f"places: a number from 1 to {MAX_CERTIFICATE_PLACES} is needed, not {places!r}")
+            count = int(places)
+        folder = os.path.dirname(os.path.abspath(output))
+        if not os.path.isdir(folder):
+            raise CommandError(f"output: the folder {folder} does not exist")
+        try:
+            if document == "standings":
+                pdf = render_standings(standings_data(tournament, round=number))
+            elif document == "prizes":
+                pdf = render_prize_list(prize_list_data(tournament))
+            elif document == "cash":
+                pdf = render_cash_list(cash_list_data(tournament))
+            else:
+                pdf = render_certificates(certificates_data(tournament, places=count))
+        except FontMissing as err:
+            raise CommandError(f"font: {err}") from err
+        try:
+            with open(output, "wb") as fh:
+                fh.write(pdf)
+        except OSError as err:
+            raise CommandError(f"output: cannot write {output}: {err.strerror}") from err
+        self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, {document} of {tournament.slug})")

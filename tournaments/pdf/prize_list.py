@@ -1,0 +1,122 @@
+"""The prize list (Preisliste), rules.md section 8: who wins what, and where the prize pool comes from.
+
+Place, winner (name, start number, club), points and the prize (an amount in €, goods, or both,
+as the organiser entered them); then the prize pool worked out as the prize page shows it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph, Table, TableStyle
+
+from .drawing import BOLD, REGULAR, mm, money, signed
+from .fonts import register_fonts
+from .lists import (BODY_SIZE, CELL, CONTENT_W, NOTE, ListHead, cell, escape, fitted, grid_style, heading,
+                    list_template, render_list)
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    place: int | None  # None: the last place (the consolation prize)
+    prize: str  # "50,00 €", "Ein Brotzeitbrettl", "20,00 € + Geschenkkorb"; "": not set yet
+    winner: str  # "" while nobody holds the place
+    start_number: int | None
+    club: str
+    points: int | None
+
+
+@dataclass(frozen=True)
+class PrizeListDocument:
+    head: ListHead
+    prizes: tuple[PrizeLine, ...]
+    prizes_set: bool  # False: the default places, amounts still to be set
+    entry_fees_cents: int
+    payout_percent: int
+    entry_share_cents: int
+    pot_share_cents: int  # Reuegeld and Weitergeld left in the pot
+    sponsored_cents: int
+    pool_cents: int
+    assigned_cents: int  # the money prizes together
+
+
+PLACE_W = 22 * mm
+NUMBER_W = 12 * mm
+POINTS_W = 17 * mm
+PRIZE_W = 68 * mm
+WINNER_W = CONTENT_W - PLACE_W - NUMBER_W - POINTS_W - PRIZE_W
+WIDTHS = (PLACE_W, WINNER_W, NUMBER_W, POINTS_W, PRIZE_W)
+POOL_WIDTHS = (CONTENT_W - 40 * mm, 40 * mm)
+PRIZE_CELL = ParagraphStyle("prize-cell", parent=CELL, fontName=BOLD)
+WINNER_CELL = ParagraphStyle("winner-cell", parent=CELL, fontSize=BODY_SIZE + 0.5, leading=(BODY_SIZE + 0.5) * 1.2)
+CLUB_CELL = ParagraphStyle("club-cell", parent=CELL, fontSize=7.5, leading=9)
+
+
+def _winner(line: PrizeLine) -> list:
+    if not line.winner:
+        return [cell("\u2013", WINNER_CELL)]
+    flowables = [cell(line.winner, WINNER_CELL)]
+    if line.club:
+        flowables.append(cell(line.club, CLUB_CELL))
+    return flowables
+
+
+def _prizes_table(data: PrizeListDocument) -> Table:
+    rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Prize")]]
+    for line in data.prizes:
+        place = f"{line.place}." if line.place is not None else _("last place")
+        prize = cell(line.prize, PRIZE_CELL) if line.prize else Paragraph(escape(_("to be set")), CELL)
+        rows.append([place, _winner(line), str(line.start_number) if line.start_number else "",
+                     signed(line.points) if line.points is not None else "", prize])
+    table = Table(rows, colWidths=WIDTHS, repeatRows=1, hAlign="LEFT")
+    style = grid_style(numeric=(2, 3))
+    style += [
+        ("FONT", (0, 1), (0, -1), BOLD, 11),
+        ("TOPPADDING", (0, 0), (-1, 0), 4),
+        ("BOTTOMPADDING", (0, 0), (-1, 0), 4),
+        ("VALIGN", (0, 1), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 1), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 1), (-1, -1), 3),
+    ]
+    table.setStyle(TableStyle(style))
+    fitted(table, rows, (0,), WIDTHS, size=11, font=BOLD)
+    return table
+
+
+def _pool_table(data: PrizeListDocument) -> Table:
+    rows = [
+        [_("Entry fees paid"), money(data.entry_fees_cents)],
+        [_("of that to prizes (%(p)s %%)") % {"p": data.payout_percent}, money(data.entry_share_cents)],
+        [_("Reuegeld and Weitergeld left in the pot"), money(data.pot_share_cents)],
+        [_("Sponsored"), money(data.sponsored_cents)],
+        [_("Prize pool"), money(data.pool_cents)],
+        [_("Assigned as money prizes"), money(data.assigned_cents)],
+    ]
+    table = Table(rows, colWidths=POOL_WIDTHS, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
+        ("FONT", (0, 4), (-1, 4), BOLD, BODY_SIZE + 1),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
+        ("LINEABOVE", (0, 4), (-1, 4), 1.2, "black"),
+        ("LINEBELOW", (0, 4), (-1, 4), 1.2, "black"),
+        ("BOX", (0, 0), (-1, -1), 1.0, "black"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    return table
+
+
+def render_prize_list(data: PrizeListDocument) -> bytes:
+    register_fonts()
+    story: list = [_prizes_table(data)] if data.prizes else []
+    if not data.prizes_set:
+        story.append(Paragraph(escape(_("No prizes yet: the default is one per table of round 1, the last for the "
+                                        "last place.")), NOTE))
+    story += [heading(_("Prize pool")), _pool_table(data)]
+    templates = [list_template(data.head, "prizes", _("Prize list"))]
+    return render_list(templates, story, title=_("Prize list") + f" \u2013 {data.head.tournament}")
+
+
+__all__ = ["PrizeLine", "PrizeListDocument", "render_prize_list"]
