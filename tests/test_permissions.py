@@ -1,0 +1,483 @@
+"""Who gets in where: every URL of the site and every API endpoint, walked as each kind of user.
+
+The roles, against club A's tournament (the demo "herbstrennen", round 1 published and half played,
+standings computed and public):
+
+    anonymous   not logged in
+    viewer      VIEWER of club A: sees the club's tournaments, changes nothing
+    desk        DESK of club A: registration, check-in, payments (and what the desk needs to read)
+    other       ORGANISER of club B (with a tournament of its own): must never get into club A's
+    organiser   ORGANISER of club A: everything of the club's tournaments
+    superuser   no club, sees and does everything
+
+Every URL pattern of the root resolver needs a row in PERMISSIONS (the level per HTTP method), so a new
+URL cannot slip through unclassified. Each request runs in a savepoint that is rolled back, so a POST
+that really changes something (withdraw, delete a game) leaves the fixture as it was for the next one.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import transaction
+from django.test import Client
+from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
+
+from scoring.standings import standings_recompute
+from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
+from tournaments.models import ClubMembership, Hand, Player, Table, Tournament
+from tournaments.services.registration import registration_create
+from tournaments.services.rounds import round_draw, round_publish
+
+Role = ClubMembership.Role
+
+# --- The permission table ---------------------------------------------------------------------------
+
+PUBLIC = "public"  # everyone, no login
+KEY = "key"  # everyone who has the table's private entry key (a wrong key is a 404 for everyone)
+LOGIN = "login"  # any logged-in user (the page shows only what the user's clubs allow)
+ORG_ANY = "organiser of some club"  # organisers (of any club: they act for their own clubs only)
+VIEWER = "viewer"  # any role in the tournament's club
+DESK = "desk"  # desk helpers and organisers of the tournament's club
+ORGANISER = "organiser"  # organisers of the tournament's club only
+
+LEVELS = (PUBLIC, KEY, LOGIN, ORG_ANY, VIEWER, DESK, ORGANISER)
+ROLES = ("anonymous", "viewer", "desk", "other", "organiser", "superuser")
+
+# What each role must get at each level: "in", "login" (sent to log in / 401 / 403 for the API) or
+# "forbidden" (403 or 404: another club's tournament is never "in").
+EXPECTED = {
+    PUBLIC: dict.fromkeys(ROLES, "in"),
+    KEY: dict.fromkeys(ROLES, "in"),
+    LOGIN: {"anonymous": "login", "viewer": "in", "desk": "in", "other": "in", "organiser": "in", "superuser": "in"},
+    ORG_ANY: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "in", "organiser": "in",
+              "superuser": "in"},
+    VIEWER: {"anonymous": "login", "viewer": "in", "desk": "in", "other": "forbidden", "organiser": "in",
+             "superuser": "in"},
+    DESK: {"anonymous": "login", "viewer": "forbidden", "desk": "in", "other": "forbidden", "organiser": "in",
+           "superuser": "in"},
+    ORGANISER: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "forbidden",
+                "organiser": "in", "superuser": "in"},
+}
+
+PERMISSIONS: dict[str, dict[str, str]] = {
+    # API schema and docs: public (drf-spectacular's default AllowAny).
+    "schema": {"GET": PUBLIC},
+    "api-docs": {"GET": PUBLIC},
+    # Public pages.
+    "tournaments:home": {"GET": PUBLIC},
+    "tournaments:public_tournament": {"GET": PUBLIC},
+    "tournaments:seatlist": {"GET": PUBLIC},
+    "tournaments:seatlist_tables": {"GET": PUBLIC},
+    "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
+    "scoring:projector": {"GET": PUBLIC},
+    "scoring:download": {"GET": PUBLIC},
+    # The tablet pages: the private table key instead of a login.
+    "tournaments:entry_table": {"GET": KEY},
+    "tournaments:entry_record": {"POST": KEY},
+    "tournaments:entry_game": {"GET": KEY, "POST": KEY},
+    "tournaments:entry_delete": {"POST": KEY},
+    "tournaments:entry_preview": {"POST": KEY},
+    "tournaments:entry_confirm": {"POST": KEY},
+    # The organiser's start page and the club's pages.
+    "tournaments:organiser_home": {"GET": LOGIN},
+    "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
+    "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
+    # Control panel (read-only for everyone with a role) and setup.
+    "tournaments:control": {"GET": VIEWER},
+    "tournaments:settings": {"GET": ORGANISER, "POST": ORGANISER},
+    "tournaments:rules-examples": {"POST": ORGANISER},
+    "tournaments:copy": {"GET": ORGANISER, "POST": ORGANISER},
+    # The desk: registration, payments, check-in, withdrawal, substitutes.
+    "tournaments:desk": {"GET": DESK},
+    "tournaments:desk_register": {"POST": DESK},
+    "tournaments:desk_quick_add": {"POST": DESK},
+    "tournaments:desk_flag": {"POST": DESK},
+    "tournaments:desk_withdraw": {"POST": DESK},
+    "tournaments:desk_substitute": {"GET": DESK, "POST": DESK},
+    # Rounds: the desk sees them, only organisers draw, publish, close and swap.
+    "tournaments:rounds": {"GET": DESK},
+    "tournaments:rounds_draw": {"POST": ORGANISER},
+    "tournaments:rounds_redraw": {"POST": ORGANISER},
+    "tournaments:rounds_publish": {"POST": ORGANISER},
+    "tournaments:rounds_close": {"POST": ORGANISER},
+    "tournaments:rounds_swap": {"POST": ORGANISER},
+    # The tables' links and QR codes, and paper mode (entering and correcting games as an organiser).
+    "tournaments:entry_tables": {"GET": ORGANISER},
+    "tournaments:entry_table_qr": {"GET": ORGANISER},
+    "tournaments:paper": {"GET": ORGANISER},
+    "tournaments:paper_record": {"POST": ORGANISER},
+    "tournaments:paper_game": {"GET": ORGANISER, "POST": ORGANISER},
+    "tournaments:paper_delete": {"POST": ORGANISER},
+    "tournaments:paper_preview": {"POST": ORGANISER},
+    "tournaments:paper_totals": {"POST": ORGANISER},
+    # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
+    "tournaments:print_round": {"GET": DESK, "POST": DESK},
+    "tournaments:print_status": {"GET": DESK},
+    "tournaments:print_pack": {"GET": DESK},
+    "tournaments:print_table_pick": {"GET": DESK},
+    "tournaments:print_document": {"GET": DESK},
+    "tournaments:print_table_document": {"GET": DESK},
+    # The tournament's documents (being added): like the round's documents.
+    "tournaments:print_standings": {"GET": DESK},
+    "tournaments:print_prizes": {"GET": DESK},
+    "tournaments:print_cash": {"GET": DESK},
+    "tournaments:print_certificates": {"GET": DESK},
+    # Standings, prizes, cash.
+    "scoring:publish": {"POST": ORGANISER},
+    "scoring:prizes": {"GET": VIEWER, "POST": ORGANISER},
+    "scoring:cash": {"GET": DESK},  # payments
+    # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
+    "api:registrations": {"GET": VIEWER, "POST": DESK},
+    "api:registration": {"GET": VIEWER, "PATCH": DESK},
+    "api:rounds": {"GET": VIEWER, "POST": ORGANISER},
+    "api:round": {"GET": VIEWER},
+    "api:round-publish": {"POST": ORGANISER},
+    "api:round-redraw": {"POST": ORGANISER},
+    "api:round-close": {"POST": ORGANISER},
+    "api:round-tables": {"GET": VIEWER},
+    "api:round-table": {"GET": VIEWER},
+    "api:round-hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
+    # Table API: the entry key is the credential.
+    "api:table": {"GET": KEY},
+    "api:table-hands": {"POST": KEY},
+    "api:table-hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
+    "api:table-preview": {"POST": KEY},
+    "api:table-confirm": {"POST": KEY},
+}
+
+# URLs another helper is adding right now: tolerated while they do not exist yet.
+COMING = {"tournaments:print_standings", "tournaments:print_prizes", "tournaments:print_cash",
+          "tournaments:print_certificates"}
+
+# Not ours to classify: Django's admin, login pages, language switch, static and media files.
+EXCLUDED_PREFIXES = ("admin/", "accounts/", "i18n/", "static/", "media/", "^static/", "^media/")
+
+
+# --- Walking the URL patterns -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Url:
+    name: str
+    route: str
+    params: tuple[str, ...]
+
+
+def _params(pattern) -> tuple[str, ...]:
+    converters = getattr(pattern, "converters", None)
+    if converters is not None:
+        return tuple(converters)
+    return tuple(pattern.regex.groupindex)
+
+
+def walk(patterns=None, prefix: str = "", namespace: str | None = None, params: tuple[str, ...] = ()):
+    """Every URL pattern under the root resolver, with its full name, route and parameters."""
+    if patterns is None:
+        patterns = get_resolver().url_patterns
+    for entry in patterns:
+        route = prefix + str(entry.pattern)
+        if route.startswith(EXCLUDED_PREFIXES):
+            continue
+        if isinstance(entry, URLResolver):
+            inner = ":".join(filter(None, [namespace, entry.namespace])) or None
+            yield from walk(entry.url_patterns, route, inner, params + _params(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            name = f"{namespace}:{entry.name}" if namespace and entry.name else entry.name
+            yield Url(name or f"<unnamed {route}>", route, params + _params(entry.pattern))
+
+
+def site_urls() -> dict[str, Url]:
+    return {url.name: url for url in walk()}
+
+
+def test_every_url_is_in_the_permission_table():
+    urls = site_urls()
+    unclassified = [f"unclassified URL {name} ({url.route}): add it to the permission table"
+                    for name, url in sorted(urls.items()) if name not in PERMISSIONS]
+    assert not unclassified, "\n".join(unclassified)
+    stale = sorted(set(PERMISSIONS) - set(urls) - COMING)
+    assert not stale, f"the permission table names URLs that do not exist: {stale}"
+    assert {level for methods in PERMISSIONS.values() for level in methods.values()} <= set(LEVELS)
+
+
+def test_the_walk_sees_every_area():
+    """A sanity check of the walk itself: each URL module is there, the excluded ones are not."""
+    names = set(site_urls())
+    for name in ("tournaments:home", "tournaments:desk", "tournaments:entry_table", "tournaments:control",
+                 "tournaments:print_round", "scoring:prizes", "api:registrations", "api:table", "schema"):
+        assert name in names
+    assert not any(name.startswith("admin:") or name in ("login", "logout", "set_language") for name in names)
+
+
+# --- The fixture: club A's played tournament, club B's own, the users --------------------------------
+
+
+@dataclass
+class World:
+    tournament: Tournament
+    other_tournament: Tournament
+    table: Table
+    player: Player
+    other_player: Player
+    users: dict
+
+
+def _build() -> World:
+    call_command("demo", stdout=io.StringIO())
+    tournament = Tournament.objects.select_related("club").get(slug="herbstrennen")
+    standings_recompute(tournament_id=tournament.pk)
+    club_a = tournament.club
+    table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
+    assert Hand.objects.filter(table=table, number=1).exists()
+
+    club_b = ClubFactory(name="SC Anderswo")
+    other_tournament = TournamentFactory(club=club_b, slug="anderswo-rennen")
+    other_players = [PlayerFactory(club=club_b) for _ in range(8)]
+    for player in other_players:
+        registration_create(tournament=other_tournament, player=player, paid=True, checked_in=True)
+    (rnd,) = round_draw(tournament=other_tournament, seed=3)
+    round_publish(round=rnd)
+
+    user_model = get_user_model()
+
+    def member(username: str, club, role: str):
+        user = user_model.objects.create_user(username, password="pw")
+        ClubMembership.objects.create(user=user, club=club, role=role)
+        return user
+
+    users = {
+        "anonymous": None,
+        "viewer": member("viewer-a", club_a, Role.VIEWER),
+        "desk": member("desk-a", club_a, Role.DESK),
+        "other": member("organiser-b", club_b, Role.ORGANISER),
+        "organiser": member("organiser-a", club_a, Role.ORGANISER),
+        "superuser": user_model.objects.create_superuser("root", password="pw"),
+    }
+    player = tournament.registrations.get(start_number=1).player
+    return World(tournament, other_tournament, table, player, other_players[0], users)
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Built once for the module inside a transaction that is rolled back at its end (each test runs
+    in a savepoint within it, each request in a savepoint within that)."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            yield _build()
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    cache.clear()
+    yield
+    cache.clear()
+
+
+# --- Making the requests ----------------------------------------------------------------------------
+
+
+def kwargs_for(url: Url, world: World) -> list[dict]:
+    """The URL's parameters from the fixture (a list: some URLs are tried with several values)."""
+    values = {
+        "slug": world.tournament.slug,
+        "number": 1,  # round 1, start number 1, game 1: all exist
+        "start_number": 1,
+        "game": 1,
+        "table": world.table.number,
+        "table_id": world.table.pk,
+        "key": world.table.entry_key,
+        "entry_key": world.table.entry_key,
+        "club_id": world.tournament.club_id,
+        "player_id": world.player.pk,
+        "doc": "spielliste-leer" if url.name == "tournaments:print_table_document" else "sitzplan",
+    }
+    if url.name == "scoring:download":
+        return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
+    missing = [p for p in url.params if p not in values]
+    assert not missing, f"{url.name}: no fixture value for the parameters {missing}"
+    return [{p: values[p] for p in url.params}]
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def request(client: Client, method: str, path: str, *, api: bool):
+    """One request in a savepoint that is rolled back: nothing it changes stays."""
+    with transaction.atomic():
+        if method == "GET":
+            response = client.get(path)
+        elif api:
+            response = client.generic(method, path, b"{}", content_type="application/json")
+        else:
+            response = client.generic(method, path, b"", content_type="application/x-www-form-urlencoded")
+        transaction.set_rollback(True)
+    return response
+
+
+def outcome(response) -> str:
+    """in, login, denied (403), notfound (404), or the status code of anything else."""
+    status = response.status_code
+    if status in (301, 302, 303, 307, 308):
+        location = response["Location"]
+        return "login" if location.startswith(reverse("login")) else "in"
+    if 200 <= status < 300 or status in (400, 409, 422):
+        return "in"
+    return {401: "login", 403: "denied", 404: "notfound"}.get(status, str(status))
+
+
+def accepted(expected: str, role: str, api: bool) -> set[str]:
+    if expected == "in":
+        return {"in"}
+    if expected == "login":
+        # DRF answers an anonymous API call with 403 (session auth sends no WWW-Authenticate challenge).
+        return {"login", "denied"} if api else {"login"}
+    return {"denied", "notfound"}
+
+
+def check(world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None) -> list[str]:
+    path = reverse(url.name, kwargs=kwargs)
+    api = url.name.startswith("api:")
+    problems = []
+    for role in roles:
+        client = client_for(world.users[role])
+        for method, level in methods.items():
+            expected = expect or EXPECTED[level][role]
+            got = outcome(request(client, method, path, api=api))
+            if got not in accepted(expected, role, api):
+                problems.append(f"{method} {path} as {role}: expected {expected} ({level}), got {got}")
+    return problems
+
+
+def _ready_pack(monkeypatch, tmp_path):
+    """print_pack serves a pack that was built; pretend it was (the permission check comes first)."""
+    from tournaments.services.printing import READY, PackState
+    from tournaments.views import printing
+
+    pdf = Path(tmp_path) / "pack.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    monkeypatch.setattr(printing, "round_print_pack_state",
+                        lambda **kwargs: PackState(READY, "fingerprint", path=pdf, size=pdf.stat().st_size))
+
+
+@pytest.mark.parametrize("name", sorted(PERMISSIONS))
+def test_who_gets_in(name, world, db, monkeypatch, tmp_path):
+    url = site_urls().get(name)
+    if url is None:
+        if name in COMING:
+            pytest.skip(f"{name} does not exist yet")
+        pytest.fail(f"{name} is in the permission table but not among the URLs")
+    if name == "tournaments:print_pack":
+        _ready_pack(monkeypatch, tmp_path)
+    problems = []
+    for kwargs in kwargs_for(url, world):
+        problems += check(world, url, PERMISSIONS[name], kwargs)
+    assert not problems, "\n".join(problems)
+
+
+# --- The private table key, another club's objects, hidden standings ----------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(n for n, methods in PERMISSIONS.items() if KEY in methods.values()))
+def test_a_wrong_table_key_is_404_for_everyone(name, world, db):
+    url = site_urls()[name]
+    (kwargs,) = kwargs_for(url, world)
+    param = "entry_key" if "entry_key" in kwargs else "key"
+    wrong = {**kwargs, param: "x" * len(kwargs[param])}
+    problems = []
+    path = reverse(name, kwargs=wrong)
+    for role in ROLES:
+        client = client_for(world.users[role])
+        for method in PERMISSIONS[name]:
+            response = request(client, method, path, api=name.startswith("api:"))
+            if response.status_code != 404:
+                problems.append(f"{method} {path} as {role}: expected 404, got {response.status_code}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_key_of_a_round_not_yet_published_opens_nothing(world, db):
+    with transaction.atomic():
+        rnd = world.table.round
+        rnd.status = rnd.Status.DRAWN
+        rnd.save(update_fields=["status"])
+        for name in ("tournaments:entry_table", "tournaments:entry_game"):
+            kwargs = {"key": world.table.entry_key, **({"number": 1} if name.endswith("game") else {})}
+            assert Client().get(reverse(name, kwargs=kwargs)).status_code == 404
+        transaction.set_rollback(True)
+
+
+def test_club_a_cannot_reach_club_b(world, db):
+    """The other way round: club A's people get nothing of club B's tournament, club or players."""
+    b = world.other_tournament
+    cases = [
+        ("tournaments:control", {"slug": b.slug}),
+        ("tournaments:desk", {"slug": b.slug}),
+        ("tournaments:settings", {"slug": b.slug}),
+        ("tournaments:club", {"club_id": b.club_id}),
+        ("tournaments:player-edit", {"player_id": world.other_player.pk}),
+        ("scoring:prizes", {"slug": b.slug}),
+        ("api:registrations", {"slug": b.slug}),
+        ("api:round", {"slug": b.slug, "number": 1}),
+    ]
+    problems = []
+    for role in ("viewer", "desk", "organiser"):
+        client = client_for(world.users[role])
+        for name, kwargs in cases:
+            path = reverse(name, kwargs=kwargs)
+            got = outcome(request(client, "GET", path, api=name.startswith("api:")))
+            if got not in ("denied", "notfound"):
+                problems.append(f"GET {path} as {role} of club A: got {got}")
+    # ... while club B's organiser gets into all of them.
+    client = client_for(world.users["other"])
+    for name, kwargs in cases:
+        path = reverse(name, kwargs=kwargs)
+        if outcome(request(client, "GET", path, api=name.startswith("api:"))) != "in":
+            problems.append(f"GET {path} as organiser of club B: not in")
+    assert not problems, "\n".join(problems)
+
+
+def test_hidden_standings_only_for_the_club(world, db):
+    """Standings not published: anonymous and other clubs see the "not published" page (the download is
+    a 403); anyone with a role in the club sees them."""
+    Tournament.objects.filter(pk=world.tournament.pk).update(standings_public=False)
+    slug = world.tournament.slug
+    pages = [reverse("scoring:standings", args=[slug]), reverse("scoring:projector", args=[slug])]
+    downloads = [reverse("scoring:download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
+    problems = []
+    for role in ROLES:
+        client = client_for(world.users[role])
+        sees = role in ("viewer", "desk", "organiser", "superuser")
+        for path in pages:
+            response = client.get(path)
+            hidden = "standings/hidden.html" in [t.name for t in response.templates]
+            if response.status_code != 200 or hidden == sees:
+                problems.append(f"GET {path} as {role}: status {response.status_code}, hidden page {hidden}")
+        for path in downloads:
+            status = client.get(path).status_code
+            if (status == 200) != sees or status not in (200, 403):
+                problems.append(f"GET {path} as {role}: status {status}")
+    assert not problems, "\n".join(problems)
+
+
+def test_viewers_do_not_get_the_table_keys(world, db):
+    """The entry key is a credential: the API shows it to desk helpers and organisers only."""
+    path = reverse("api:round-tables", kwargs={"slug": world.tournament.slug, "number": 1})
+    for role, shown in (("viewer", False), ("desk", True), ("organiser", True)):
+        tables = client_for(world.users[role]).get(path).json()
+        assert all(("entry_key" in t) == shown for t in tables), role
