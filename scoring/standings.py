@@ -54,41 +54,67 @@ def _accounts(tournament) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
     return account, info
 
 
-# One pass over seats and games gives each seat's registration, points and won and lost solos as
-# declarer. Reading one key of each game's points per seat is as fast as a plain SUM ... GROUP BY
-# over the same points (expanding every game's JSON object with jsonb_each took twice as long at
-# 36,000 games, and separate queries for seats and solos scanned the games again).
-_SEATS_SQL = """
-    SELECT s.table_id, s.number, s.registration_id, COALESCE(SUM({value}), 0),
-           COUNT(h.id) FILTER (WHERE {solo} AND h.declarer_won),
-           COUNT(h.id) FILTER (WHERE {solo} AND NOT h.declarer_won)
-    FROM tournaments_seat s
-    JOIN tournaments_table t ON t.id = s.table_id JOIN tournaments_round r ON r.id = t.round_id
-    LEFT JOIN tournaments_hand h ON h.table_id = s.table_id
-    WHERE r.tournament_id = %s AND (%s = 0 OR r.status = 'closed')
-    GROUP BY s.table_id, s.number, s.registration_id"""
-_SEAT_POINTS_VALUE = {
-    "postgresql": "(h.points ->> s.number::text)::int",
-    "sqlite": """CAST(json_extract(h.points, '$."' || s.number || '"') AS INTEGER)""",
+# One pass over the games gives every table's points per seat, its won and lost solos per
+# declaring seat and the games that cost money: grouping the games by table (a few columns per seat
+# number) reads each game once, where joining every game to its four or five seats first made four
+# to five times the rows and cost more than a plain SUM ... GROUP BY over the same points.
+MAX_SEATS = 5
+_SEAT_POINTS = {
+    "postgresql": "(h.points ->> '{seat}')::int",
+    "sqlite": """CAST(json_extract(h.points, '$."{seat}"') AS INTEGER)""",
 }
-_SOLO = "h.declarer = s.number AND h.contract IN ({})".format(", ".join(f"'{c}'" for c in SOLO_CONTRACTS))
+_CONCAT = {"postgresql": "string_agg", "sqlite": "group_concat"}
+_SOLO = "h.contract IN ({})".format(", ".join(f"'{c}'" for c in SOLO_CONTRACTS))
+# "number:declarer:contract:reuegeld:weitergeld" of every game that cost money, comma separated.
+_MONEY = ("{concat}(h.number || ':' || COALESCE(h.declarer, 0) || ':' || h.contract || ':' || h.reuegeld_cents"
+          " || ':' || h.weitergeld_cents, ',') FILTER (WHERE h.reuegeld_cents > 0 OR h.weitergeld_cents > 0)")
 
 
-def _seat_rows(tournament, closed_only: bool) -> list[tuple[int, int, int, int, int, int]]:
-    """(table id, seat, registration id, points, won solos, lost solos) for every seat."""
+def _table_sums_sql(vendor: str) -> str:
+    seats = range(1, MAX_SEATS + 1)
+    points = [f"COALESCE(SUM({_SEAT_POINTS[vendor].format(seat=n)}), 0)" for n in seats]
+    won = [f"COUNT(*) FILTER (WHERE h.declarer = {n} AND {_SOLO} AND h.declarer_won)" for n in seats]
+    lost = [f"COUNT(*) FILTER (WHERE h.declarer = {n} AND {_SOLO} AND NOT h.declarer_won)" for n in seats]
+    return f"""
+        SELECT h.table_id, {", ".join(points + won + lost)}, {_MONEY.format(concat=_CONCAT[vendor])}
+        FROM tournaments_hand h
+        JOIN tournaments_table t ON t.id = h.table_id JOIN tournaments_round r ON r.id = t.round_id
+        WHERE r.tournament_id = %s AND (%s = 0 OR r.status = 'closed')
+        GROUP BY h.table_id"""
+
+
+@dataclass(frozen=True)
+class _TableSums:
+    points: tuple[int, ...]  # indexed by seat number − 1
+    won: tuple[int, ...]
+    lost: tuple[int, ...]
+    money: tuple[tuple[int, int, str, int, int], ...]  # (game, declarer, contract, reuegeld, weitergeld) by game
+
+
+def _money_games(text: str | None) -> tuple[tuple[int, int, str, int, int], ...]:
+    games = []
+    for item in (text or "").split(","):
+        if item:
+            number, declarer, contract, reuegeld, weitergeld = item.split(":")
+            games.append((int(number), int(declarer), contract, int(reuegeld), int(weitergeld)))
+    return tuple(sorted(games))
+
+
+def _table_sums(tournament, closed_only: bool) -> dict[int, _TableSums]:
     from django.db import connection
 
-    sql = _SEATS_SQL.format(value=_SEAT_POINTS_VALUE[connection.vendor], solo=_SOLO)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, int(closed_only)])
-        return cursor.fetchall()
+        cursor.execute(_table_sums_sql(connection.vendor), [tournament.pk, int(closed_only)])
+        return {
+            row[0]: _TableSums(points=row[1:1 + MAX_SEATS], won=row[1 + MAX_SEATS:1 + 2 * MAX_SEATS],
+                               lost=row[1 + 2 * MAX_SEATS:1 + 3 * MAX_SEATS], money=_money_games(row[-1]))
+            for row in cursor.fetchall()
+        }
 
 
 def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
     """Every table of the tournament's rounds, aggregated from the games' stored outcomes."""
-    from django.db.models import Q
-
-    from tournaments.models import Hand, Round, Table
+    from tournaments.models import Round, Seat, Table
 
     rounds = Round.objects.filter(tournament=tournament)
     if closed_only:
@@ -98,27 +124,26 @@ def table_results(tournament, *, closed_only: bool = False, account: dict[int, i
     tables = {
         pk: (rnd, number, paper)
         for pk, rnd, number, paper in Table.objects.filter(round__in=rounds).values_list(
-            "pk", "round__number", "number", "paper_totals")
+            "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
     }
     seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
+    for table_id, seat, reg_id in Seat.objects.filter(round__in=rounds).values_list(
+            "table_id", "number", "registration_id").order_by():
+        seats[table_id][seat] = account[reg_id]
     points: dict[int, dict[int, int]] = {pk: {} for pk in tables}
     won: dict[int, dict[int, int]] = {pk: {} for pk in tables}
     lost: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for table_id, seat, reg_id, seat_points, n_won, n_lost in _seat_rows(tournament, closed_only):
-        seats[table_id][seat] = account[reg_id]
-        points[table_id][seat] = int(seat_points)
-        if n_won or n_lost:
-            won[table_id][seat], lost[table_id][seat] = n_won, n_lost
-    hands = Hand.objects.filter(table__round__in=rounds)
     money: dict[int, list[Money]] = {pk: [] for pk in tables}
-    for table_id, number, declarer, contract, reuegeld, weitergeld in (
-        hands.filter(Q(reuegeld_cents__gt=0) | Q(weitergeld_cents__gt=0)).order_by("table_id", "number")
-        .values_list("table_id", "number", "declarer", "contract", "reuegeld_cents", "weitergeld_cents")
-    ):
-        if reuegeld:
-            money[table_id].append(Money(number, declarer, REUEGELD, reuegeld, contract in SOLO_CONTRACTS))
-        if weitergeld:
-            money[table_id].extend(Money(number, seat, WEITERGELD, weitergeld) for seat in sorted(seats[table_id]))
+    for table_id, sums in _table_sums(tournament, closed_only).items():
+        for seat in seats[table_id]:
+            points[table_id][seat] = int(sums.points[seat - 1])
+            if sums.won[seat - 1] or sums.lost[seat - 1]:
+                won[table_id][seat], lost[table_id][seat] = sums.won[seat - 1], sums.lost[seat - 1]
+        for number, declarer, contract, reuegeld, weitergeld in sums.money:
+            if reuegeld:
+                money[table_id].append(Money(number, declarer, REUEGELD, reuegeld, contract in SOLO_CONTRACTS))
+            if weitergeld:
+                money[table_id].extend(Money(number, seat, WEITERGELD, weitergeld) for seat in sorted(seats[table_id]))
     results = []
     for pk, (rnd, number, paper) in sorted(tables.items(), key=lambda kv: (kv[1][0], kv[1][1])):
         seat_points = {seat: points[pk].get(seat, 0) for seat in seats[pk]}
@@ -196,7 +221,34 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     data = snapshot_data(result, info)
     values = {"marker": marker, "computed_at": timezone.now(), "data": data,
               "duration_ms": round((time.perf_counter() - started) * 1000)}
-    # Replace without reading the old snapshot back (it is large, and only overwritten).
-    if not StandingsSnapshot.objects.filter(tournament=tournament).update(**values):
+    if not _snapshot_update(tournament.pk, values):
         StandingsSnapshot.objects.create(tournament=tournament, **values)
     return StandingsSnapshot(tournament=tournament, **values)
+
+
+_SNAPSHOT_UPDATE_SQL = f"""
+    UPDATE {StandingsSnapshot._meta.db_table} SET marker = %s, computed_at = %s, data = %s, duration_ms = %s
+    WHERE tournament_id = %s"""
+
+
+def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
+    """Overwrite the snapshot without reading the old one back; False if there is none yet.
+
+    On PostgreSQL the document (1.5 MB for 1,000 players over three rounds) is encoded by orjson
+    and sent as a parameter of its own: Django's psycopg cursor quotes parameters into the SQL
+    text, and quoting and encoding the document cost more than the rest of the write.
+    """
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
+    import orjson
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:  # server-side binding
+        cursor.execute(_SNAPSHOT_UPDATE_SQL, [
+            values["marker"], values["computed_at"], Jsonb(values["data"], dumps=lambda o: orjson.dumps(o).decode()),
+            values["duration_ms"], tournament_id])
+        return cursor.rowcount > 0
