@@ -29,12 +29,14 @@ def standings_schedule(tournament_id: int) -> bool:
     from .tasks import standings_recompute_task
 
     in_process = standings_recompute_task.app.conf.task_always_eager
-    if not in_process and not cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS):
-        return False
     try:
+        if not in_process and not cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS):
+            return False
         standings_recompute_task.apply_async(args=[tournament_id], countdown=COALESCE_SECONDS)
-    except Exception:  # broker unreachable (or, in-process, the recompute failed): entry goes on,
-        cache.delete(pending_key(tournament_id))  # and the standings page says they are not current
+    except Exception:  # Redis (cache or broker) unreachable, or in-process the recompute failed: entry
+        # goes on, the standings page says they are not current, and a later change catches up.
+        with contextlib.suppress(Exception):
+            cache.delete(pending_key(tournament_id))
         log.warning("standings recompute for tournament %s did not go through", tournament_id, exc_info=True)
         return False
     return True

@@ -228,6 +228,7 @@ def test_an_unpublished_round_takes_no_games(tablet, tournament):
     (rnd,) = round_draw(tournament=tournament, seed=3)
     response = tablet.post(url(rnd.tables.first(), "hands/"), entry(1), format="json")
     assert response.status_code == 409 and list(response.json()) == ["round"]
+    assert tablet.get(url(rnd.tables.first(), "")).status_code == 404  # the sheet, as the page: not yet
 
 
 def test_the_table_api_needs_no_login_and_no_csrf_token(table):

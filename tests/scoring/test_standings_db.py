@@ -114,6 +114,20 @@ def test_a_broker_outage_does_not_stop_entry(monkeypatch):
     assert schedule.standings_schedule(7) is False  # logged, not raised
 
 
+def test_a_cache_outage_does_not_stop_entry(monkeypatch):
+    """With REDIS_CACHE_URL set, Redis down makes the cache raise too: still logged, not raised."""
+    from scoring.tasks import standings_recompute_task
+
+    def redis_down(*args, **kwargs):
+        raise ConnectionRefusedError("redis down")
+
+    monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(schedule.cache, "add", redis_down)
+    monkeypatch.setattr(schedule.cache, "delete", redis_down)
+    monkeypatch.setattr(standings_recompute_task, "apply_async", redis_down)
+    assert schedule.standings_schedule(7) is False
+
+
 def test_the_pages_show_standings_search_rounds_and_staleness(client, committed):
     committed(call_command, "demo")
     tournament = Tournament.objects.get(slug="herbstrennen")

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from scoring.rules import score_to_dict
 
 from .. import selectors
-from ..models import Hand, Table
+from ..models import Hand, Round, Table
 from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
 from . import serializers as s
 from .base import NO_KEY, ApiView, bad_request, conflict
@@ -28,8 +28,8 @@ class TableKeyView(ApiView):
 
     def table(self, *, for_write: bool = False) -> Table:
         table = selectors.table_for_entry_key(self.kwargs["entry_key"], with_round=not for_write)
-        if table is None:
-            raise exceptions.NotFound()
+        if table is None or (not for_write and table.round.status == Round.Status.DRAWN):
+            raise exceptions.NotFound()  # like the tablet page: a round that is not published shows nothing
         return table
 
     def hand(self, number: int) -> Hand:
