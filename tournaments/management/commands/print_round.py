@@ -1,10 +1,9 @@
-import os
 from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Round, Tournament
-from tournaments.pdf.fonts import FontMissing
 from tournaments.pdf.pack import render_pack
 from tournaments.selectors_print import DEFAULT_URL_BASE, print_pack_data
 
@@ -33,16 +32,5 @@ class Command(BaseCommand):
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise CommandError(f"base-url: an address like http://127.0.0.1:8000 is needed, not {base_url!r}")
-        folder = os.path.dirname(os.path.abspath(output))
-        if not os.path.isdir(folder):
-            raise CommandError(f"output: the folder {folder} does not exist")
-        try:
-            pdf = render_pack(print_pack_data(rnd, url_base=base_url, blank=blank))
-        except FontMissing as err:
-            raise CommandError(f"font: {err}") from err
-        try:
-            with open(output, "wb") as fh:
-                fh.write(pdf)
-        except OSError as err:
-            raise CommandError(f"output: cannot write {output}: {err.strerror}") from err
+        pdf = pdf_write(output, lambda: render_pack(print_pack_data(rnd, url_base=base_url, blank=blank)))
         self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, round {rnd.number}, {rnd.tables.count()} tables)")

@@ -1,11 +1,9 @@
-import os
-
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Tournament
 from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.certificates import render_certificates
-from tournaments.pdf.fonts import FontMissing
 from tournaments.pdf.prize_list import render_prize_list
 from tournaments.pdf.standings import render_standings
 from tournaments.selectors_print import (MAX_CERTIFICATE_PLACES, cash_list_data, certificates_data, prize_list_data,
@@ -51,23 +49,15 @@ class Command(BaseCommand):
             if not places.isdigit() or not 1 <= int(places) <= MAX_CERTIFICATE_PLACES:
                 raise CommandError(f"places: a number from 1 to {MAX_CERTIFICATE_PLACES} is needed, not {places!r}")
             count = int(places)
-        folder = os.path.dirname(os.path.abspath(output))
-        if not os.path.isdir(folder):
-            raise CommandError(f"output: the folder {folder} does not exist")
-        try:
+
+        def render() -> bytes:
             if document == "standings":
-                pdf = render_standings(standings_data(tournament, round=number))
-            elif document == "prizes":
-                pdf = render_prize_list(prize_list_data(tournament))
-            elif document == "cash":
-                pdf = render_cash_list(cash_list_data(tournament))
-            else:
-                pdf = render_certificates(certificates_data(tournament, places=count))
-        except FontMissing as err:
-            raise CommandError(f"font: {err}") from err
-        try:
-            with open(output, "wb") as fh:
-                fh.write(pdf)
-        except OSError as err:
-            raise CommandError(f"output: cannot write {output}: {err.strerror}") from err
+                return render_standings(standings_data(tournament, round=number))
+            if document == "prizes":
+                return render_prize_list(prize_list_data(tournament))
+            if document == "cash":
+                return render_cash_list(cash_list_data(tournament))
+            return render_certificates(certificates_data(tournament, places=count))
+
+        pdf = pdf_write(output, render)
         self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, {document} of {tournament.slug})")
