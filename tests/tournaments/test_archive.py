@@ -9,7 +9,8 @@ from django.core.management.base import CommandError
 
 from scoring.services import hand_score, outcome_columns
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
-from tournaments.models import Club, Hand, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.models import Club, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament
+from tournaments.services.hands import table_paper_totals
 from tournaments.services.registration import registration_create
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,21 @@ def _tournament_with_a_played_table() -> Tournament:
     return tournament
 
 
+PAPER_TOTALS = {"1": 14, "2": -6, "3": 3, "4": -11}
+
+
+def _tournament_with_a_paper_table() -> Tournament:
+    """Round 1 has a second table that played on paper: only its round totals were entered."""
+    tournament = _tournament_with_a_played_table()
+    rnd = tournament.rounds.get(number=1)
+    table = Table.objects.create(round=rnd, number=2, size=4)
+    for seat in range(1, 5):
+        reg = registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club), paid=True)
+        Seat.objects.create(table=table, round=rnd, number=seat, registration=reg)
+    table_paper_totals(table=table, totals=PAPER_TOTALS, reason="Tisch ohne Tablet")
+    return tournament
+
+
 def _export(slug: str, tmp_path) -> dict:
     out = tmp_path / f"{slug}-{uuid.uuid4().hex}.json"
     call_command("export_tournament", slug, output=str(out))
@@ -73,6 +89,62 @@ def test_export_import_export_gives_the_same_document(tmp_path):
     call_command("import_tournament", str(path))
     second = _export(tournament.slug, tmp_path)
     assert second == first
+
+
+def test_a_table_with_paper_totals_goes_through_export_import_export(tmp_path):
+    tournament = _tournament_with_a_paper_table()
+    first = _export(tournament.slug, tmp_path)
+    played, paper = first["rounds"][0]["tables"]
+    assert "paper_totals" not in played
+    assert paper["paper_totals"] == PAPER_TOTALS and paper["hands"] == []
+    by_start_number = {s["start_number"]: s["points"] for s in first["standings"]}
+    assert {seat: by_start_number[n] for seat, n in paper["seats"].items()} == PAPER_TOTALS
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps({**first, "exported_at": "2026-11-22T21:15:00+01:00"}), encoding="utf-8")
+
+    _empty_database()
+    call_command("import_tournament", str(path))
+    assert Table.objects.get(number=2).paper_totals == PAPER_TOTALS
+    assert _export(tournament.slug, tmp_path) == first
+
+
+@pytest.mark.parametrize(
+    ("mutate", "bad_path"),
+    [
+        (lambda t: t.__setitem__("3", "drei"), "rounds[0].tables[1].paper_totals.3"),
+        (lambda t: t.__setitem__("2", -6.5), "rounds[0].tables[1].paper_totals.2"),
+        (lambda t: t.pop("4"), "rounds[0].tables[1].paper_totals"),
+        (lambda t: t.__setitem__("5", 0), "rounds[0].tables[1].paper_totals"),
+        (lambda t: t.__setitem__("1", 15), "rounds[0].tables[1].paper_totals"),  # sums to +1
+    ],
+)
+def test_broken_paper_totals_are_refused_naming_the_path_and_nothing_is_written(tmp_path, mutate, bad_path):
+    tournament = _tournament_with_a_paper_table()
+    doc = _export(tournament.slug, tmp_path)
+    doc["exported_at"] = "2026-11-22T21:15:00+01:00"
+    mutate(doc["rounds"][0]["tables"][1]["paper_totals"])
+    _refused(doc, bad_path, tmp_path)
+
+
+def test_paper_totals_at_a_table_with_games_are_refused(tmp_path):
+    tournament = _tournament_with_a_paper_table()
+    doc = _export(tournament.slug, tmp_path)
+    doc["exported_at"] = "2026-11-22T21:15:00+01:00"
+    doc["rounds"][0]["tables"][0]["paper_totals"] = {"1": 0, "2": 0, "3": 0, "4": 0}
+    _refused(doc, "rounds[0].tables[0].paper_totals", tmp_path)
+    doc["rounds"][0]["tables"][0]["paper_totals"] = [0, 0, 0, 0]
+    _refused(doc, "rounds[0].tables[0].paper_totals", tmp_path)
+
+
+def _refused(doc: dict, bad_path: str, tmp_path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    models = (Tournament, Registration, Player, Club, Round, Table, Seat, Hand, HandRevision)
+    counts = [m.objects.count() for m in models]
+    with pytest.raises(CommandError) as exc:
+        call_command("import_tournament", str(path), slug="kaputt")
+    assert str(exc.value).startswith(bad_path + ":"), str(exc.value)
+    assert [m.objects.count() for m in models] == counts
 
 
 def test_import_refuses_an_existing_slug_and_takes_a_new_one(tmp_path):

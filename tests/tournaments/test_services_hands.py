@@ -3,6 +3,7 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from scoring.rules import ruleset_from_dict, score_hand
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
@@ -330,6 +331,45 @@ def test_a_table_with_paper_totals_takes_no_games():
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1)
     assert err.value.status == 409
+
+
+def test_paper_totals_keep_a_revision_with_old_and_new_totals_and_the_reason():
+    table = make_table()
+    user = organiser()
+    table_paper_totals(table=table, totals={"1": 12, "2": -4, "3": -4, "4": -4}, by=user, device="Laptop")
+    close(table)
+    with pytest.raises(ServiceError) as err:
+        table_paper_totals(table=table, totals={"1": 10, "2": -2, "3": -4, "4": -4}, by=user)
+    assert err.value.field == "reason"
+    table_paper_totals(table=table, totals={"1": 10, "2": -2, "3": -4, "4": -4}, by=user, reason="Zettel vertippt")
+
+    entered, overwritten = HandRevision.objects.filter(table=table).order_by("id")
+    assert (entered.action, entered.number, entered.hand, entered.old) == ("totals", 0, None, None)
+    assert entered.new == {"1": 12, "2": -4, "3": -4, "4": -4}
+    assert (entered.by, entered.device, entered.reason) == (user, "Laptop", "")
+    assert overwritten.action == HandRevision.Action.TOTALS and overwritten.old == entered.new
+    assert overwritten.new == {"1": 10, "2": -2, "3": -4, "4": -4}
+    assert (overwritten.by, overwritten.reason) == (user, "Zettel vertippt")
+    with translation.override("en"):
+        assert str(overwritten) == f"{table}: round totals entered"
+
+
+def test_refused_paper_totals_keep_no_revision():
+    table = make_table()
+    with pytest.raises(ServiceError):
+        table_paper_totals(table=table, totals={"1": 12, "2": -4, "3": -3, "4": -4})
+    assert not HandRevision.objects.exists()
+
+
+def test_overwriting_paper_totals_changes_the_standings_marker():
+    from scoring.standings import games_marker
+
+    table = make_table()
+    tournament = table.round.tournament
+    table_paper_totals(table=table, totals={"1": 12, "2": -4, "3": -4, "4": -4})
+    entered = games_marker(tournament)
+    table_paper_totals(table=table, totals={"1": 4, "2": -4, "3": 4, "4": -4})
+    assert games_marker(tournament) != entered  # a snapshot of the first totals is not current any more
 
 
 # --- dealers: all pass = redeal, tables of five --------------------------------------------------------

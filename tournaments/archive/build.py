@@ -91,18 +91,21 @@ def _rounds(tournament: Tournament, start_numbers: dict[int, int]) -> list[dict[
             "number": rnd.number,
             "status": rnd.status,
             "seed": rnd.seed,
-            "tables": [
-                {
-                    "number": table.number,
-                    "seats": seats.get(table.pk, {}),
-                    "hands": [_hand(hand, table.size) for hand in hands.get(table.pk, [])],
-                    "entry_key": table.entry_key,
-                }
-                for table in tables
-                if table.round_id == rnd.pk
-            ],
+            "tables": [_table(table, seats, hands) for table in tables if table.round_id == rnd.pk],
         })
     return rounds
+
+
+def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "number": table.number,
+        "seats": seats.get(table.pk, {}),
+        "hands": [_hand(hand, table.size) for hand in hands.get(table.pk, [])],
+        "entry_key": table.entry_key,
+    }
+    if table.paper_totals is not None:  # paper mode: only each seat's round total, no games
+        entry["paper_totals"] = {seat: table.paper_totals[seat] for seat in sorted(table.paper_totals, key=int)}
+    return entry
 
 
 def _hand(hand: Hand, table_size: int) -> dict[str, Any]:

@@ -3,6 +3,9 @@
 Validation walks the document and stops at the first bad value, naming its path
 (``rounds[0].tables[3].hands[17].augen``); nothing is written unless the whole archive is valid.
 Computed values (the points of each hand) are recomputed by the rules engine and must agree.
+
+A table may carry ``paper_totals`` (``{"1": 12, "2": -5, ...}``) instead of games: paper mode, where only
+each seat's round total was entered.
 """
 import datetime
 import re
@@ -41,6 +44,7 @@ class _Table:
     seats: dict[int, int]  # seat -> start number
     hands: list[_Hand]
     entry_key: str | None
+    paper_totals: dict[str, int] | None = None  # paper mode: each seat's round total, no games
 
 
 @dataclass
@@ -226,7 +230,24 @@ def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set
     hands: list[_Hand] = []
     for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
         hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
-    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key)
+    paper_totals = _paper_totals(t.get("paper_totals"), f"{path}.paper_totals", rules, size, bool(hands))
+    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals)
+
+
+def _paper_totals(value: Any, path: str, rules: Ruleset, size: int, has_hands: bool) -> dict[str, int] | None:
+    """The checks of paper mode (``table_paper_totals``): every seat a whole number, summing to 0 under plus/minus."""
+    if value is None:
+        return None
+    value = _obj(value, path)
+    if has_hands:
+        raise ArchiveError(path, "a table has either games or round totals from paper, not both")
+    seats = [str(s) for s in range(1, size + 1)]
+    if sorted(value) != sorted(seats):
+        raise ArchiveError(path, f'must map every seat "1" to "{size}" to its round total')
+    totals = {seat: _int(value[seat], f"{path}.{seat}") for seat in seats}
+    if rules.scoring == "plus_minus" and sum(totals.values()) != 0:
+        raise ArchiveError(path, f"must add up to 0, not {sum(totals.values()):+d}")
+    return totals
 
 
 def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]) -> _Hand:
@@ -288,7 +309,8 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
             keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
             extra = {"entry_key": t.entry_key} if keep_key else {}
-            table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), **extra)
+            table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), paper_totals=t.paper_totals,
+                                         **extra)
             Seat.objects.bulk_create(
                 Seat(table=table, round=rnd, number=seat, registration=registrations[start_number])
                 for seat, start_number in sorted(t.seats.items())

@@ -28,12 +28,20 @@ class SeatSwap(models.Model):
 
 
 class HandRevision(models.Model):
-    """One change to a game: the old and new record, when, from which device or user, why."""
+    """One change to a game: the old and new record, when, from which device or user, why.
+
+    Paper mode's round totals are a change at the table too: action ``totals``, ``number`` 0 (the
+    round totals, not a game), ``old``/``new`` the totals by seat (``{"1": 12, ...}``; ``old`` None
+    the first time).
+    """
+
+    TOTALS_NUMBER = 0  # ``number`` of a ``totals`` revision: the round totals, not a game
 
     class Action(models.TextChoices):
         CREATE = "create", _("entered")
         UPDATE = "update", _("corrected")
         DELETE = "delete", _("deleted")
+        TOTALS = "totals", _("round totals entered")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_revisions", verbose_name=_("table"))
     hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions",
@@ -52,6 +60,16 @@ class HandRevision(models.Model):
         verbose_name = _("game revision")
         verbose_name_plural = _("game revisions")
         ordering = ["table", "number", "at", "id"]
+        constraints = [
+            # Game numbers start at 1; number 0 is the round totals, and only there.
+            models.CheckConstraint(
+                condition=(models.Q(action="totals", number=0, hand__isnull=True)
+                           | (~models.Q(action="totals") & models.Q(number__gte=1))),
+                name="hand_revision_totals_number_0",
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.action == self.Action.TOTALS:
+            return f"{self.table}: {self.get_action_display()}"
         return f"{self.table} – {_('game')} {self.number}: {self.get_action_display()}"

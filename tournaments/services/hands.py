@@ -233,8 +233,14 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
 
 
 @transaction.atomic
-def table_paper_totals(*, table: Table, totals: dict[str, int], by=None, reason: str = "") -> Table:
-    """Paper mode: only each player's round total, for a table that played without a tablet."""
+def table_paper_totals(
+    *, table: Table, totals: dict[str, int], by=None, device: str = "", reason: str = ""
+) -> Table:
+    """Paper mode: only each player's round total, for a table that played without a tablet.
+
+    Entering or overwriting the totals keeps a revision (action ``totals``, number 0) with the old
+    totals (None the first time), the new ones, who, from which device and why.
+    """
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "paper")
     if table.hands.exists():
@@ -249,9 +255,15 @@ def table_paper_totals(*, table: Table, totals: dict[str, int], by=None, reason:
         raise ServiceError(
             "totals", _("The totals add up to %(sum)+d; on a correct sheet they add up to 0.") % {"sum": sum(totals.values())}
         )
+    old = table.paper_totals
     table.paper_totals = {seat: totals[seat] for seat in seats}
     table.completed_at = timezone.now()
     table.save(update_fields=["paper_totals", "completed_at"])
+    HandRevision.objects.create(
+        table=table, hand=None, number=HandRevision.TOTALS_NUMBER, action=HandRevision.Action.TOTALS,
+        old=old, new=table.paper_totals, by=by if getattr(by, "is_authenticated", False) else None,
+        device=device[:200], reason=reason[:300],
+    )
     tournament_changed(table.round.tournament_id)
     return table
 
