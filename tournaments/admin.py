@@ -1,6 +1,8 @@
 from django.contrib import admin
 
-from .models import Club, ClubMembership, Hand, Player, Registration, Round, Seat, Table, Tournament, WorkerPing
+from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament,
+                     WorkerPing)
+from .services.registration import start_number_next
 
 
 @admin.register(Club)
@@ -42,6 +44,19 @@ class TournamentAdmin(admin.ModelAdmin):
     def registration_count(self, obj: Tournament) -> int:
         return obj.registrations.count()
 
+    def save_formset(self, request, form, formset, change):
+        """A registration added in the inline takes the next start number, as at the desk."""
+        if formset.model is not Registration:
+            return super().save_formset(request, form, formset, change)
+        registrations = formset.save(commit=False)
+        for registration in formset.deleted_objects:
+            registration.delete()
+        for registration in registrations:
+            if registration.pk is None:
+                registration.start_number = start_number_next(tournament=form.instance)
+            registration.save()
+        formset.save_m2m()
+
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
@@ -49,7 +64,15 @@ class RegistrationAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "paid", "checked_in"]
     search_fields = ["player__last_name", "player__first_name"]
     autocomplete_fields = ["player"]
-    readonly_fields = ["start_number"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The start number belongs to the tournament: a registration does not move to another one.
+        return ["start_number"] if obj is None else ["start_number", "tournament"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:  # a new registration takes the next start number, as at the desk
+            obj.start_number = start_number_next(tournament=obj.tournament)
+        super().save_model(request, obj, form, change)
 
 
 class TableInline(admin.TabularInline):
@@ -85,6 +108,25 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ["table", "number", "contract", "declarer", "partner", "augen", "points"]
     list_filter = ["contract", "table__round__tournament"]
     readonly_fields = ["points", "client_id", "entered_by", "device", "created_at", "updated_at"]
+
+
+@admin.register(HandRevision)
+class HandRevisionAdmin(admin.ModelAdmin):
+    """Every change to a game, to inspect a correction; the record is written by the services only."""
+
+    list_display = ["table", "number", "action", "at", "by", "device", "reason"]
+    list_filter = ["action", "table__round__tournament"]
+    list_select_related = ["table__round__tournament", "by"]
+    search_fields = ["reason", "device"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(WorkerPing)

@@ -5,6 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
@@ -32,6 +34,17 @@ def test_csv_import_refuses_a_file_with_a_bad_row_naming_the_line_and_imports_no
         players_import_csv(club=organiser, text=text)
     assert exc.value.field == "file"
     assert "line 3" in exc.value.message and "line 6" in exc.value.message
+    assert Player.objects.count() == 0
+
+
+def test_csv_import_names_the_line_a_record_starts_on_after_a_value_spanning_lines(organiser):
+    text = ("Vorname;Nachname;Kontakt\n"
+            'Anna;Huber;"Hauptstraße 1\n12345 Musterdorf"\n'  # lines 2-3: one record
+            "Josef;;\n"  # line 4: no last name
+            'Maria;;"Tel.\n0171 1234567"\n')  # lines 5-6: no last name
+    with translation.override("en"), pytest.raises(ServiceError) as exc:
+        players_import_csv(club=organiser, text=text)
+    assert exc.value.message == "line 4: the name is missing; line 5: the name is missing"
     assert Player.objects.count() == 0
 
 
@@ -130,6 +143,37 @@ def test_control_panel_shows_tables_and_warnings(client):
 
     panel = round_panel(Tournament.objects.get(slug="herbstrennen").rounds.get(), now=later)
     assert all(tile.quiet for tile in panel.tiles)
+
+
+def test_control_panel_offers_the_print_pack_of_a_drawn_round_to_those_who_may_print(client, organiser, settings,
+                                                                                      tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    tournament = TournamentFactory(club=organiser)
+    for _ in range(4):
+        RegistrationFactory(tournament=tournament)
+    round_draw(tournament=tournament, seed=1)
+    print_url = reverse("tournaments:print_round", args=[tournament.slug, 1])
+    link = f'href="{print_url}" data-testid="print-1"'
+
+    panel = client.get(f"/o/{tournament.slug}/", **EN).content.decode()
+    polled = client.get(f"/o/{tournament.slug}/", HTTP_HX_REQUEST="true", **EN).content.decode()
+    assert link in panel and link in polled and 'data-testid="publish-1"' in panel
+    page = client.get(print_url, **EN)
+    assert page.status_code == 200 and "printing/round.html" in [t.name for t in page.templates]
+
+    helpers = {}
+    for role in (ClubMembership.Role.DESK, ClubMembership.Role.VIEWER):
+        user = get_user_model().objects.create_user(f"helper-{role}", password="pw-12345-x")
+        ClubMembership.objects.create(user=user, club=organiser, role=role)
+        helpers[role] = Client()
+        helpers[role].force_login(user)
+    desk = helpers[ClubMembership.Role.DESK]
+    assert link in desk.get(f"/o/{tournament.slug}/", **EN).content.decode()
+    assert link in desk.get(reverse("tournaments:rounds", args=[tournament.slug]), **EN).content.decode()
+    assert desk.get(print_url).status_code == 200
+    viewer = helpers[ClubMembership.Role.VIEWER]
+    assert print_url not in viewer.get(f"/o/{tournament.slug}/", **EN).content.decode()
+    assert viewer.get(print_url).status_code == 404
 
 
 def _rules_post(tournament) -> dict:

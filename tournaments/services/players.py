@@ -1,6 +1,7 @@
 """The club's player database: edit, merge two records of one person, import a CSV list."""
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -72,6 +73,14 @@ class ImportRow:
     contact: str
 
 
+def _records(reader) -> Iterator[tuple[int, list[str]]]:
+    """Each record with the file line it starts on (a quoted value may span several lines)."""
+    start = reader.line_num + 1
+    for values in reader:
+        yield start, values
+        start = reader.line_num + 1
+
+
 def _parse(text: str, default_club: Club) -> list[ImportRow]:
     if not text.strip():
         raise ServiceError("file", _("The file is empty."))
@@ -86,7 +95,7 @@ def _parse(text: str, default_club: Club) -> list[ImportRow]:
         raise ServiceError("file", _("Line 1 must name the columns: name (or Vorname and Nachname), "
                                      "optionally Verein and Kontakt."))
     rows, errors = [], []
-    for line, values in enumerate(reader, start=2):
+    for line, values in _records(reader):
         if not any(v.strip() for v in values):
             continue
         if len(values) > len(header):

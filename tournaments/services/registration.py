@@ -7,6 +7,19 @@ from .hooks import tournament_changed
 
 
 @transaction.atomic
+def start_number_next(*, tournament: Tournament) -> int:
+    """Take the tournament's next start number: given in order and never reused, also after a deletion.
+
+    Locks the tournament row until the caller's transaction ends, so two registrations never get one number.
+    """
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    locked.last_start_number += 1
+    locked.save(update_fields=["last_start_number"])
+    tournament.last_start_number = locked.last_start_number
+    return locked.last_start_number
+
+
+@transaction.atomic
 def registration_create(
     *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
     substitute_for: Registration | None = None,
@@ -15,11 +28,10 @@ def registration_create(
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Registration.objects.filter(tournament=locked, player=player).exists():
         raise ServiceError("player", _("%(name)s is registered already.") % {"name": player.name}, status=409)
-    locked.last_start_number += 1
-    locked.save(update_fields=["last_start_number"])
-    tournament.last_start_number = locked.last_start_number
+    start_number = start_number_next(tournament=locked)
+    tournament.last_start_number = start_number
     return Registration.objects.create(
-        tournament=locked, player=player, start_number=locked.last_start_number, paid=paid, checked_in=checked_in,
+        tournament=locked, player=player, start_number=start_number, paid=paid, checked_in=checked_in,
         substitute_for=substitute_for,
     )
 

@@ -42,10 +42,10 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament, "panels": panels, "can_draw": can_draw,
         "organiser": access.has_role(request.user, tournament, access.ORGANISER),
+        # the printed documents are for the organisers and the desk (tournaments/views/printing.py)
+        "can_print": access.has_role(request.user, tournament, access.DESK),
         "quiet_minutes": QUIET_MINUTES,
     }
-    if not request.htmx:  # the printed documents are for the organisers and the desk
-        context["can_print"] = access.has_role(request.user, tournament, access.DESK)
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context)
 

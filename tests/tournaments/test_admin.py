@@ -1,0 +1,104 @@
+"""Django's admin: registrations added there get their start number like at the desk; game revisions are
+open to inspect and closed to change."""
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory, TournamentFactory
+from tournaments.models import HandRevision, Registration, Tournament
+from tournaments.services.registration import registration_create
+from tournaments.services.rounds import round_draw
+
+pytestmark = pytest.mark.django_db
+
+
+def _form_data(form) -> dict:
+    """What the browser would send back for an unchanged form (checkboxes only when ticked)."""
+    data = {}
+    for field in form:
+        value = field.value()
+        if value is True:
+            data[field.html_name] = "on"
+        elif value is not None and value is not False:
+            data[field.html_name] = value
+    return data
+
+
+@pytest.fixture
+def tournament():
+    """Start numbers 1 and 2 given; number 2 deleted again, so the next one is 3."""
+    tournament = TournamentFactory()
+    registration_create(tournament=tournament, player=PlayerFactory())
+    registration_create(tournament=tournament, player=PlayerFactory()).delete()
+    return tournament
+
+
+def test_a_registration_added_in_the_admin_takes_the_next_start_number(admin_client, tournament):
+    # given a tournament whose last start number given is 2
+    player = PlayerFactory()
+    # when a registration is added through the admin's form
+    response = admin_client.post(reverse("admin:tournaments_registration_add"), {
+        "tournament": tournament.pk, "player": player.pk, "paid": "on", "withdrawn_after_round": "",
+        "substitute_for": ""})
+    # then it gets number 3, and the tournament remembers it
+    assert response.status_code == 302
+    registration = Registration.objects.get(tournament=tournament, player=player)
+    assert registration.start_number == 3 and registration.paid
+    tournament.refresh_from_db()
+    assert tournament.last_start_number == 3
+
+    # the same player again is a form error, and takes no number
+    again = admin_client.post(reverse("admin:tournaments_registration_add"), {
+        "tournament": tournament.pk, "player": player.pk, "withdrawn_after_round": "", "substitute_for": ""})
+    assert again.status_code == 200 and again.context["adminform"].form.errors
+    tournament.refresh_from_db()
+    assert tournament.last_start_number == 3
+
+    # a registration's change page keeps its tournament and start number
+    change = admin_client.get(reverse("admin:tournaments_registration_change", args=[registration.pk]))
+    assert change.status_code == 200
+    assert {"tournament", "start_number"} <= set(change.context["adminform"].readonly_fields)
+
+
+def test_a_registration_added_in_the_tournaments_inline_takes_the_next_start_number(admin_client, tournament):
+    url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    page = admin_client.get(url)
+    (inline,) = page.context["inline_admin_formsets"]
+    formset = inline.formset
+    data = _form_data(page.context["adminform"].form) | _form_data(formset.management_form)
+    for form in formset.forms:
+        data |= _form_data(form)
+    player = PlayerFactory()
+    new = formset.total_form_count()
+    data |= {f"{formset.prefix}-TOTAL_FORMS": new + 1, f"{formset.prefix}-{new}-player": player.pk,
+             f"{formset.prefix}-{new}-tournament": tournament.pk}
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert Registration.objects.get(tournament=tournament, player=player).start_number == 3
+    assert sorted(tournament.registrations.values_list("start_number", flat=True)) == [1, 3]
+    assert Tournament.objects.get(pk=tournament.pk).last_start_number == 3
+
+
+def test_game_revisions_can_be_inspected_but_not_changed(admin_client, tournament):
+    for _ in range(3):  # with start number 1: four players, one table
+        registration_create(tournament=tournament, player=PlayerFactory(), checked_in=True)
+    Registration.objects.filter(tournament=tournament).update(checked_in=True)
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    revision = HandRevision.objects.create(
+        table=rnd.tables.get(), number=1, action=HandRevision.Action.UPDATE, old={"augen": 61}, new={"augen": 91},
+        device="Tablet Tisch 1", reason="Augen falsch gezählt")
+
+    changelist = admin_client.get(reverse("admin:tournaments_handrevision_changelist"))
+    assert changelist.status_code == 200
+    body = changelist.content.decode()
+    assert "Tablet Tisch 1" in body and "Augen falsch gezählt" in body
+
+    detail = reverse("admin:tournaments_handrevision_change", args=[revision.pk])
+    assert admin_client.get(detail).status_code == 200  # view only
+    assert admin_client.post(detail, {"reason": "überschrieben"}).status_code == 403
+    assert admin_client.get(reverse("admin:tournaments_handrevision_add")).status_code == 403
+    assert admin_client.post(reverse("admin:tournaments_handrevision_delete", args=[revision.pk]),
+                             {"post": "yes"}).status_code == 403
+    revision.refresh_from_db()
+    assert revision.reason == "Augen falsch gezählt"
