@@ -1,7 +1,14 @@
 import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tournaments.models import Registration, Tournament
+from scoring.models import StandingsSnapshot
+from tournaments import selectors
+from tournaments.models import Hand, Registration, Round, Seat, Tournament
+from tournaments.selectors import games_required, table_progress
+from tournaments.seating import draw_tables
+from tournaments.services.demo import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +45,102 @@ def test_home_page_lists_the_demo(client):
     body = page.content.decode()
     assert "Herbstrennen" in body
     assert "22 Spieler" in body or "22 players" in body
+
+
+# --- round 1: drawn, published, half played, standings public ----------------------------------
+
+
+@pytest.fixture
+def demo(django_capture_on_commit_callbacks):
+    """demo() runs the command and then what it scheduled for after the commit (the recompute)."""
+    def run():
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("demo")
+        return Tournament.objects.get(slug=DEMO_SLUG)
+    return run
+
+
+def test_demo_draws_and_publishes_round_one(demo, client):
+    tournament = demo()
+
+    (rnd,) = Round.objects.filter(tournament=tournament)
+    assert rnd.number == 1
+    assert rnd.status == Round.Status.PUBLISHED and rnd.published_at is not None
+    # 22 players: 22 mod 4 = 2 tables of five, then three of four; everyone seated once
+    assert list(rnd.tables.order_by("number").values_list("size", flat=True)) == [5, 5, 4, 4, 4]
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    seated = Seat.objects.filter(round=rnd).values_list("registration_id", flat=True)
+    assert sorted(seated) == sorted(reg.pk for reg in registrations)
+    # the seats are the draw of the round's stored seed
+    again = draw_tables(
+        [reg.pk for reg in registrations], seed=rnd.seed, clubs={reg.pk: reg.player.club_id for reg in registrations},
+        keep_clubs_apart=tournament.ruleset.keep_clubs_apart,
+    )
+    stored = [
+        list(table.seats.order_by("number").values_list("registration_id", flat=True))
+        for table in rnd.tables.order_by("number")
+    ]
+    assert stored == [list(table) for table in again.tables]
+    # the public seat list shows it
+    assert selectors.round_current_public(tournament) == rnd
+    page = client.get(f"/t/{DEMO_SLUG}/sitzplan/")
+    assert page.status_code == 200 and "Huber" in page.content.decode()
+
+
+def test_demo_plays_half_of_every_tables_games(demo):
+    tournament = demo()
+    rnd = Round.objects.get(tournament=tournament, number=1)
+
+    progress = table_progress(rnd)
+    assert len(progress) == 5
+    for table in progress:
+        # 32 games at a table of four, 40 at five: half of them entered, none confirmed yet
+        assert table.games_required == 32 * table.size // 4
+        assert table.games_entered == table.games_required // 2
+        assert not table.complete and table.confirmations == 0
+    for table in rnd.tables.all():
+        numbers = list(table.hands.order_by("number").values_list("number", flat=True))
+        assert numbers == list(range(1, games_required(tournament, table.size) // 2 + 1))
+        # the deal passes clockwise from seat 1
+        dealers = list(table.hands.order_by("number").values_list("dealer", flat=True))
+        assert dealers == [(n - 1) % table.size + 1 for n in numbers]
+
+
+def test_demo_shows_public_standings_of_the_games_played(demo, client):
+    tournament = demo()
+    assert tournament.standings_public
+
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament)
+    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
+    expected: dict[int, int] = {}
+    for hand in Hand.objects.filter(table__round__tournament=tournament):
+        for seat, points in hand.points.items():
+            registration = seat_of[(hand.table_id, int(seat))]
+            expected[registration] = expected.get(registration, 0) + points
+    assert {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
+    assert len(expected) == 22 and any(expected.values())
+
+    # anyone (not logged in) sees them, one row per player
+    page = client.get(f"/t/{DEMO_SLUG}/rangliste/").content.decode()
+    assert 'data-testid="standings-table"' in page
+    assert page.count("data-start-number=") == 22
+
+
+def _everything() -> dict[str, list[dict]]:
+    """Every row of the project's tables and the users, to compare before and after."""
+    models = [
+        *apps.get_app_config("tournaments").get_models(),
+        *apps.get_app_config("scoring").get_models(),
+        get_user_model(),
+    ]
+    return {model._meta.label: list(model.objects.order_by("pk").values()) for model in models}
+
+
+def test_running_the_demo_twice_changes_nothing(demo):
+    demo()
+    before = _everything()
+    assert before["tournaments.Hand"] and before["scoring.StandingsSnapshot"]
+
+    demo()
+
+    assert _everything() == before

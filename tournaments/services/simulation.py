@@ -56,7 +56,9 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
         round_close(round=rnd)
 
 
+@transaction.atomic
 def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int) -> Tournament:
+    """A whole rehearsal tournament, or nothing: a field that cannot be seated leaves no half-made tournament."""
     tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed)
     rng = random.Random(seed)
     with standings_deferred():  # one recompute at the end, not one per table
