@@ -1,6 +1,5 @@
 """The standings pages (public, projector), downloads, and the organiser's prize and cash lists."""
 import csv
-import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
-from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from scoring.rules import Ruleset
+
 from .models import Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
 
 
@@ -461,7 +463,7 @@ class EntrySheet:
 
     sheet: TableSheet
     tournament: Tournament
-    rules: "Ruleset"
+    rules: Ruleset
     rows: list[SheetRow]  # by game number
     names: dict[int, str]  # seat -> name
     thrown_in: int

@@ -9,11 +9,11 @@ from django.core.management import call_command
 from scoring import schedule
 from scoring.models import StandingsSnapshot
 from scoring.standings import standings_recompute
-from tournaments.models import Hand, Registration, Seat, Tournament
+from tests.points import points_from_hands
+from tournaments.models import Hand, Registration, Tournament
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
 from tournaments.services.registration import player_create, registration_substitute
-from tournaments.services.rounds import round_draw
-from tournaments.services.simulation import round_simulate, tournament_simulate
+from tournaments.services.simulation import tournament_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -28,21 +28,10 @@ def committed(django_capture_on_commit_callbacks):
     return run
 
 
-def _points_from_hands(tournament: Tournament) -> dict[int, int]:
-    """Each registration's total straight from the stored points of its seats' games."""
-    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
-    totals: dict[int, int] = {}
-    for hand in Hand.objects.filter(table__round__tournament=tournament):
-        for seat, points in hand.points.items():
-            reg = seat_of[(hand.table_id, int(seat))]
-            totals[reg] = totals.get(reg, 0) + points
-    return totals
-
-
 def test_snapshot_after_a_simulated_tournament_equals_the_sum_of_the_hands(committed):
     tournament = committed(tournament_simulate, slug="sim", players=13, rounds=2, games=8, seed=4)
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-    expected = _points_from_hands(tournament)
+    expected = points_from_hands(tournament)
     assert {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
     assert [row["rank"] for row in snapshot.data["overall"]] == list(range(1, 14))
     assert sum(expected.values()) == 0

@@ -7,8 +7,9 @@ from django.test import Client
 from scoring.models import StandingsSnapshot
 from scoring.schedule import standings_is_current
 from scoring.standings import games_marker
+from tests.points import points_from_hands
 from tests.worker import celery_worker, real_broker, wait_for
-from tournaments.models import Hand, Seat, Tournament
+from tournaments.models import Tournament
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import tournament_simulate_setup
 from tournaments.simulation import random_hand
@@ -42,13 +43,7 @@ def _standings_right(tournament: Tournament) -> bool:
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     if snapshot is None or snapshot.marker != games_marker(tournament):
         return False
-    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
-    expected: dict[int, int] = {}
-    for hand in Hand.objects.filter(table__round__tournament=tournament):
-        for seat, points in hand.points.items():
-            reg = seat_of[(hand.table_id, int(seat))]
-            expected[reg] = expected.get(reg, 0) + points
-    return {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
+    return {row["registration"]: row["points"] for row in snapshot.data["overall"]} == points_from_hands(tournament)
 
 
 def test_hands_entered_through_the_api_are_counted_by_a_real_worker():

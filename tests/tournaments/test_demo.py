@@ -4,8 +4,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from scoring.models import StandingsSnapshot
+from tests.points import points_from_hands
 from tournaments import selectors
-from tournaments.models import Hand, Registration, Round, Seat, Tournament
+from tournaments.models import Registration, Round, Seat, Tournament
 from tournaments.selectors import games_required, table_progress
 from tournaments.seating import draw_tables
 from tournaments.services.demo import DEMO_SLUG
@@ -111,12 +112,7 @@ def test_demo_shows_public_standings_of_the_games_played(demo, client):
     assert tournament.standings_public
 
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
-    expected: dict[int, int] = {}
-    for hand in Hand.objects.filter(table__round__tournament=tournament):
-        for seat, points in hand.points.items():
-            registration = seat_of[(hand.table_id, int(seat))]
-            expected[registration] = expected.get(registration, 0) + points
+    expected = points_from_hands(tournament)
     assert {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
     assert len(expected) == 22 and any(expected.values())
 

@@ -3,6 +3,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring.models import StandingsSnapshot
+from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Round, Seat, Tournament
 from tournaments.selectors import games_required, table_progress
 
@@ -16,17 +17,6 @@ def simulate(django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             call_command("simulate_tournament", *args, **options)
     return run
-
-
-def _points_from_hands(tournament: Tournament) -> dict[int, int]:
-    """Each registration's total straight from the stored points of its seats' games."""
-    seat_of = {(s.table_id, s.number): s.registration_id for s in Seat.objects.filter(round__tournament=tournament)}
-    totals: dict[int, int] = {}
-    for hand in Hand.objects.filter(table__round__tournament=tournament):
-        for seat, points in hand.points.items():
-            reg = seat_of[(hand.table_id, int(seat))]
-            totals[reg] = totals.get(reg, 0) + points
-    return totals
 
 
 def test_a_small_rehearsal_plays_and_closes_every_round(simulate, capsys):
@@ -56,7 +46,7 @@ def test_a_small_rehearsal_plays_and_closes_every_round(simulate, capsys):
 
     # the standings are the sum of the hands' points, ranked 1..13
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-    expected = _points_from_hands(tournament)
+    expected = points_from_hands(tournament)
     assert {row["registration"]: row["points"] for row in snapshot.data["overall"]} == expected
     assert len(expected) == 13 and sum(expected.values()) == 0
     assert [row["rank"] for row in snapshot.data["overall"]] == list(range(1, 14))
