@@ -145,6 +145,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api:round-tables": {"GET": VIEWER},
     "api:round-table": {"GET": VIEWER},
     "api:round-hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
+    "api:round-table-totals": {"PUT": ORGANISER},
     # Table API: the entry key is the credential.
     "api:table": {"GET": KEY},
     "api:table-hands": {"POST": KEY},

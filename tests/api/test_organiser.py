@@ -291,3 +291,42 @@ def test_other_tournaments_games_are_not_reachable(organiser, club, closed_table
     response = client_for(organiser).patch("/api/tournaments/anderes/rounds/1/tables/1/hands/5/",
                                            {"augen": 30, "reason": "x"}, format="json")
     assert response.status_code == 404
+
+
+# --- paper mode: a table's round totals ---------------------------------------------------------
+
+
+def test_the_organiser_enters_a_paper_tables_round_totals_with_a_revision(organiser, table):
+    api = client_for(organiser)
+    totals_url = BASE + "rounds/1/tables/1/totals/"
+    response = api.put(totals_url, {"totals": {"1": 12, "2": -5, "3": -4, "4": -3}}, format="json")
+    assert response.status_code == 200
+    sheet = response.json()
+    assert sheet["paper_totals"] == {"1": 12, "2": -5, "3": -4, "4": -3}
+    assert sheet["totals"] == {"1": 12, "2": -5, "3": -4, "4": -3} and sheet["complete"] is True
+    response = api.put(totals_url, {"totals": {"1": 10, "2": -5, "3": -2, "4": -3}}, format="json")
+    assert response.status_code == 200
+    revisions = HandRevision.objects.filter(table=table, action="totals").order_by("id")
+    assert [(r.old, r.new["1"], r.by.username) for r in revisions] == [
+        (None, 12, organiser.username), ({"1": 12, "2": -5, "3": -4, "4": -3}, 10, organiser.username)]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"totals": {"1": 12, "2": -5, "3": -4, "4": -2}}, "totals"),  # adds up to +1
+    ({"totals": {"1": 12, "2": -5, "3": -7}}, "totals"),  # seat 4 missing
+    ({"totals": {"1": "zwölf", "2": -5, "3": -4, "4": -3}}, "totals.1"),
+    ({}, "totals"),
+])
+def test_paper_totals_that_do_not_fit_are_a_400_naming_the_field(organiser, table, body, field):
+    response = client_for(organiser).put(BASE + "rounds/1/tables/1/totals/", body, format="json")
+    assert response.status_code == 400 and list(response.json()) == [field]
+    table.refresh_from_db()
+    assert table.paper_totals is None and not HandRevision.objects.filter(table=table).exists()
+
+
+def test_paper_totals_are_refused_where_games_were_entered_and_for_desk_helpers(organiser, desk, table):
+    body = {"totals": {"1": 1, "2": -1, "3": 1, "4": -1}}
+    assert client_for(desk).put(BASE + "rounds/1/tables/1/totals/", body, format="json").status_code == 403
+    table_sheet_record(table=table, records=[rufspiel(1)])
+    response = client_for(organiser).put(BASE + "rounds/1/tables/1/totals/", body, format="json")
+    assert response.status_code == 409 and list(response.json()) == ["totals"]

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from .. import selectors
 from ..access import DESK, ORGANISER, has_role
 from ..models import Hand, Round, Table, Tournament
-from ..services.hands import hand_correct, hand_delete
+from ..services.hands import hand_correct, hand_delete, table_paper_totals
 from ..services.registration import registration_change, registration_create, registration_quick_add
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw
 from . import serializers as s
@@ -226,3 +226,28 @@ class OrganiserHandView(TournamentApiView):
         hand_delete(hand=hand, by=request.user, device=self.device, organiser=True,
                     reason=body.validated_data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundTableTotalsView(TournamentApiView):
+    """Paper mode for a table that played without a tablet: only each player's round total. Entering
+    or overwriting them keeps a revision (old and new totals, who, when, why)."""
+
+    write_roles = ORGANISER
+
+    @extend_schema(
+        tags=ROUNDS, summary="Enter a paper table's round totals (instead of its games)",
+        request=s.PaperTotalsSerializer,
+        responses={200: s.TableSheetSerializer,
+                   400: bad_request("A seat missing, not a whole number, or totals that do not add up to 0."),
+                   403: FORBIDDEN, 404: NOT_FOUND,
+                   409: conflict("Games were entered at this table, or the round is not published.")},
+    )
+    def put(self, request: Request, slug: str, number: int, table: int) -> Response:
+        rnd = _round(self.tournament(write=True), number)
+        found = get_object_or_404(Table, round=rnd, number=table)
+        body = s.PaperTotalsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_paper_totals(table=found, totals=body.validated_data["totals"], by=request.user, device=self.device,
+                           reason=body.validated_data["reason"])
+        found = Table.objects.select_related("round__tournament").get(pk=found.pk)
+        return Response(s.TableSheetSerializer(selectors.table_sheet(found)).data)

@@ -253,6 +253,13 @@ class OrganiserHandDeleteSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
 
 
+class PaperTotalsSerializer(serializers.Serializer):
+    totals = PointsField(help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
+                                   "under plus/minus scoring they must add up to 0.")
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="",
+                                   help_text="Needed when the round is closed (kept in the revision).")
+
+
 # --- A table's sheet ----------------------------------------------------------------------------
 
 

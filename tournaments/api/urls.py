@@ -21,6 +21,7 @@ urlpatterns = [
     path(rnd + "tables/", organiser.RoundTablesView.as_view(), name="round-tables"),
     path(rnd + "tables/<int:table>/", organiser.RoundTableSheetView.as_view(), name="round-table"),
     path(rnd + "tables/<int:table>/hands/<int:game>/", organiser.OrganiserHandView.as_view(), name="round-hand"),
+    path(rnd + "tables/<int:table>/totals/", organiser.RoundTableTotalsView.as_view(), name="round-table-totals"),
     path(tisch, table.TableSheetView.as_view(), name="table"),
     path(tisch + "hands/", table.HandCreateView.as_view(), name="table-hands"),
     path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table-hand"),
