@@ -68,3 +68,14 @@ def test_task_goes_through_redis_and_a_real_worker():
         )
     # Only a worker process has a node name; an in-process run leaves it empty.
     assert WorkerPing.objects.get(token=token).hostname.startswith("celery@")
+
+
+def test_real_workers_without_a_shared_cache_are_warned_about(settings):
+    from django.core.checks import run_checks
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/0"
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert "schafkopfrennen.W001" in [m.id for m in run_checks()]
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:6379/1"}}
+    assert "schafkopfrennen.W001" not in [m.id for m in run_checks()]
