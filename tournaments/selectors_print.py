@@ -276,7 +276,8 @@ def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blan
 
 def _list_head(tournament, computed_at, current: bool) -> ListHead:
     return ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
-                    computed_at=timezone.localtime(computed_at) if computed_at else None, current=current)
+                    computed_at=timezone.localtime(computed_at) if computed_at else None, current=current,
+                    logo=_logo(tournament.club))
 
 
 def _standings_lines(rows: list[dict], rounds: int) -> tuple[StandingsLine, ...]:

@@ -218,3 +218,22 @@ def test_certificates_printed_before_the_standings_are_final_say_so(finished_tou
     finished_tournament.rounds.get(number=2).tables.filter(number=1).update(paper_totals={"1": 0})
     early = pdf_pages(render_certificates(certificates_data(finished_tournament)))
     assert all("Printed before the standings were final." in page for page in early)
+
+
+@pytest.mark.django_db
+def test_the_lists_carry_the_clubs_logo_in_their_head_when_there_is_one(finished_tournament):
+    from tournaments.pdf.standings import render_standings
+    from tournaments.selectors_print import standings_data
+
+    documents = ((standings_data, render_standings), (prize_list_data, render_prize_list),
+                 (cash_list_data, render_cash_list))
+    for build, render in documents:
+        reader = pypdf.PdfReader(io.BytesIO(render(build(finished_tournament))))
+        assert all(page_images(page) == [] for page in reader.pages)
+    finished_tournament.club.logo.save("vereinslogo.png", ContentFile(png(600, 200)), save=True)
+    for build, render in documents:
+        content = render(build(finished_tournament))
+        reader = pypdf.PdfReader(io.BytesIO(content))
+        assert all(len(page_images(page)) == 1 for page in reader.pages)  # every page's head
+        assert "Gasthof zur Post" in reader.pages[0].extract_text()  # the head's text is still there
+        assert content == render(build(finished_tournament))

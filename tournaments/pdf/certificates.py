@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader, simpleSplit
 
-from .drawing import BOLD, MINUS, REGULAR, Canvas, fit_size, mm, new_canvas
+from .drawing import BOLD, MINUS, REGULAR, Canvas, draw_logo, fit_size, logo_image, mm, new_canvas
 
 
 @dataclass(frozen=True)
@@ -57,20 +57,6 @@ PLACE_SIZE = 40
 LINE_GAP = 5 * mm
 
 
-def _logo(data: bytes | None) -> ImageReader | None:
-    """The logo, or None if there is none or it cannot be read (then the page is drawn without it)."""
-    if not data:
-        return None
-    try:
-        image = ImageReader(io.BytesIO(data))
-        width, height = image.getSize()
-    except Exception:  # noqa: BLE001 - any broken image file: print without it
-        return None
-    if width <= 0 or height <= 0:
-        return None
-    return image
-
-
 def _points(points: int) -> str:
     return f"{MINUS}{-points}" if points < 0 else str(points)
 
@@ -93,10 +79,7 @@ def _draw_certificate(canv: Canvas, data: Certificates, logo: ImageReader | None
     _frame(canv)
     y = PAGE_H - LOGO_TOP
     if logo is not None:
-        width, height = logo.getSize()
-        scale = min(LOGO_MAX_W / width, LOGO_MAX_H / height)
-        w, h = width * scale, height * scale
-        canv.drawImage(logo, CENTRE - w / 2, y - h, w, h, mask="auto")
+        draw_logo(canv, logo, centre_x=CENTRE, top=y, max_w=LOGO_MAX_W, max_h=LOGO_MAX_H)
         y -= LOGO_MAX_H + 24 * mm
     else:
         y -= NO_LOGO_TITLE
@@ -148,7 +131,7 @@ def _signature(canv: Canvas, data: Certificates) -> None:
 def render_certificates(data: Certificates) -> bytes:
     buffer = io.BytesIO()
     canv = new_canvas(buffer, pagesize=A4, title=_("Certificates") + f" \u2013 {data.tournament}")
-    logo = _logo(data.logo)
+    logo = logo_image(data.logo)
     for cert in data.certificates:
         _draw_certificate(canv, data, logo, cert)
         canv.showPage()

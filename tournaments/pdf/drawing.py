@@ -1,11 +1,13 @@
 """Small drawing helpers every document shares: numbers, money, fitted text, text runs, page numbers."""
 from __future__ import annotations
 
+import io
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -123,3 +125,25 @@ class PagedCanvas(Canvas):
             Canvas.showPage(self)
         self._held = []
         Canvas.save(self)
+
+
+def logo_image(data: bytes | None) -> ImageReader | None:
+    """The club's logo, or None if there is none or it cannot be read (then the page is drawn without it)."""
+    if not data:
+        return None
+    try:
+        image = ImageReader(io.BytesIO(data))
+        width, height = image.getSize()
+    except Exception:  # noqa: BLE001 - any broken image file: print without it
+        return None
+    if width <= 0 or height <= 0:
+        return None
+    return image
+
+
+def draw_logo(canv: Canvas, image: ImageReader, *, centre_x: float, top: float, max_w: float, max_h: float) -> None:
+    """The logo scaled to fit ``max_w`` × ``max_h``, centred on ``centre_x`` below ``top``."""
+    width, height = image.getSize()
+    scale = min(max_w / width, max_h / height)
+    w, h = width * scale, height * scale
+    canv.drawImage(image, centre_x - w / 2, top - h, w, h, mask="auto")

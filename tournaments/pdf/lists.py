@@ -21,7 +21,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
-from .drawing import BOLD, REGULAR, Canvas, PagedCanvas, PageSection, fit_size, mm
+from .drawing import BOLD, REGULAR, Canvas, PagedCanvas, PageSection, draw_logo, fit_size, logo_image, mm
 from .fonts import register_fonts
 
 
@@ -34,6 +34,7 @@ class ListHead:
     venue: str
     computed_at: datetime.datetime | None  # local time the standings were computed; None: nothing counted yet
     current: bool  # False: newer games are still being counted
+    logo: bytes | None = None  # the organising club's logo (PNG or JPEG), printed small in the head
 
 
 PAGE_W, PAGE_H = A4
@@ -42,6 +43,7 @@ MARGIN_TOP = 10 * mm
 HEAD_H = 25 * mm  # title, section, tournament, date and venue, "As of"
 WARNING_H = 9 * mm  # the framed "not current" line under the head
 FOOT_H = 10 * mm
+LOGO_W, LOGO_H = 30 * mm, 17 * mm  # the club's logo in the head, centred
 CONTENT_W = PAGE_W - 2 * MARGIN_X
 
 HEAD_GRAY = colors.Color(0.82, 0.82, 0.82)
@@ -86,6 +88,7 @@ def _page_head(head: ListHead, title: str, subtitle: str):
     place = date_format(head.date, "DATE_FORMAT")
     if head.venue:
         place = f"{place} \u00b7 {head.venue}"
+    logo = logo_image(head.logo)
 
     def on_page(canv: Canvas, doc) -> None:
         canv.saveState()
@@ -93,11 +96,20 @@ def _page_head(head: ListHead, title: str, subtitle: str):
         top = PAGE_H - MARGIN_TOP
         left, right = MARGIN_X, PAGE_W - MARGIN_X
         half = CONTENT_W / 2 - 3 * mm
-        canv.setFont(BOLD, fit_size(title, BOLD, 20, half))
+        title_size = fit_size(title, BOLD, 20, half)
+        canv.setFont(BOLD, title_size)
         canv.drawString(left, top - 8 * mm, title)
+        used = stringWidth(title, BOLD, title_size)
         if subtitle:
-            canv.setFont(BOLD, fit_size(subtitle, BOLD, 14, half))
+            subtitle_size = fit_size(subtitle, BOLD, 14, half)
+            canv.setFont(BOLD, subtitle_size)
             canv.drawString(left, top - 15.5 * mm, subtitle)
+            used = max(used, stringWidth(subtitle, BOLD, subtitle_size))
+        used += left + 6 * mm
+        if logo is not None:  # right of the title, no taller than the head's text
+            draw_logo(canv, logo, centre_x=used + LOGO_W / 2, top=top - 1 * mm, max_w=LOGO_W, max_h=LOGO_H)
+            used += LOGO_W + 6 * mm
+        half = right - used  # the tournament's side: whatever the title and the logo leave
         canv.setFont(BOLD, fit_size(head.tournament, BOLD, 12, half))
         canv.drawRightString(right, top - 6.5 * mm, head.tournament)
         canv.setFont(REGULAR, fit_size(place, REGULAR, 9.5, half))
