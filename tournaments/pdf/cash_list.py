@@ -15,8 +15,8 @@ from reportlab.platypus import LongTable, Paragraph, Table, TableStyle
 
 from .drawing import BOLD, REGULAR, mm, money, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, escape, fitted, grid_style, heading, list_template,
-                    render_list, row_height, text_cell, wrap_head)
+from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, amounts_table, escape, fitted, grid_style, heading,
+                    list_template, render_list, row_height, text_cell, wrap_head)
 
 DASH = "\u2013"
 
@@ -137,19 +137,7 @@ def _balance_table(data: CashListDocument) -> Table:
         [_("to the prize pool"), money(data.pot_cents)],
         [_("Entry fees kept by the club"), money(data.club_share_cents)],
     ]
-    table = Table(rows, colWidths=(CONTENT_W - 40 * mm, 40 * mm), hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
-        ("FONT", (0, 2), (-1, 2), BOLD, BODY_SIZE + 1),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
-        ("LINEABOVE", (0, 2), (-1, 2), 1.2, "black"),
-        ("LINEBELOW", (0, 2), (-1, 2), 1.2, "black"),
-        ("BOX", (0, 0), (-1, -1), 1.0, "black"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-    ]))
-    return table
+    return amounts_table(rows, (CONTENT_W - 40 * mm, 40 * mm), total_row=2)
 
 
 def render_cash_list(data: CashListDocument) -> bytes:

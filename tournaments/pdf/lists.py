@@ -303,3 +303,20 @@ def fitted(table: Table, rows: list[list], columns: tuple[int, ...], widths: tup
 
 __all__ = ["CONTENT_W", "CellText", "ListHead", "ROW_H", "cell", "fitted", "grid_style", "heading", "list_template",
            "render_list", "row_height", "status_lines", "text_cell", "wrap_head"]
+
+
+def amounts_table(rows: list[list[str]], widths: tuple[float, float], *, total_row: int) -> Table:
+    """Label and amount per row, the amounts right-aligned, row ``total_row`` set off as the sum."""
+    table = Table(rows, colWidths=widths, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
+        ("FONT", (0, total_row), (-1, total_row), BOLD, BODY_SIZE + 1),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
+        ("LINEABOVE", (0, total_row), (-1, total_row), 1.2, "black"),
+        ("LINEBELOW", (0, total_row), (-1, total_row), 1.2, "black"),
+        ("BOX", (0, 0), (-1, -1), 1.0, "black"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    return table

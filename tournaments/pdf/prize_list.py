@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from .drawing import BOLD, REGULAR, mm, money, signed
+from .drawing import BOLD, mm, money, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CELL, CONTENT_W, NOTE, ListHead, cell, escape, fitted, grid_style, heading,
-                    list_template, render_list)
+from .lists import (BODY_SIZE, CELL, CONTENT_W, NOTE, ListHead, amounts_table, cell, escape, fitted, grid_style,
+                    heading, list_template, render_list)
 
 
 @dataclass(frozen=True)
@@ -93,19 +93,7 @@ def _pool_table(data: PrizeListDocument) -> Table:
         [_("Prize pool"), money(data.pool_cents)],
         [_("Assigned as money prizes"), money(data.assigned_cents)],
     ]
-    table = Table(rows, colWidths=POOL_WIDTHS, hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
-        ("FONT", (0, 4), (-1, 4), BOLD, BODY_SIZE + 1),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
-        ("LINEABOVE", (0, 4), (-1, 4), 1.2, "black"),
-        ("LINEBELOW", (0, 4), (-1, 4), 1.2, "black"),
-        ("BOX", (0, 0), (-1, -1), 1.0, "black"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-    ]))
-    return table
+    return amounts_table(rows, POOL_WIDTHS, total_row=4)
 
 
 def render_prize_list(data: PrizeListDocument) -> bytes:
