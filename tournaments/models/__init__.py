@@ -1,11 +1,12 @@
 """The domain model every part of Schafkopfrennen shares, split by concept."""
-from .audit import HandRevision, SeatSwap
+from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .tournament import Prize, Registration, Tournament
 from .worker import WorkerPing
 
 __all__ = [
+    "AuditEntry",
     "Club",
     "ClubMembership",
     "Hand",

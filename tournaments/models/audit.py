@@ -73,3 +73,34 @@ class HandRevision(models.Model):
         if self.action == self.Action.TOTALS:
             return f"{self.table}: {self.get_action_display()}"
         return f"{self.table} – {_('game')} {self.number}: {self.get_action_display()}"
+
+
+class AuditEntry(models.Model):
+    """One organiser action at a club or tournament: who, when, what, and the values before and after.
+
+    Written only through ``tournaments.services.audit.audit_record``; never edited. ``action`` is a
+    short dotted code (``registration.paid``, ``round.publish``, ``table.close`` ...), ``subject`` a
+    readable label of what it concerns ("Runde 2", "17: Huber, Sepp").
+    """
+
+    club = models.ForeignKey("tournaments.Club", on_delete=models.CASCADE, related_name="audit_entries",
+                             verbose_name=_("club"))
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="audit_entries", verbose_name=_("tournament"))
+    action = models.CharField(_("action"), max_length=60)
+    subject = models.CharField(_("concerns"), max_length=300, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["tournament", "-at"]), models.Index(fields=["club", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%d.%m.%Y %H:%M} {self.action} {self.subject}"

@@ -1,4 +1,5 @@
 import random
+import secrets
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -11,6 +12,11 @@ from .club import Club, Player
 
 def new_lot_seed() -> int:
     return random.SystemRandom().randrange(1, 2**31)
+
+
+def new_player_key() -> str:
+    """An unguessable key for a player's private page (link and QR code on his start card)."""
+    return secrets.token_urlsafe(18)
 
 
 def default_rules() -> dict:
@@ -88,6 +94,8 @@ class Registration(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_by",
         verbose_name=_("substitute for"),
     )
+    # The player's private key: opens his own page (and through it his current table), nothing else.
+    key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:
