@@ -32,7 +32,7 @@ def _round_param(request: HttpRequest) -> int | None:
 def _view(request: HttpRequest, tournament: Tournament):
     view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""))
     if not view.current and tournament.status != Tournament.Status.PLANNED:
-        standings_schedule(tournament.pk)  # self-healing: a look at a lagging page asks for the catch-up
+        standings_schedule(tournament.pk, ())  # self-healing: a look at a lagging page asks for the catch-up
     return view
 
 

@@ -27,7 +27,7 @@ class TableKeyView(ApiView):
     permission_classes = [AllowAny]
 
     def table(self, *, for_write: bool = False) -> Table:
-        table = selectors.table_for_entry_key(self.kwargs["entry_key"], with_round=not for_write)
+        table = selectors.table_for_entry_key(self.kwargs["entry_key"])
         if table is None or (not for_write and table.round.status == Round.Status.DRAWN):
             raise exceptions.NotFound()  # like the tablet page: a round that is not published shows nothing
         return table
