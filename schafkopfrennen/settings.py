@@ -178,6 +178,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON with a bound on nesting (a deep body is a 400, not a RecursionError); forms as DRF has them.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schafkopfrennen API",
