@@ -65,6 +65,7 @@ class RegistrationListView(TournamentApiView):
             registration = registration_quick_add(
                 tournament=tournament, first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                 club_name=data.get("club", ""), paid=data["paid"], checked_in=data["checked_in"],
+                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club",
             )
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
