@@ -23,6 +23,7 @@ from scoring.selectors import cash_list, prize_list, standings_view
 from scoring.services import RECORD_COLUMNS, hand_record, hand_score
 from scoring.templatetags.standings import tie_note
 
+from .links import table_link_key
 from .models import Hand, Prize, Round, Seat, Table, Tournament
 from .pdf.cash_list import CashLine, CashListDocument, TischbesterLine
 from .pdf.certificates import Certificate, Certificates
@@ -39,13 +40,19 @@ from .services.hands import dealer_for
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
+TABLE_LINK_PATH = "/tk/{key}/"  # tournaments:table_link
 # Bump when a document's layout or content changes, so packs built before are built again.
-PRINT_FORMAT_VERSION = 1
+PRINT_FORMAT_VERSION = 2  # 2: the table cards carry the all-evening table link
 
 
 def entry_url(url_base: str, entry_key: str) -> str:
-    """The absolute address of a table's tablet page (the link in its QR codes)."""
+    """The absolute address of a table's tablet page for one round (the link on its score sheet)."""
     return url_base.rstrip("/") + ENTRY_PATH.format(key=entry_key)
+
+
+def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
+    """The absolute address of table ``number``'s all-evening link (the QR code on its table card)."""
+    return url_base.rstrip("/") + TABLE_LINK_PATH.format(key=table_link_key(tournament.pk, number))
 
 
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
@@ -223,7 +230,7 @@ def _table_cards(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], 
     tournament = rnd.tournament
     return TableCards(cards=tuple(
         TableCard(tournament=tournament.name, date=tournament.date, round=rnd.number, table=t.number,
-                  players=_players(seats[t.pk]), entry_url=entry_url(url_base, t.entry_key))
+                  players=_players(seats[t.pk]), entry_url=table_link_url(url_base, tournament, t.number))
         for t in tables
     ))
 
