@@ -144,6 +144,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_delete": {"POST": ORGANISER},
     "tournaments:paper_preview": {"POST": ORGANISER},
     "tournaments:paper_totals": {"POST": ORGANISER},
+    "tournaments:table_confirm_for": {"POST": ORGANISER},
+    "tournaments:table_close": {"POST": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
