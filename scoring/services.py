@@ -33,7 +33,8 @@ def points_json(score: HandScore) -> dict[str, int]:
 def outcome_columns(score: HandScore) -> dict[str, Any]:
     """The stored outcome of a game: the engine's whole HandScore (lossless), and the points per seat
     the sheet, the archive and the admin show (empty for a thrown-in game)."""
-    return {"points": points_json(score) if not score.thrown_in else {}, "outcome": outcome_to_dict(score)}
+    return {"points": points_json(score) if not score.thrown_in else {}, "thrown_in": score.thrown_in,
+            "outcome": outcome_to_dict(score)}
 
 
 def stored_score(hand: Any) -> HandScore:

@@ -1,5 +1,4 @@
 """The standings pages (public, projector), downloads, and the organiser's prize and cash lists."""
-import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,9 +8,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import access
+from tournaments.forms_setup import cents_to_euro
 from tournaments.models import Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
+from tournaments.spreadsheet import csv_writer
 
 from . import selectors
 from .forms import PrizeFormSet
@@ -74,7 +75,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     else:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response.write("\ufeff")  # so spreadsheet programs read the umlauts right
-        writer = csv.writer(response, delimiter=";")
+        writer = csv_writer(response, delimiter=";")  # a name like "=HYPERLINK(...)" stays text
         rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
         writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
                          _("Lost solos"), *rounds])
@@ -102,7 +103,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and not can_edit:
         return HttpResponse(status=403)
     prize_list = selectors.prize_list(tournament)
-    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": (p.amount_cents or 0) / 100 or None,
+    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
                 "goods": p.goods} for p in prize_list.prizes]
     formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
     if request.method == "POST" and can_edit and formset.is_valid():

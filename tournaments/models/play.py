@@ -47,6 +47,10 @@ class Table(models.Model):
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
     # Paper mode without games: each seat's round total as the sheet says ({"1": 12, ...}); sums to 0.
     paper_totals = models.JSONField(_("round totals from the paper sheet"), null=True, blank=True)
+    # A game changed after players had confirmed: the tablet asks them to confirm again and marks it.
+    reconfirm_game = models.PositiveSmallIntegerField(_("game changed after confirmation"), null=True, blank=True)
+    # The organiser closed the table without every confirmation (a player left, a game is missing): why.
+    closed_reason = models.CharField(_("closed by the organiser because"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -92,6 +96,7 @@ class Hand(models.Model):
         WENZ = "wenz", _("Wenz")
         SOLO = "solo", _("Farbsolo")
         WEITER = "weiter", _("thrown in (all passed)")
+        KREUZ = "kreuz", _("Kreuz (all passed)")
 
     class Suit(models.TextChoices):
         EICHEL = "eichel", _("Eichel")
@@ -128,6 +133,9 @@ class Hand(models.Model):
     # The rules engine's whole outcome (scoring.rules.outcome), stored with the game so that standings,
     # sheets and cash lists only add up and never score a game again.
     outcome = models.JSONField(_("outcome"), default=dict)
+    # Thrown in: the same dealer deals again and the game does not count (a "weiter" under all-pass =
+    # redeal, a Kreuz ending 60:60 under kreuz_tie = replay); the engine's HandScore.thrown_in.
+    thrown_in = models.BooleanField(_("thrown in"), default=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("entered by"),

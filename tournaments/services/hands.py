@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
+from scoring.rules.seats import dealer_for as rules_dealer_for
 from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
@@ -49,7 +50,7 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
 
 def dealer_for(number: int, thrown_in_before: int, size: int) -> int:
     """Seat 1 deals game 1; the deal passes clockwise; after a thrown-in game the same dealer deals again."""
-    return ((number - 1 - thrown_in_before) % size) + 1
+    return rules_dealer_for(number, thrown_in_before, size)
 
 
 def next_game_number(table: Table) -> int:
@@ -62,7 +63,7 @@ def next_game_number(table: Table) -> int:
 
 
 def _dealer(table: Table, number: int) -> int:
-    thrown_in = table.hands.filter(number__lt=number, contract=Hand.Contract.WEITER).count()
+    thrown_in = table.hands.filter(number__lt=number, thrown_in=True).count()
     return dealer_for(number, thrown_in, table.size)
 
 
@@ -85,6 +86,9 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, **stored_record(hand, hand.table.size), "points": hand.points}
 
 
+_CHANGING = ("paper_totals", "completed_at", "closed_reason")  # a table's columns a write may find changed
+
+
 def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
 
@@ -93,8 +97,9 @@ def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     with the game facts from a statement after the lock, so a round closed meanwhile is seen (closing
     a round locks its tables first). ``twin``: this submission was stored before (a retry).
     """
-    fresh = Table.objects.select_for_update().filter(pk=table.pk).values("paper_totals", "completed_at").get()
-    table.paper_totals, table.completed_at = fresh["paper_totals"], fresh["completed_at"]
+    fresh = Table.objects.select_for_update().filter(pk=table.pk).values(*_CHANGING).get()
+    for name in _CHANGING:
+        setattr(table, name, fresh[name])
     hands = Hand.objects.filter(table_id=table.pk).order_by().values("table_id")
 
     def count(query) -> Subquery:
@@ -103,7 +108,7 @@ def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     return Round.objects.filter(pk=table.round_id).values("status").annotate(
         twin=Subquery(hands.filter(client_id=client_id).values("pk")[:1]),
         last=Subquery(hands.annotate(m=Max("number")).values("m")),
-        entered=count(hands), thrown_in=count(hands.filter(contract=Hand.Contract.WEITER)),
+        entered=count(hands), thrown_in=count(hands.filter(thrown_in=True)),
         confirmed=count(TableConfirmation.objects.filter(table_id=table.pk).order_by().values("table_id")),
     ).get()
 
@@ -144,11 +149,11 @@ def hand_record(
     played = entered - thrown_in
     if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
         raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
-    if record.get("contract") == Hand.Contract.WEITER and number <= last:
-        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
-                                         "because the same dealer deals again after it."), code="weiter_not_last")
     dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
+    if score.thrown_in and number <= last:
+        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
+                                         "because the same dealer deals again after it."), code="weiter_not_last")
     try:
         # No savepoint: under the table's lock the number is free; a unique clash can only be the
         # submission id, used at another table, and then the whole transaction is given up anyway.
@@ -163,10 +168,21 @@ def hand_record(
         table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
         by=hand.entered_by, device=device[:200], reason=reason[:300],
     )
-    if facts["confirmed"] or table.completed_at is not None:
+    if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)
     return hand, True
+
+
+def _hand_still_there(hand: Hand) -> Hand:
+    """The game as stored now, under the table's lock: somebody may have deleted it since it was read."""
+    current = Hand.objects.select_related("table").filter(pk=hand.pk).first()
+    if current is None:
+        raise ServiceError(
+            "number", _("Game %(number)s was deleted meanwhile (on another device?).") % {"number": hand.number},
+            status=404, code="deleted",
+        )
+    return current
 
 
 @transaction.atomic
@@ -175,13 +191,12 @@ def hand_correct(
 ) -> Hand:
     """Change a game; the old and new values are kept as a revision."""
     table = _locked_table(hand.table)
-    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
-    was_thrown_in = hand.contract == Hand.Contract.WEITER
-    if was_thrown_in != (record.get("contract") == Hand.Contract.WEITER):
-        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
     score = _score(table, record, hand.dealer)
+    if hand.thrown_in != score.thrown_in:  # every later game's dealer would shift
+        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
     old = _snapshot(hand)
     for name, value in hand_columns(record).items():
         setattr(hand, name, value)
@@ -192,7 +207,7 @@ def hand_correct(
         table=table, hand=hand, number=hand.number, action=HandRevision.Action.UPDATE, old=old, new=_snapshot(hand),
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id, table.pk)
     return hand
 
@@ -200,9 +215,9 @@ def hand_correct(
 @transaction.atomic
 def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = False, reason: str = "") -> None:
     table = _locked_table(hand.table)
-    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
-    if hand.contract == Hand.Contract.WEITER and table.hands.filter(number__gt=hand.number).exists():
+    if hand.thrown_in and table.hands.filter(number__gt=hand.number).exists():
         raise ServiceError(
             "number", _("The games after this thrown-in game were dealt on from it; delete them first."),
             status=409, code="weiter_not_last",
@@ -212,22 +227,30 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
     hand.delete()
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id, table.pk)
 
 
-def _unconfirm(table: Table) -> None:
+def _unconfirm(table: Table, changed: int | None = None) -> None:
     """Any change after players confirmed means they must confirm the sheet again.
 
+    ``changed``: the game that was corrected or deleted; when it cleared confirmations, the table
+    remembers it, and the tablet says "game 12 was changed – please confirm again" and marks it.
     Not in a closed round: the players are gone, the organiser's correction carries a reason, and the
     table stays complete.
     """
     if table.round.status == Round.Status.CLOSED:
         return
-    table.confirmations.all().delete()
-    if table.completed_at is not None:
-        table.completed_at = None
-        table.save(update_fields=["completed_at"])
+    deleted, _rows = table.confirmations.all().delete()
+    fields = []
+    if deleted and changed is not None:
+        table.reconfirm_game = changed
+        fields.append("reconfirm_game")
+    if table.completed_at is not None or table.closed_reason:
+        table.completed_at, table.closed_reason = None, ""
+        fields += ["completed_at", "closed_reason"]
+    if fields:
+        table.save(update_fields=fields)
 
 
 @transaction.atomic
@@ -239,7 +262,7 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
     _require_open(table, organiser=False, reason="")
     if seat not in range(1, table.size + 1):
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
-    played = table.hands.exclude(contract=Hand.Contract.WEITER).count()
+    played = table.hands.exclude(thrown_in=True).count()
     required = games_required(table.round.tournament, table.size)
     if played < required:
         raise ServiceError(
@@ -247,10 +270,16 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
                 "played": played, "required": required}, status=409, code="games_missing",
         )
     confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
+    table_complete_if_confirmed(table)
+    return confirmation
+
+
+def table_complete_if_confirmed(table: Table) -> None:
+    """Every seat confirmed: the table is complete, and a change notice has been answered."""
     if table.confirmations.count() >= table.size and table.completed_at is None:
         table.completed_at = timezone.now()
-        table.save(update_fields=["completed_at"])
-    return confirmation
+        table.reconfirm_game = None
+        table.save(update_fields=["completed_at", "reconfirm_game"])
 
 
 @transaction.atomic
@@ -307,7 +336,7 @@ def table_sheet_record(
     rules = table.round.tournament.ruleset
     numbers = set(table.hands.order_by().values_list("number", flat=True))
     number = max(numbers, default=0)
-    thrown_in = table.hands.filter(contract=Hand.Contract.WEITER).count()
+    thrown_in = table.hands.filter(thrown_in=True).count()
     played = len(numbers) - thrown_in
     required = games_required(table.round.tournament, table.size)
     author = by if getattr(by, "is_authenticated", False) else None

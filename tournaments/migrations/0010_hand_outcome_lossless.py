@@ -38,7 +38,7 @@ def fill_outcome(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0006_audit_entry_player_key")]
+    dependencies = [("tournaments", "0009_table_reconfirm_close")]
 
     operations = [
         migrations.AddField(
