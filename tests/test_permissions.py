@@ -78,6 +78,16 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
     "scoring:projector": {"GET": PUBLIC},
     "scoring:download": {"GET": PUBLIC},
+    # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
+    "tournaments:series": {"GET": PUBLIC},
+    "tournaments:series_download": {"GET": PUBLIC},
+    "tournaments:series_player": {"GET": PUBLIC},
+    "tournaments:tournament_statistics": {"GET": PUBLIC},
+    "tournaments:player_history": {"GET": KEY},
+    # Setting a series up: organisers (of any club: they add their own club's tournaments to a cup).
+    "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_manage": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_certificates": {"GET": DESK},
     # The tablet pages: the private table key instead of a login.
     "tournaments:entry_table": {"GET": KEY},
     "tournaments:entry_record": {"POST": KEY},
@@ -301,9 +311,13 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "club_id": world.tournament.club_id,
         "player_id": world.player.pk,
         "doc": "spielliste-leer" if url.name == "tournaments:print_table_document" else "sitzplan",
+        "series": "jahreswertung-2026",  # the demo's season
+        "player_key": world.tournament.registrations.get(start_number=1).key,
     }
     if url.name == "scoring:download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
+    if url.name == "tournaments:series_download":
+        return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
     missing = [p for p in url.params if p not in values]
     assert not missing, f"{url.name}: no fixture value for the parameters {missing}"
     return [{p: values[p] for p in url.params}]
@@ -432,7 +446,7 @@ def test_who_gets_in(name, world, db, monkeypatch, tmp_path):
 def test_a_wrong_table_key_is_404_for_everyone(name, world, db):
     url = site_urls()[name]
     (kwargs,) = kwargs_for(url, world)
-    param = "entry_key" if "entry_key" in kwargs else "key"
+    param = next(p for p in ("entry_key", "player_key", "key") if p in kwargs)
     wrong = {**kwargs, param: "x" * len(kwargs[param])}
     problems = []
     path = reverse(name, kwargs=wrong)
