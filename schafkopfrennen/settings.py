@@ -103,7 +103,9 @@ WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 # Database: DATABASE_URL, else POSTGRES_*, else the embedded SQLite file.
 def _database() -> dict:
     if os.environ.get("DATABASE_URL"):
-        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
+        # Connections are kept for a minute and checked before reuse: after a PostgreSQL restart the first
+        # request of each web worker reconnects instead of answering 500.
+        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True)
     if os.environ.get("POSTGRES_DB") or os.environ.get("POSTGRES_HOST"):
         return {
             "ENGINE": "django.db.backends.postgresql",
@@ -113,6 +115,7 @@ def _database() -> dict:
             "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
             "PORT": os.environ.get("POSTGRES_PORT", "5432"),
             "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
         }
     return {
         "ENGINE": "django.db.backends.sqlite3",
@@ -210,6 +213,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON with a bound on nesting (a deep body is a 400, not a RecursionError); forms as DRF has them.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schafkopfrennen API",

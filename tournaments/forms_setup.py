@@ -15,6 +15,7 @@ PRESET_CHOICES = [
     ("sechs_zwei", _("6/2 (solo base 2)")),
     ("nur_pluspunkte", _("Plus points only")),
     ("wenz_ab_3", _("Wenz Laufende from 3")),
+    ("kreuz_statt_muss", _("Kreuz instead of Muss")),
 ]
 assert {key for key, _label in PRESET_CHOICES} == set(PRESETS)
 
@@ -32,6 +33,11 @@ def euro_to_cents(value: Decimal | None) -> int:
     return int((value or Decimal(0)) * 100)
 
 
+def cents_to_euro(cents: int | None) -> Decimal | None:
+    """12,50 in a form field (two decimals, shown in the language's format)."""
+    return None if cents is None else (Decimal(cents) / 100).quantize(Decimal("0.01"))
+
+
 class TournamentForm(forms.Form):
     club = forms.ModelChoiceField(label=_("club"), queryset=Club.objects.none())
     name = forms.CharField(label=_("name"), max_length=200)
@@ -39,7 +45,8 @@ class TournamentForm(forms.Form):
                            help_text=_("Made from the name when left empty."))
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal(10))
+    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal("10.00"),
+                                   localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100, initial=100)
     preset = forms.ChoiceField(label=_("ruleset"), choices=PRESET_CHOICES, initial="default")
 
@@ -72,9 +79,11 @@ class TournamentDetailsForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2)
+    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
+                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100)
-    sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2)
+    sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
+                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
 
 
 def _int(label, lo=0, hi=None, **kw):
@@ -102,7 +111,10 @@ class RulesForm(forms.Form):
     sie_factor = _int(_("Sie factor"), 1)
     kontra_allowed = forms.BooleanField(label=_("Kontra allowed"), required=False)
     all_pass = forms.ChoiceField(label=_("when all pass"), choices=[("muss", _("Muss")),
-                                                                     ("redeal", _("throw in (Weitergeld)"))])
+                                                                     ("redeal", _("throw in (Weitergeld)")),
+                                                                     ("kreuz", _("play über Kreuz (1+3 against 2+4)"))])
+    kreuz_tie = forms.ChoiceField(label=_("a Kreuz ending 60:60"), choices=[
+        ("lost", _("is lost by the declaring pair")), ("replay", _("is thrown in and dealt again"))])
     muss_win = forms.TypedChoiceField(label=_("a Muss wins with"), coerce=int,
                                       choices=[(60, _("60 Augen")), (61, _("61 Augen"))])
     reuegeld_cents__rufspiel = _int(_("Reuegeld lost Rufspiel (cents)"))
@@ -121,6 +133,7 @@ class RulesForm(forms.Form):
 
     @classmethod
     def initial_from(cls, rules: dict) -> dict:
+        rules = ruleset_to_dict(ruleset_from_dict(rules))  # keys added since it was stored take their default
         initial = {}
         for name in cls.base_fields:
             key, _sep, sub = name.partition("__")

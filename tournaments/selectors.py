@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, QuerySet
 
 from scoring.rules import Ruleset
+from scoring.rules.seats import kreuz_partner
 
-from .models import Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
+from .models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
 
 
 def tournament_list_public() -> QuerySet[Tournament]:
@@ -46,7 +47,7 @@ def table_progress(rnd: Round) -> list[TableProgress]:
     """For every table of a round: games entered (thrown-in games do not count) and confirmations."""
     tournament = rnd.tournament
     games = Counter(
-        dict(Hand.objects.filter(table__round=rnd).exclude(contract=Hand.Contract.WEITER)
+        dict(Hand.objects.filter(table__round=rnd).exclude(thrown_in=True)
              .values_list("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
     )
     confirmations = Counter(
@@ -177,14 +178,14 @@ def table_sheet(table: Table) -> TableSheet:
         for hand in hands:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
-    thrown_in = sum(1 for hand in hands if hand.contract == Hand.Contract.WEITER)
+    thrown_in = sum(1 for hand in hands if hand.thrown_in)
     entered = len(hands) - thrown_in
     required = games_required(rnd.tournament, size)
     next_number = next_dealer = None
     if table.paper_totals is None and entered < required:
         taken = {hand.number for hand in hands}
         next_number = next(n for n in range(1, len(hands) + 2) if n not in taken)
-        before = sum(1 for hand in hands if hand.number < next_number and hand.contract == Hand.Contract.WEITER)
+        before = sum(1 for hand in hands if hand.number < next_number and hand.thrown_in)
         next_dealer = dealer_for(next_number, before, size)
     return TableSheet(
         table=table, round_number=rnd.number, round_status=rnd.status,
@@ -242,6 +243,11 @@ def players_search(*, tournament: Tournament, query: str, limit: int = 12) -> li
         .values_list("pk", flat=True).distinct()
     )
     return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("last_name", "first_name", "id")[:limit])
+
+
+def club_names() -> list[str]:
+    """Every club's name, to pick from when a new player is added (desk helpers cannot add clubs)."""
+    return list(Club.objects.order_by("name").values_list("name", flat=True))
 
 
 def player_for_desk(*, tournament: Tournament, pk: int) -> Player | None:
@@ -455,6 +461,7 @@ class SheetRow:
     declarer_won: bool | None  # None for a thrown-in game
     won_solo: bool  # a won Wenz, Farbsolo, Tout or Sie: circled on the paper sheet
     cells: list[SheetCell]
+    partner: int | None = None  # as entered, or über Kreuz the seat opposite the declarer
 
 
 @dataclass(frozen=True)
@@ -488,6 +495,13 @@ class EntrySheet:
         return sum(self.sheet.totals.values())
 
 
+def hand_partner(hand: Hand, size: int) -> int | None:
+    """The declarer's partner: as entered, or in a game über Kreuz the seat opposite (rules.md section 6)."""
+    if hand.partner is None and hand.contract == Hand.Contract.KREUZ and hand.declarer:
+        return kreuz_partner(hand.declarer, size, hand.dealer if size == 5 else None)
+    return hand.partner
+
+
 def table_entry_sheet(table: Table) -> EntrySheet:
     """A table's sheet with each game's points and running totals, for the tablet and paper mode."""
     sheet = table_sheet(table)
@@ -496,18 +510,20 @@ def table_entry_sheet(table: Table) -> EntrySheet:
     running = dict.fromkeys(range(1, size + 1), 0)
     rows = []
     for hand in sheet.hands:
-        thrown_in = hand.contract == Hand.Contract.WEITER
+        thrown_in = hand.thrown_in
+        partner = hand_partner(hand, size)
         cells = []
         for seat in range(1, size + 1):
             sits_out = size == 5 and seat == hand.dealer
             points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
             running[seat] += points or 0
             cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,
-                                   sits_out=sits_out, plays=seat in (hand.declarer, hand.partner)))
+                                   sits_out=sits_out, plays=seat in (hand.declarer, partner)))
         won = None if thrown_in else hand.declarer_won
         rows.append(SheetRow(
             hand=hand, number=hand.number, dealer=hand.dealer, thrown_in=thrown_in, declarer_won=won,
             won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO), cells=cells,
+            partner=partner,
         ))
     published = sheet.round_status == Round.Status.PUBLISHED
     paper = table.paper_totals is not None

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from scoring.services import hand_record as stored_record
 
-from ..models import Hand, Player, Registration, Round
+from ..models import Hand, Registration, Round
 
 SEED_MAX = 2**63 - 1
 GAME_NUMBER_MAX = 32767
@@ -45,13 +45,17 @@ class RegistrationSerializer(serializers.ModelSerializer):
 class RegistrationCreateSerializer(serializers.Serializer):
     """An existing player (``player_id``) or a new one (``first_name``, ``last_name``, ``club``)."""
 
-    player_id = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True, help_text="An existing player."
+    # An id only: whether it names a player this tournament's desk may register is the view's question
+    # (selectors.player_for_desk), answered alike for an id of another club and one that does not exist.
+    player_id = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
+        help_text="An existing player of the tournament's club (its members and who played its tournaments).",
     )
     first_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     last_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     club = serializers.CharField(
-        required=False, allow_blank=True, max_length=200, help_text="Club name of a new player (created if unknown)."
+        required=False, allow_blank=True, max_length=200,
+        help_text="Club name of a new player: an existing club; organisers may name a new one (it is created).",
     )
     paid = serializers.BooleanField(default=False)
     checked_in = serializers.BooleanField(default=False)
@@ -293,3 +297,47 @@ class TableSheetSerializer(serializers.Serializer):
 
 class ConfirmSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat whose player confirms the complete sheet.")
+
+
+# --- a player's own page (api/s/<key>/) ---------------------------------------------------------------
+
+
+class PlayerMateSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    start_number = serializers.IntegerField()
+
+
+class PlayerGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    contract = serializers.CharField(help_text="The game as the page names it.")
+    declarer = serializers.CharField(help_text="Who played; empty for a thrown-in game.")
+    points = serializers.IntegerField(allow_null=True, help_text="null: he sat out, or nobody played.")
+    running = serializers.IntegerField(help_text="His total after this game.")
+    sits_out = serializers.BooleanField()
+
+
+class PlayerRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="number")
+    status = serializers.CharField(help_text="published or closed.")
+    table = serializers.IntegerField(source="table.number")
+    seat = serializers.IntegerField()
+    mates = PlayerMateSerializer(many=True)
+    games = PlayerGameSerializer(many=True)
+    total = serializers.IntegerField()
+    confirmed = serializers.BooleanField()
+
+
+class PlayerRankSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class PlayerPageSerializer(serializers.Serializer):
+    tournament = serializers.CharField(source="tournament.name")
+    name = serializers.CharField(source="registration.player.name")
+    start_number = serializers.IntegerField(source="registration.start_number")
+    current = PlayerRoundSerializer(allow_null=True, help_text="His seat in the newest public round, or null.")
+    rounds = PlayerRoundSerializer(many=True, help_text="The public rounds he played, newest first.")
+    total = serializers.IntegerField(help_text="His points so far.")
+    rank = PlayerRankSerializer(allow_null=True, help_text="His place; null while the standings are not public.")

@@ -92,6 +92,7 @@ class Hand(models.Model):
         WENZ = "wenz", _("Wenz")
         SOLO = "solo", _("Farbsolo")
         WEITER = "weiter", _("thrown in (all passed)")
+        KREUZ = "kreuz", _("Kreuz (all passed)")
 
     class Suit(models.TextChoices):
         EICHEL = "eichel", _("Eichel")
@@ -127,6 +128,9 @@ class Hand(models.Model):
     points = models.JSONField(_("points per seat"), default=dict)
     # The rules engine's outcome, stored with the game so standings only add up (never rescore).
     declarer_won = models.BooleanField(_("declarer won"), null=True, blank=True)
+    # Thrown in: the same dealer deals again and the game does not count (a "weiter" under all-pass =
+    # redeal, a Kreuz ending 60:60 under kreuz_tie = replay); the engine's HandScore.thrown_in.
+    thrown_in = models.BooleanField(_("thrown in"), default=False)
     reuegeld_cents = models.PositiveIntegerField(_("Reuegeld the declarer owes (cents)"), default=0)
     weitergeld_cents = models.PositiveIntegerField(_("Weitergeld each seat owes (cents)"), default=0)
     entered_by = models.ForeignKey(
