@@ -252,10 +252,10 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
         seats[table_id][number] = player_id
     facts = []
     for (table_id, tournament_id, rnd, table, size, number, contract, declarer, won, tout, sie, muss, augen,
-         schwarz, dealer, points) in Hand.objects.filter(**closed).values_list(
+         schwarz, dealer, points, thrown_in) in Hand.objects.filter(**closed).values_list(
             "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
             "number", "contract", "declarer", "declarer_won", "tout", "sie", "muss", "augen", "schwarz", "dealer",
-            "points").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
+            "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
         at_table = seats[table_id]
         playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
         facts.append(GameFact(
@@ -264,7 +264,7 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             points={at_table[int(s)]: int(v) for s, v in (points or {}).items() if int(s) in at_table},
             declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
             sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
-            win_line=muss_win[tournament_id] if muss else 61,
+            win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),
         ))
     return facts
 
