@@ -105,6 +105,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:player_table_preview": {"POST": KEY},
     "tournaments:player_table_confirm": {"POST": KEY},
     "tournaments:player_confirm": {"POST": KEY},
+    "tournaments:start_cards": {"GET": DESK},  # the players' private links: desk and organisers only
+    "tournaments:start_card": {"GET": DESK},
     # The organiser's start page and the club's pages.
     "tournaments:organiser_home": {"GET": LOGIN},
     # Mein Zugang: the user's own page, the API token made and revoked there.
