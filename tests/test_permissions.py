@@ -79,6 +79,16 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
     "scoring:projector": {"GET": PUBLIC},
     "scoring:download": {"GET": PUBLIC},
+    # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
+    "tournaments:series": {"GET": PUBLIC},
+    "tournaments:series_download": {"GET": PUBLIC},
+    "tournaments:series_player": {"GET": PUBLIC},
+    "tournaments:tournament_statistics": {"GET": PUBLIC},
+    "tournaments:player_history": {"GET": KEY},
+    # Setting a series up: organisers (of any club: they add their own club's tournaments to a cup).
+    "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_manage": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_certificates": {"GET": DESK},
     # The tablet pages: the private table key instead of a login.
     "tournaments:entry_table": {"GET": KEY},
     "tournaments:entry_record": {"POST": KEY},
@@ -105,6 +115,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:player_table_preview": {"POST": KEY},
     "tournaments:player_table_confirm": {"POST": KEY},
     "tournaments:player_confirm": {"POST": KEY},
+    "tournaments:start_cards": {"GET": DESK},  # the players' private links: desk and organisers only
+    "tournaments:start_card": {"GET": DESK},
     # The organiser's start page and the club's pages.
     "tournaments:organiser_home": {"GET": LOGIN},
     # Mein Zugang: the user's own page, the API token made and revoked there.
@@ -148,6 +160,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_delete": {"POST": ORGANISER},
     "tournaments:paper_preview": {"POST": ORGANISER},
     "tournaments:paper_totals": {"POST": ORGANISER},
+    "tournaments:table_confirm_for": {"POST": ORGANISER},
+    "tournaments:table_close": {"POST": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
@@ -332,9 +346,13 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "club_id": world.tournament.club_id,
         "player_id": world.player.pk,
         "doc": "spielliste-leer" if url.name == "tournaments:print_table_document" else "sitzplan",
+        "series": "jahreswertung-2026",  # the demo's season
+        "player_key": world.tournament.registrations.get(start_number=1).key,
     }
     if url.name == "scoring:download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
+    if url.name == "tournaments:series_download":
+        return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
     if url.name.startswith("tournaments:table_link"):  # the table card's all-evening key
         values.update(key=table_link_key(world.tournament.pk, world.table.number), round=world.table.round.number)
     elif url.name.startswith(("tournaments:player", "api:player")) and "key" in url.params:  # the player's key
@@ -507,7 +525,7 @@ def test_a_wrong_or_revoked_token_is_401(name, world, db):
 def test_a_wrong_table_key_is_404_for_everyone(name, world, db):
     url = site_urls()[name]
     (kwargs,) = kwargs_for(url, world)
-    param = "entry_key" if "entry_key" in kwargs else "key"
+    param = next(p for p in ("entry_key", "player_key", "key") if p in kwargs)
     wrong = {**kwargs, param: "x" * len(kwargs[param])}
     problems = []
     path = reverse(name, kwargs=wrong)

@@ -27,6 +27,13 @@ ACTIONS = {
     "role.change": gettext_lazy("Role changed"),
     "player.export": gettext_lazy("Player's data exported"),
     "player.anonymise": gettext_lazy("Player anonymised"),
+    # written by the evening's table tools and the series (their own codes)
+    "table_confirm_for": gettext_lazy("Confirmed for a player"),
+    "table_close": gettext_lazy("Table closed with a reason"),
+    "series_create": gettext_lazy("Series created"),
+    "series_update": gettext_lazy("Series changed"),
+    "series_tournament_add": gettext_lazy("Tournament added to a series"),
+    "series_tournament_remove": gettext_lazy("Tournament taken out of a series"),
 }
 
 
