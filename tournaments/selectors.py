@@ -33,6 +33,8 @@ class TableProgress:
     games_required: int
     confirmations: int
     paper_totals: bool
+    closed_reason: str = ""  # the organiser closed it without every confirmation
+    reconfirm_game: int | None = None  # a game changed after confirmation
 
     @property
     def games_complete(self) -> bool:
@@ -40,7 +42,7 @@ class TableProgress:
 
     @property
     def complete(self) -> bool:
-        return self.paper_totals or (self.games_complete and self.confirmations >= self.size)
+        return self.paper_totals or bool(self.closed_reason) or (self.games_complete and self.confirmations >= self.size)
 
 
 def table_progress(rnd: Round) -> list[TableProgress]:
@@ -58,7 +60,7 @@ def table_progress(rnd: Round) -> list[TableProgress]:
         TableProgress(
             table_id=t.pk, number=t.number, size=t.size, games_entered=games[t.pk],
             games_required=games_required(tournament, t.size), confirmations=confirmations[t.pk],
-            paper_totals=t.paper_totals is not None,
+            paper_totals=t.paper_totals is not None, closed_reason=t.closed_reason, reconfirm_game=t.reconfirm_game,
         )
         for t in rnd.tables.order_by("number")
     ]

@@ -47,6 +47,10 @@ class Table(models.Model):
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
     # Paper mode without games: each seat's round total as the sheet says ({"1": 12, ...}); sums to 0.
     paper_totals = models.JSONField(_("round totals from the paper sheet"), null=True, blank=True)
+    # A game changed after players had confirmed: the tablet asks them to confirm again and marks it.
+    reconfirm_game = models.PositiveSmallIntegerField(_("game changed after confirmation"), null=True, blank=True)
+    # The organiser closed the table without every confirmation (a player left, a game is missing): why.
+    closed_reason = models.CharField(_("closed by the organiser because"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("table")

@@ -182,7 +182,7 @@ def hand_correct(
         table=table, hand=hand, number=hand.number, action=HandRevision.Action.UPDATE, old=old, new=_snapshot(hand),
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id)
     return hand
 
@@ -202,22 +202,30 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
     hand.delete()
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id)
 
 
-def _unconfirm(table: Table) -> None:
+def _unconfirm(table: Table, changed: int | None = None) -> None:
     """Any change after players confirmed means they must confirm the sheet again.
 
+    ``changed``: the game that was corrected or deleted; when it cleared confirmations, the table
+    remembers it, and the tablet says "game 12 was changed – please confirm again" and marks it.
     Not in a closed round: the players are gone, the organiser's correction carries a reason, and the
     table stays complete.
     """
     if table.round.status == Round.Status.CLOSED:
         return
-    table.confirmations.all().delete()
-    if table.completed_at is not None:
-        table.completed_at = None
-        table.save(update_fields=["completed_at"])
+    deleted, _rows = table.confirmations.all().delete()
+    fields = []
+    if deleted and changed is not None:
+        table.reconfirm_game = changed
+        fields.append("reconfirm_game")
+    if table.completed_at is not None or table.closed_reason:
+        table.completed_at, table.closed_reason = None, ""
+        fields += ["completed_at", "closed_reason"]
+    if fields:
+        table.save(update_fields=fields)
 
 
 @transaction.atomic
@@ -237,10 +245,16 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
                 "played": played, "required": required}, status=409, code="games_missing",
         )
     confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
+    table_complete_if_confirmed(table)
+    return confirmation
+
+
+def table_complete_if_confirmed(table: Table) -> None:
+    """Every seat confirmed: the table is complete, and a change notice has been answered."""
     if table.confirmations.count() >= table.size and table.completed_at is None:
         table.completed_at = timezone.now()
-        table.save(update_fields=["completed_at"])
-    return confirmation
+        table.reconfirm_game = None
+        table.save(update_fields=["completed_at", "reconfirm_game"])
 
 
 @transaction.atomic
