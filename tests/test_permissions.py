@@ -85,6 +85,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:entry_delete": {"POST": KEY},
     "tournaments:entry_preview": {"POST": KEY},
     "tournaments:entry_confirm": {"POST": KEY},
+    "tournaments:entry_conflict": {"POST": KEY},
+    "tournaments:entry_manifest": {"GET": KEY},
+    "tournaments:entry_service_worker": {"GET": PUBLIC},  # the same script for every table, no data
     # The organiser's start page and the club's pages.
     "tournaments:organiser_home": {"GET": LOGIN},
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
