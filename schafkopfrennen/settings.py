@@ -9,11 +9,14 @@ Celery tasks run in-process, a local-memory cache. Production sets:
   ``POSTGRES_USER``, ``POSTGRES_PASSWORD``, ``POSTGRES_HOST``, ``POSTGRES_PORT``
 - ``CELERY_BROKER_URL`` (e.g. ``redis://127.0.0.1:6379/0``): tasks go to real workers
 - ``REDIS_CACHE_URL``: a shared cache (needed with several gunicorn workers)
+- behind HTTPS: ``DJANGO_SECURE_SSL_REDIRECT=true`` and ``DJANGO_SECURE_HSTS_SECONDS=31536000``
+  (``DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``DJANGO_SECURE_HSTS_PRELOAD``, both on by default)
 """
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -57,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "tournaments",
     "scoring",
 ]
@@ -71,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -98,7 +103,9 @@ WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 # Database: DATABASE_URL, else POSTGRES_*, else the embedded SQLite file.
 def _database() -> dict:
     if os.environ.get("DATABASE_URL"):
-        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
+        # Connections are kept for a minute and checked before reuse: after a PostgreSQL restart the first
+        # request of each web worker reconnects instead of answering 500.
+        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True)
     if os.environ.get("POSTGRES_DB") or os.environ.get("POSTGRES_HOST"):
         return {
             "ENGINE": "django.db.backends.postgresql",
@@ -108,6 +115,7 @@ def _database() -> dict:
             "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
             "PORT": os.environ.get("POSTGRES_PORT", "5432"),
             "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
         }
     return {
         "ENGINE": "django.db.backends.sqlite3",
@@ -171,6 +179,33 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# HTTPS in production: switched on by the environment, off in the embedded default (plain http on a laptop).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0") or 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, nothing
+# inline, no eval (htmx is told so in base.html). The API docs page relaxes styles for Swagger UI only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -178,6 +213,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON with a bound on nesting (a deep body is a 400, not a RecursionError); forms as DRF has them.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schafkopfrennen API",

@@ -35,6 +35,13 @@ MESSAGES: dict[str, Promise] = {
         "Under these rules no game is thrown in: when all pass, the holder of the Eichel-Ober must play (Muss)."
     ),
     "not_applicable": _("Not entered when all passed."),
+    "kreuz_not_allowed": _("Kreuz is played only when the rules say: when all pass, play über Kreuz."),
+    "weiter_under_kreuz": _("Under these rules no game is thrown in: when all pass, the deal is played über Kreuz."),
+    "muss_under_kreuz": _("There is no Muss under these rules: when all pass, the deal is played über Kreuz."),
+    "kreuz_partner_not_opposite": _(
+        "Über Kreuz seat %(declarer)s plays with seat %(expected)s, who sits opposite, not with seat %(seat)s."
+    ),
+    "not_in_kreuz": _("Not entered for a game über Kreuz."),
     # seats
     "seat_out_of_range": _("There is no seat %(seat)s at a table of %(table_size)s."),
     "declarer_sits_out": _("Seat %(seat)s deals and sits out this game, so cannot be the player."),
@@ -137,6 +144,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "sie_factor": _("Sie factor"),
     "kontra_allowed": _("Kontra allowed"),
     "all_pass": _("when all pass"),
+    "kreuz_tie": _("a Kreuz ending 60:60"),
     "muss_win": _("a Muss wins with"),
     "reuegeld_cents": _("Reuegeld"),
     "reuegeld_cents.rufspiel": _("Reuegeld lost Rufspiel (cents)"),
@@ -166,7 +174,7 @@ TYPE_NAMES: dict[str, Promise] = {
     "a list of hand records": _("a list of games"),
 }
 
-CONTRACT_NAMES = {"rufspiel": "Rufspiel", "wenz": "Wenz", "solo": "Farbsolo"}
+CONTRACT_NAMES = {"rufspiel": "Rufspiel", "wenz": "Wenz", "solo": "Farbsolo", "kreuz": "Kreuz"}
 
 
 def _bare(field: str) -> str:

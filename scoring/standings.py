@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring.rules.seats import active_seats
 from scoring.rules.standings import REUEGELD, WEITERGELD, Money, StandingsResult, TableResult, compute_standings
 
 from .models import StandingsSnapshot
@@ -65,8 +66,9 @@ _SEAT_POINTS = {
 }
 _CONCAT = {"postgresql": "string_agg", "sqlite": "group_concat"}
 _SOLO = "h.contract IN ({})".format(", ".join(f"'{c}'" for c in SOLO_CONTRACTS))
-# "number:declarer:contract:reuegeld:weitergeld" of every game that cost money, comma separated.
-_MONEY = ("{concat}(h.number || ':' || COALESCE(h.declarer, 0) || ':' || h.contract || ':' || h.reuegeld_cents"
+# "number:declarer:dealer:contract:reuegeld:weitergeld" of every game that cost money, comma separated.
+_MONEY = ("{concat}(h.number || ':' || COALESCE(h.declarer, 0) || ':' || h.dealer || ':' || h.contract"
+          " || ':' || h.reuegeld_cents"
           " || ':' || h.weitergeld_cents, ',') FILTER (WHERE h.reuegeld_cents > 0 OR h.weitergeld_cents > 0)")
 
 
@@ -88,15 +90,16 @@ class _TableSums:
     points: tuple[int, ...]  # indexed by seat number − 1
     won: tuple[int, ...]
     lost: tuple[int, ...]
-    money: tuple[tuple[int, int, str, int, int], ...]  # (game, declarer, contract, reuegeld, weitergeld) by game
+    # (game, declarer, dealer, contract, reuegeld, weitergeld) by game
+    money: tuple[tuple[int, int, int, str, int, int], ...]
 
 
-def _money_games(text: str | None) -> tuple[tuple[int, int, str, int, int], ...]:
+def _money_games(text: str | None) -> tuple[tuple[int, int, int, str, int, int], ...]:
     games = []
     for item in (text or "").split(","):
         if item:
-            number, declarer, contract, reuegeld, weitergeld = item.split(":")
-            games.append((int(number), int(declarer), contract, int(reuegeld), int(weitergeld)))
+            number, declarer, dealer, contract, reuegeld, weitergeld = item.split(":")
+            games.append((int(number), int(declarer), int(dealer), contract, int(reuegeld), int(weitergeld)))
     return tuple(sorted(games))
 
 
@@ -139,11 +142,13 @@ def table_results(tournament, *, closed_only: bool = False, account: dict[int, i
             points[table_id][seat] = int(sums.points[seat - 1])
             if sums.won[seat - 1] or sums.lost[seat - 1]:
                 won[table_id][seat], lost[table_id][seat] = sums.won[seat - 1], sums.lost[seat - 1]
-        for number, declarer, contract, reuegeld, weitergeld in sums.money:
+        for number, declarer, dealer, contract, reuegeld, weitergeld in sums.money:
             if reuegeld:
                 money[table_id].append(Money(number, declarer, REUEGELD, reuegeld, contract in SOLO_CONTRACTS))
-            if weitergeld:
-                money[table_id].extend(Money(number, seat, WEITERGELD, weitergeld) for seat in sorted(seats[table_id]))
+            if weitergeld:  # who took part in the deal pays: at a table of five not the dealer (rules.md 6)
+                payers = active_seats(len(seats[table_id]), dealer) if len(seats[table_id]) in (4, 5) \
+                    else tuple(seats[table_id])
+                money[table_id].extend(Money(number, seat, WEITERGELD, weitergeld) for seat in payers)
     results = []
     for pk, (rnd, number, paper) in sorted(tables.items(), key=lambda kv: (kv[1][0], kv[1][1])):
         seat_points = {seat: points[pk].get(seat, 0) for seat in seats[pk]}

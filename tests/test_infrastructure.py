@@ -79,3 +79,43 @@ def test_real_workers_without_a_shared_cache_are_warned_about(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:6379/1"}}
     assert "schafkopfrennen.W001" not in [m.id for m in run_checks()]
+
+
+@pytest.mark.parametrize("env", [
+    {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x"},
+    {"POSTGRES_DB": "x", "POSTGRES_HOST": "127.0.0.1"},
+])
+def test_database_connections_are_health_checked(env):
+    """Persistent connections are checked before reuse (issue 13, fix 5), however the database is configured."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "POSTGRES_DB", "POSTGRES_HOST")}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+                               "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"],
+        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["60", "True"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_killed_database_connection_is_replaced_at_the_next_request():
+    """A PostgreSQL restart kills the web workers' connections: the next request reconnects, no 500."""
+    if connection.vendor != "postgresql":
+        assert not IN_CI
+        pytest.skip("killing a server connection needs PostgreSQL (CI runs it there)")
+    from django.core.signals import request_started
+    from django.db import connections
+
+    connection.ensure_connection()
+    victim = connection.connection.info.backend_pid
+    killer = connections.create_connection("default")
+    try:
+        with killer.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [victim])
+    finally:
+        killer.close()
+    request_started.send(sender=None)  # what a web worker does at the start of each request
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    assert connection.connection.info.backend_pid != victim

@@ -3,6 +3,22 @@ from django.contrib import admin
 from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament,
                      WorkerPing)
 from .services.registration import start_number_next
+from .services.tournament import rules_locked
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Open to inspect, closed to change: these rows are written by the services only, which rescore the
+    game, keep its revision, respect the closed round's lock, recompute the standings and ask for a reason.
+    Changes go through the organiser's pages (or the API), never around them."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Club)
@@ -44,6 +60,13 @@ class TournamentAdmin(admin.ModelAdmin):
     def registration_count(self, obj: Tournament) -> int:
         return obj.registrations.count()
 
+    def get_readonly_fields(self, request, obj=None):
+        # Once play started the games were scored with these rules (as on the settings page), and the
+        # tournament's status follows its rounds.
+        if obj is not None and rules_locked(obj):
+            return ["rules", "status"]
+        return []
+
     def save_formset(self, request, form, formset, change):
         """A registration added in the inline takes the next start number, as at the desk."""
         if formset.model is not Registration:
@@ -83,7 +106,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "number", "status", "seed"]
     list_filter = ["tournament", "status"]
     inlines = [TableInline]
@@ -97,36 +120,27 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ["round", "number", "size"]
     list_filter = ["round__tournament"]
     inlines = [SeatInline]
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     list_display = ["table", "number", "contract", "declarer", "partner", "augen", "points"]
     list_filter = ["contract", "table__round__tournament"]
-    readonly_fields = ["points", "client_id", "entered_by", "device", "created_at", "updated_at"]
+    list_select_related = ["table__round__tournament"]
 
 
 @admin.register(HandRevision)
-class HandRevisionAdmin(admin.ModelAdmin):
+class HandRevisionAdmin(ReadOnlyAdmin):
     """Every change to a game, to inspect a correction; the record is written by the services only."""
 
     list_display = ["table", "number", "action", "at", "by", "device", "reason"]
     list_filter = ["action", "table__round__tournament"]
     list_select_related = ["table__round__tournament", "by"]
     search_fields = ["reason", "device"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(WorkerPing)

@@ -29,7 +29,8 @@ class QuickAddForm(ServiceErrorMixin, forms.Form):
 
     first_name = forms.CharField(label=_("First name"), max_length=100, required=False)
     last_name = forms.CharField(label=_("Last name"), max_length=100)
-    club_name = forms.CharField(label=_("Club"), max_length=200, required=False)
+    club_name = forms.CharField(label=_("Club"), max_length=200, required=False,
+                                widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}))
     paid = forms.BooleanField(label=_("paid"), required=False)
     checked_in = forms.BooleanField(label=_("checked in"), required=False)
 
@@ -53,7 +54,8 @@ class SubstituteForm(ServiceErrorMixin, forms.Form):
     player = forms.IntegerField(required=False, widget=forms.HiddenInput)
     first_name = forms.CharField(label=_("First name"), max_length=100, required=False)
     last_name = forms.CharField(label=_("Last name"), max_length=100, required=False)
-    club_name = forms.CharField(label=_("Club"), max_length=200, required=False)
+    club_name = forms.CharField(label=_("Club"), max_length=200, required=False,
+                                widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}))
 
     def clean(self) -> dict:
         data = super().clean()

@@ -15,6 +15,7 @@ PRESET_CHOICES = [
     ("sechs_zwei", _("6/2 (solo base 2)")),
     ("nur_pluspunkte", _("Plus points only")),
     ("wenz_ab_3", _("Wenz Laufende from 3")),
+    ("kreuz_statt_muss", _("Kreuz instead of Muss")),
 ]
 assert {key for key, _label in PRESET_CHOICES} == set(PRESETS)
 
@@ -102,7 +103,10 @@ class RulesForm(forms.Form):
     sie_factor = _int(_("Sie factor"), 1)
     kontra_allowed = forms.BooleanField(label=_("Kontra allowed"), required=False)
     all_pass = forms.ChoiceField(label=_("when all pass"), choices=[("muss", _("Muss")),
-                                                                     ("redeal", _("throw in (Weitergeld)"))])
+                                                                     ("redeal", _("throw in (Weitergeld)")),
+                                                                     ("kreuz", _("play über Kreuz (1+3 against 2+4)"))])
+    kreuz_tie = forms.ChoiceField(label=_("a Kreuz ending 60:60"), choices=[
+        ("lost", _("is lost by the declaring pair")), ("replay", _("is thrown in and dealt again"))])
     muss_win = forms.TypedChoiceField(label=_("a Muss wins with"), coerce=int,
                                       choices=[(60, _("60 Augen")), (61, _("61 Augen"))])
     reuegeld_cents__rufspiel = _int(_("Reuegeld lost Rufspiel (cents)"))
@@ -121,6 +125,7 @@ class RulesForm(forms.Form):
 
     @classmethod
     def initial_from(cls, rules: dict) -> dict:
+        rules = ruleset_to_dict(ruleset_from_dict(rules))  # keys added since it was stored take their default
         initial = {}
         for name in cls.base_fields:
             key, _sep, sub = name.partition("__")

@@ -7,7 +7,7 @@ from django.db.models import Count, Max, Q, QuerySet
 
 from scoring.rules import Ruleset
 
-from .models import Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
+from .models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
 
 
 def tournament_list_public() -> QuerySet[Tournament]:
@@ -242,6 +242,11 @@ def players_search(*, tournament: Tournament, query: str, limit: int = 12) -> li
         .values_list("pk", flat=True).distinct()
     )
     return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("last_name", "first_name", "id")[:limit])
+
+
+def club_names() -> list[str]:
+    """Every club's name, to pick from when a new player is added (desk helpers cannot add clubs)."""
+    return list(Club.objects.order_by("name").values_list("name", flat=True))
 
 
 def player_for_desk(*, tournament: Tournament, pk: int) -> Player | None:

@@ -28,11 +28,21 @@ EXAMPLES: tuple[tuple[str, dict], ...] = (
                                   "laufende": 4}),
 )
 
+#: Shown only when all-pass games are played über Kreuz (1+3 against 2+4).
+KREUZ_EXAMPLES: tuple[tuple[str, dict], ...] = (
+    ("kreuz_won", {"contract": "kreuz", "declarer": 1, "augen": 72}),
+    ("kreuz_60_60", {"contract": "kreuz", "declarer": 1, "augen": 60}),
+)
+
 
 def worked_examples(rules: Ruleset) -> list[WorkedExample]:
-    """Typical games scored at a table of four with seat 1 declaring."""
+    """Typical games scored at a table of four with seat 1 declaring (über Kreuz with seat 3).
+
+    A Kreuz that is thrown in (60:60 under ``kreuz_tie = replay``) shows as all zeros.
+    """
     result = []
-    for code, hand in EXAMPLES:
+    examples = EXAMPLES + KREUZ_EXAMPLES if rules.all_pass == "kreuz" else EXAMPLES
+    for code, hand in examples:
         try:
             score = score_hand(hand, rules, 4)
         except RuleError:

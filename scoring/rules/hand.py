@@ -13,6 +13,7 @@ RUFSPIEL = "rufspiel"
 WENZ = "wenz"
 SOLO = "solo"
 WEITER = "weiter"
+KREUZ = "kreuz"
 
 #: Contracts a solo player plays alone against three (Tout and Sie are variants of these).
 SOLO_CONTRACTS = frozenset({WENZ, SOLO})

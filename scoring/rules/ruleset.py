@@ -26,6 +26,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "sie_factor": 4,
     "kontra_allowed": False,
     "all_pass": "muss",
+    "kreuz_tie": "lost",
     "muss_win": 60,
     "reuegeld_cents": {"rufspiel": 0, "solo": 50, "tout": 100},
     "weitergeld_cents": 10,
@@ -43,7 +44,8 @@ EXTRA_RULE_KEYS: dict[str, Any] = {
 }
 
 SCORING_CHOICES = ("plus_minus", "plus_only")
-ALL_PASS_CHOICES = ("muss", "redeal")
+ALL_PASS_CHOICES = ("muss", "redeal", "kreuz")
+KREUZ_TIE_CHOICES = ("lost", "replay")
 MUSS_WIN_CHOICES = (60, 61)
 DRAW_MODE_CHOICES = ("each_round", "all_in_advance", "keep_first_round")
 TIEBREAK_CHOICES = ("won_solos", "lost_solos", "last_round", "shared", "lot")
@@ -87,6 +89,7 @@ class Ruleset:
     sie_factor: int = 4
     kontra_allowed: bool = False
     all_pass: str = "muss"
+    kreuz_tie: str = "lost"
     muss_win: int = 60
     reuegeld_cents: ReuegeldCents = ReuegeldCents()
     weitergeld_cents: int = 10
@@ -108,6 +111,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "sechs_zwei": {"solo_base": 2},
     "nur_pluspunkte": {"scoring": "plus_only"},
     "wenz_ab_3": {"laufende_min": {"wenz": 3}},
+    "kreuz_statt_muss": {"all_pass": "kreuz"},
 }
 
 PRESET_LABELS: dict[str, str] = {
@@ -115,6 +119,7 @@ PRESET_LABELS: dict[str, str] = {
     "sechs_zwei": "6/2 tariff (solo base 2)",
     "nur_pluspunkte": "Plus points only",
     "wenz_ab_3": "Laufende in a Wenz count from 3",
+    "kreuz_statt_muss": "Kreuz instead of Muss (all passed: played crosswise)",
 }
 
 _NESTED = ("laufende_min", "reuegeld_cents")
@@ -219,6 +224,7 @@ _CHECKS: dict[str, Any] = {
     "sie_factor": lambda v: check_int("sie_factor", v, 1, 100),
     "kontra_allowed": lambda v: check_bool("kontra_allowed", v),
     "all_pass": lambda v: check_choice("all_pass", v, ALL_PASS_CHOICES),
+    "kreuz_tie": lambda v: check_choice("kreuz_tie", v, KREUZ_TIE_CHOICES),
     "muss_win": lambda v: check_choice("muss_win", v, MUSS_WIN_CHOICES),
     "reuegeld_cents": lambda v: ReuegeldCents(
         rufspiel=check_int("reuegeld_cents.rufspiel", v["rufspiel"], 0, 100_000),
@@ -294,6 +300,7 @@ def ruleset_to_dict(rules: Ruleset) -> dict[str, Any]:
         "sie_factor": rules.sie_factor,
         "kontra_allowed": rules.kontra_allowed,
         "all_pass": rules.all_pass,
+        "kreuz_tie": rules.kreuz_tie,
         "muss_win": rules.muss_win,
         "reuegeld_cents": {
             "rufspiel": rules.reuegeld_cents.rufspiel,

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._construct import fast_constructor
-from .hand import RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, Hand, hand_from_dict
+from .hand import KREUZ, RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, Hand, hand_from_dict
 from .ruleset import Ruleset
+from .seats import active_seats, kreuz_partner
 from .validation import SIE_LAUFENDE, validate_hand
 
 #: Seats of a table of four and of five.
@@ -26,7 +27,9 @@ class HandScore:
     ``value`` is the game value after Kontra; ``laufende`` the Laufende that counted (after
     minimum and cap); ``reuegeld`` the cents each seat owes for this game alone (the free
     allowance of ``reuegeld_free_solos`` is the ledger's business). A thrown-in game has
-    ``thrown_in`` and the ``weitergeld`` every seat pays.
+    ``thrown_in`` and the ``weitergeld`` each seat that took part in the deal pays (none for a
+    Kreuz replayed after 60:60). ``partner`` is the declarer's partner in a Rufspiel or Kreuz
+    (über Kreuz derived from the seats when the table did not enter it).
     """
 
     points: dict[int, int]
@@ -40,6 +43,7 @@ class HandScore:
     weitergeld: dict[int, int] = field(default_factory=dict)
     contract: str = ""
     declarer: int | None = None
+    partner: int | None = None
 
     @property
     def won_solo(self) -> bool:
@@ -67,26 +71,23 @@ def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScor
     """Score a hand that ``validate_hand`` accepted under the same rules and table size."""
     contract = hand.contract
     if contract == WEITER:
-        seats = SEATS[table_size]
         cents = rules.weitergeld_cents
-        return HandScore(
-            points=dict.fromkeys(seats, 0),
-            value=0,
-            declarer_won=False,
-            schneider=False,
-            schwarz=False,
-            laufende=0,
-            reuegeld={},
-            thrown_in=True,
-            weitergeld=dict.fromkeys(seats, cents) if cents else {},
-            contract=WEITER,
-        )
+        # Everyone who took part in the deal pays; at a table of five not the dealer (section 6).
+        payers = active_seats(table_size, hand.dealer)
+        return _thrown_in(table_size, WEITER, None, None, dict.fromkeys(payers, cents) if cents else {})
 
     declarer = hand.declarer
+    partner = hand.partner
+    if contract == KREUZ:
+        if partner is None:
+            partner = kreuz_partner(declarer, table_size, hand.dealer if table_size == 5 else None)
+        if hand.augen == 60 and rules.kreuz_tie == "replay":
+            # 60:60 is thrown in without Weitergeld, the same dealer deals again (section 6).
+            return _thrown_in(table_size, KREUZ, declarer, partner, {})
     muss = hand.muss
     sie = hand.sie
     tout = hand.tout
-    if contract == RUFSPIEL:
+    if contract == RUFSPIEL or contract == KREUZ:
         base = rules.rufspiel_base
         minimum = rules.laufende_min.rufspiel
     elif contract == WENZ:
@@ -130,9 +131,9 @@ def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScor
 
     gain = value if won else -value
     points = dict.fromkeys(SEATS[table_size], -gain)
-    if contract == RUFSPIEL:
+    if contract == RUFSPIEL or contract == KREUZ:
         points[declarer] = gain
-        points[hand.partner] = gain
+        points[partner] = gain
     else:
         points[declarer] = 3 * gain
     if table_size == 5:
@@ -141,14 +142,35 @@ def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScor
         points = {seat: p if p > 0 else 0 for seat, p in points.items()}
 
     reuegeld: dict[int, int] = {}
-    if not won and not muss:
+    if not won and not muss and contract != KREUZ:
         cents = rules.reuegeld_cents
         owed = cents.tout if tout else cents.rufspiel if contract == RUFSPIEL else cents.solo
         if owed:
             reuegeld[declarer] = owed
 
     return _build_score(
-        points, value, won, schneider, schwarz, laufende, reuegeld, False, {}, contract, declarer
+        points, value, won, schneider, schwarz, laufende, reuegeld, False, {}, contract, declarer,
+        partner,
+    )
+
+
+def _thrown_in(
+    table_size: int, contract: str, declarer: int | None, partner: int | None,
+    weitergeld: dict[int, int],
+) -> HandScore:
+    return HandScore(
+        points=dict.fromkeys(SEATS[table_size], 0),
+        value=0,
+        declarer_won=False,
+        schneider=False,
+        schwarz=False,
+        laufende=0,
+        reuegeld={},
+        thrown_in=True,
+        weitergeld=weitergeld,
+        contract=contract,
+        declarer=declarer,
+        partner=partner,
     )
 
 

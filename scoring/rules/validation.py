@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RuleError
-from .hand import RUFSPIEL, SOLO, WEITER, WENZ, Hand
+from .hand import KREUZ, RUFSPIEL, SOLO, WEITER, WENZ, Hand
 from .ruleset import Ruleset
+from .seats import kreuz_partner
 
 TABLE_SIZES = (4, 5)
 CALLABLE_SUITS = ("eichel", "gras", "schellen")
 TRUMP_SUITS = ("eichel", "gras", "herz", "schellen")
 CALLED_CARDS = ("sau", "zehn", "koenig")
-MAX_LAUFENDE = {RUFSPIEL: 14, SOLO: 14, WENZ: 4}
+MAX_LAUFENDE = {RUFSPIEL: 14, SOLO: 14, WENZ: 4, KREUZ: 14}
 SIE_LAUFENDE = 8
 
 _THREE_CONTRACTS = "the tournament plays three contracts only (Rufspiel, Wenz, Farbsolo)"
@@ -25,12 +26,14 @@ REFUSED_CONTRACTS = {
     "bettel": "Bettel",
     "ramsch": "Ramsch",
     "hochzeit": "Hochzeit",
-    "kreuz": "Kreuz",
     "kreuzbock": "Kreuzbock",
 }
 
-_CONTRACT_NAMES = {RUFSPIEL: "Rufspiel", WENZ: "Wenz", SOLO: "Farbsolo"}
-_KNOWN_CONTRACTS = frozenset({RUFSPIEL, WENZ, SOLO, WEITER})
+_CONTRACT_NAMES = {RUFSPIEL: "Rufspiel", WENZ: "Wenz", SOLO: "Farbsolo", KREUZ: "Kreuz"}
+_KNOWN_CONTRACTS = frozenset({RUFSPIEL, WENZ, SOLO, WEITER, KREUZ})
+#: What a game über Kreuz never has (rules.md section 6): entered, each is an error.
+_NOT_IN_KREUZ_VALUES = ("called", "called_card", "trump", "won")
+_NOT_IN_KREUZ_FLAGS = ("muss", "renonce", "tout", "sie", "kontra")
 
 
 def check_table_size(table_size: Any) -> int:
@@ -52,6 +55,14 @@ def validate_hand(hand: Hand, rules: Ruleset, table_size: int = 4) -> None:
     contract = hand.contract
     if contract not in _KNOWN_CONTRACTS:
         _refuse_contract(contract)
+    if contract == KREUZ and rules.all_pass != "kreuz":
+        raise RuleError(
+            "contract",
+            "kreuz_not_allowed",
+            "Kreuz is played only when the ruleset plays all-pass games über Kreuz "
+            f"(all_pass = kreuz), not under all_pass = {rules.all_pass}",
+            {"all_pass": rules.all_pass},
+        )
 
     dealer = hand.dealer
     if dealer is None:
@@ -82,6 +93,9 @@ def validate_hand(hand: Hand, rules: Ruleset, table_size: int = 4) -> None:
 
     if contract == RUFSPIEL:
         _validate_rufspiel(hand, rules, table_size, sitting_out)
+        played_out = True
+    elif contract == KREUZ:
+        _validate_kreuz(hand, rules, table_size, sitting_out)
         played_out = True
     else:
         played_out = _validate_solo(hand, rules, contract)
@@ -182,6 +196,13 @@ def _check_seat(field: str, seat: int, table_size: int) -> None:
 
 
 def _validate_weiter(hand: Hand, rules: Ruleset) -> None:
+    if rules.all_pass == "kreuz":
+        raise RuleError(
+            "contract",
+            "weiter_under_kreuz",
+            "a game is not thrown in under this ruleset: when all pass, "
+            "the deal is played über Kreuz (enter 'kreuz')",
+        )
     if rules.all_pass != "redeal":
         raise RuleError(
             "contract",
@@ -236,6 +257,12 @@ def _validate_rufspiel(
         )
     muss = hand.muss
     if muss:
+        if rules.all_pass == "kreuz":
+            raise RuleError(
+                "muss",
+                "muss_under_kreuz",
+                "there is no Muss under this ruleset: when all pass, the deal is played über Kreuz",
+            )
         if rules.all_pass != "muss":
             raise RuleError(
                 "muss",
@@ -267,6 +294,33 @@ def _validate_rufspiel(
         raise RuleError(
             "won", "won_not_tout", "'won' is entered only for a Tout; give the Augen instead"
         )
+
+
+def _validate_kreuz(
+    hand: Hand, rules: Ruleset, table_size: int, sitting_out: int | None
+) -> None:
+    opposite = kreuz_partner(hand.declarer, table_size, sitting_out)
+    partner = hand.partner
+    if partner is not None:
+        _check_seat("partner", partner, table_size)
+        if partner != opposite:
+            raise RuleError(
+                "partner",
+                "kreuz_partner_not_opposite",
+                f"über Kreuz the partner of seat {hand.declarer} is seat {opposite}, "
+                f"who sits opposite, not seat {partner}",
+                {"seat": partner, "declarer": hand.declarer, "expected": opposite},
+            )
+    for field in _NOT_IN_KREUZ_VALUES:
+        if getattr(hand, field) is not None:
+            raise RuleError(
+                field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ}
+            )
+    for field in _NOT_IN_KREUZ_FLAGS:
+        if getattr(hand, field):
+            raise RuleError(
+                field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ}
+            )
 
 
 def _validate_solo(hand: Hand, rules: Ruleset, contract: str) -> bool:

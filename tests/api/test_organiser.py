@@ -84,7 +84,7 @@ def test_registrations_are_listed_by_start_number(organiser, tournament):
 
 
 def test_an_existing_player_is_registered_with_the_next_start_number(organiser, tournament):
-    player = PlayerFactory(first_name="Zenzi", last_name="Huber")
+    player = PlayerFactory(club=tournament.club, first_name="Zenzi", last_name="Huber")
     response = client_for(organiser).post(BASE + "registrations/", {"player_id": player.pk, "paid": True},
                                           format="json")
     assert response.status_code == 201

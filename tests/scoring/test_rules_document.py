@@ -60,7 +60,7 @@ def test_table_of_five_and_thrown_in_games():
         "points": {"1": 0, "2": 0, "3": 0, "4": 0, "5": 0},
         "value": 0,
         "thrown_in": True,
-        "weitergeld": {"1": 10, "2": 10, "3": 10, "4": 10, "5": 10},
+        "weitergeld": {"2": 10, "3": 10, "4": 10, "5": 10},  # not the dealer who sat out
     }
     assert output["totals"] == {"1": 0, "2": 1, "3": -1, "4": 1, "5": -1}
 

@@ -11,7 +11,7 @@ CASES = json.loads((Path(__file__).parent / "cases" / "scoring.json").read_text(
 
 
 def test_golden_file_is_complete():
-    assert len(CASES) == 43
+    assert len(CASES) == 48
     assert len({case["name"] for case in CASES}) == len(CASES)
 
 

@@ -14,7 +14,7 @@ from scoring.rules import (
     validate_hand,
 )
 
-MAX_LAUFENDE = {"rufspiel": 14, "solo": 14, "wenz": 4}
+MAX_LAUFENDE = {"rufspiel": 14, "solo": 14, "wenz": 4, "kreuz": 14}
 
 
 @st.composite
@@ -22,7 +22,8 @@ def rule_options(draw):
     """A ruleset document: the options that change what is valid or how it scores."""
     return {
         "kontra_allowed": draw(st.booleans()),
-        "all_pass": draw(st.sampled_from(["muss", "redeal"])),
+        "all_pass": draw(st.sampled_from(["muss", "redeal", "kreuz"])),
+        "kreuz_tie": draw(st.sampled_from(["lost", "replay"])),
         "muss_win": draw(st.sampled_from([60, 61])),
         "laufende_max": draw(st.one_of(st.none(), st.integers(1, 14))),
         "laufende_min": {
@@ -49,6 +50,8 @@ def games(draw, scoring="plus_minus"):
     contracts = ["rufspiel", "wenz", "solo"]
     if options["all_pass"] == "redeal":
         contracts.append("weiter")
+    elif options["all_pass"] == "kreuz":
+        contracts += ["kreuz", "kreuz"]
     contract = draw(st.sampled_from(contracts))
     hand["contract"] = contract
     if contract == "weiter":
@@ -63,6 +66,9 @@ def games(draw, scoring="plus_minus"):
             hand["muss"] = True
             hand["called_card"] = draw(st.sampled_from(["sau", "zehn", "koenig"]))
             hand["renonce"] = draw(st.booleans())
+    elif contract == "kreuz":
+        if draw(st.booleans()):  # the table may name the partner; it is always the seat opposite
+            hand["partner"] = active[(active.index(declarer) + 2) % 4]
     else:
         if contract == "solo":
             hand["trump"] = draw(st.sampled_from(["eichel", "gras", "herz", "schellen"]))
@@ -79,7 +85,7 @@ def games(draw, scoring="plus_minus"):
             hand["schwarz"] = True
     if kind != "sie":
         hand["laufende"] = draw(st.integers(0, MAX_LAUFENDE[contract]))
-    if options["kontra_allowed"] and not hand.get("muss") and kind != "sie":
+    if options["kontra_allowed"] and not hand.get("muss") and kind != "sie" and contract != "kreuz":
         hand["kontra"] = draw(st.integers(0, 2))
     return hand, options, table_size
 
@@ -119,12 +125,13 @@ def test_points_follow_the_value(game):
         return
 
     gain = score.value if score.declarer_won else -score.value
+    partner = hand.get("partner", score.partner)  # über Kreuz the seat opposite
     assert score.value >= 1
-    assert score.points[hand["declarer"]] == (gain if "partner" in hand else 3 * gain)
-    if "partner" in hand:
-        assert score.points[hand["partner"]] == gain
+    assert score.points[hand["declarer"]] == (gain if partner else 3 * gain)
+    if partner:
+        assert score.points[partner] == gain
     sitting_out = hand.get("dealer") if table_size == 5 else None
-    defenders = set(score.points) - {hand["declarer"], hand.get("partner"), sitting_out}
+    defenders = set(score.points) - {hand["declarer"], partner, sitting_out}
     assert {score.points[seat] for seat in defenders} == {-gain}
 
 

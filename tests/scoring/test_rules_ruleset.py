@@ -34,6 +34,7 @@ SECTION_10 = {
     "sie_factor": 4,
     "kontra_allowed": False,
     "all_pass": "muss",
+    "kreuz_tie": "lost",
     "muss_win": 60,
     "reuegeld_cents": {"rufspiel": 0, "solo": 50, "tout": 100},
     "weitergeld_cents": 10,
@@ -115,7 +116,8 @@ def test_round_trip_of_the_full_dict():
         "laufende_min": {"rufspiel": 2, "solo": 4, "wenz": 3},
         "laufende_max": None,
         "kontra_allowed": True,
-        "all_pass": "redeal",
+        "all_pass": "kreuz",
+        "kreuz_tie": "replay",
         "muss_win": 61,
         "tiebreaks": ["won_solos", "lost_solos", "last_round", "shared"],
         "reuegeld_free_solos": 2,
@@ -150,6 +152,7 @@ def test_preset_contents():
         "sechs_zwei": {"solo_base": 2},
         "nur_pluspunkte": {"scoring": "plus_only"},
         "wenz_ab_3": {"laufende_min": {"wenz": 3}},
+        "kreuz_statt_muss": {"all_pass": "kreuz"},
     }
     assert set(PRESET_LABELS) == set(PRESETS)
 
@@ -287,3 +290,13 @@ def test_error_message_has_no_field_prefix():
     assert not error.message.startswith("rounds")
     assert str(error) == f"rounds: {error.message}"
     assert error.params == {"min": 1, "max": 6, "value": 9}
+
+
+def test_kreuz_options_are_checked():
+    assert ruleset_from_dict({"all_pass": "kreuz", "kreuz_tie": "replay"}).kreuz_tie == "replay"
+    with pytest.raises(RuleError) as raised:
+        ruleset_from_dict({"kreuz_tie": "draw"})
+    assert (raised.value.field, raised.value.code) == ("kreuz_tie", "invalid_choice")
+    with pytest.raises(RuleError) as raised:
+        ruleset_from_dict({"all_pass": "ramsch"})
+    assert raised.value.params["choices"] == ["muss", "redeal", "kreuz"]

@@ -294,10 +294,12 @@ class TestThrownIn:
         }
         assert not score.won_solo and not score.lost_solo
 
-    def test_at_a_table_of_five_the_sitting_out_dealer_pays_too(self):
+    def test_at_a_table_of_five_only_who_took_part_in_the_deal_pays(self):
         score = score_hand({"contract": "weiter", "dealer": 3}, self.REDEAL, 5)
 
-        assert score.weitergeld == {1: 10, 2: 10, 3: 10, 4: 10, 5: 10}
+        assert score.weitergeld == {1: 10, 2: 10, 4: 10, 5: 10}  # the dealer sat out
+        assert score.points == {1: 0, 2: 0, 3: 0, 4: 0, 5: 0}
+        assert score_to_dict(score)["weitergeld"] == {"1": 10, "2": 10, "4": 10, "5": 10}
 
     def test_no_weitergeld_configured(self):
         rules = ruleset_from_dict({"all_pass": "redeal", "weitergeld_cents": 0})

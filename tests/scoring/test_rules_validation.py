@@ -21,6 +21,8 @@ SIE = {"contract": "solo", "declarer": 2, "trump": "herz", "sie": True}
 
 KONTRA = {"kontra_allowed": True}
 REDEAL = {"all_pass": "redeal"}
+KREUZ = {"contract": "kreuz", "declarer": 2, "augen": 70}
+KREUZ_RULES = {"all_pass": "kreuz"}
 
 
 def with_(base, **changes):
@@ -39,7 +41,27 @@ VIOLATIONS = [
     ("ramsch", {"contract": "ramsch"}, {}, 4, "contract", "contract_not_played"),
     ("hochzeit", {"contract": "hochzeit", "declarer": 1}, {}, 4, "contract", "contract_not_played"),
     ("kreuzbock", {"contract": "kreuzbock"}, {}, 4, "contract", "contract_not_played"),
-    ("kreuz", {"contract": "kreuz"}, {}, 4, "contract", "contract_not_played"),
+    ("kreuz under muss rules", {"contract": "kreuz"}, {}, 4, "contract", "kreuz_not_allowed"),
+    ("kreuz under redeal", with_(KREUZ, declarer=1), REDEAL, 4, "contract", "kreuz_not_allowed"),
+    ("kreuz partner not opposite", with_(KREUZ, partner=2), KREUZ_RULES, 4, "partner", "kreuz_partner_not_opposite"),
+    ("kreuz partner not opposite at five", with_(KREUZ, declarer=2, partner=3, dealer=1), KREUZ_RULES, 5,
+     "partner", "kreuz_partner_not_opposite"),
+    ("kreuz partner no seat", with_(KREUZ, partner=6), KREUZ_RULES, 4, "partner", "seat_out_of_range"),
+    ("kreuz without declarer", with_(KREUZ, declarer=None), KREUZ_RULES, 4, "declarer", "missing"),
+    ("kreuz by the sitting-out dealer", with_(KREUZ, dealer=2), KREUZ_RULES, 5, "declarer", "declarer_sits_out"),
+    ("kreuz without augen", with_(KREUZ, augen=None), KREUZ_RULES, 4, "augen", "missing"),
+    ("kreuz augen 121", with_(KREUZ, augen=121), KREUZ_RULES, 4, "augen", "out_of_range"),
+    ("kreuz schwarz with 37", with_(KREUZ, augen=37, schwarz=True), KREUZ_RULES, 4, "schwarz", "schwarz_augen"),
+    ("kreuz laufende 15", with_(KREUZ, laufende=15), KREUZ_RULES, 4, "laufende", "out_of_range"),
+    ("kreuz with a called sau", with_(KREUZ, called="gras"), KREUZ_RULES, 4, "called", "not_in_kreuz"),
+    ("kreuz with a trump", with_(KREUZ, trump="herz"), KREUZ_RULES, 4, "trump", "not_in_kreuz"),
+    ("kreuz as muss", with_(KREUZ, muss=True), KREUZ_RULES, 4, "muss", "not_in_kreuz"),
+    ("kreuz tout", with_(KREUZ, tout=True), KREUZ_RULES, 4, "tout", "not_in_kreuz"),
+    ("kreuz sie", with_(KREUZ, sie=True), KREUZ_RULES, 4, "sie", "not_in_kreuz"),
+    ("kreuz won", with_(KREUZ, won=True), KREUZ_RULES, 4, "won", "not_in_kreuz"),
+    ("kreuz kontra", with_(KREUZ, kontra=1), {**KREUZ_RULES, **KONTRA}, 4, "kontra", "not_in_kreuz"),
+    ("muss under kreuz", MUSS, KREUZ_RULES, 4, "muss", "muss_under_kreuz"),
+    ("weiter under kreuz", {"contract": "weiter"}, KREUZ_RULES, 4, "contract", "weiter_under_kreuz"),
     ("no declarer", with_(RUF, declarer=None), {}, 4, "declarer", "missing"),
     ("declarer seat 0", with_(RUF, declarer=0), {}, 4, "declarer", "seat_out_of_range"),
     ("declarer seat 5 at four", with_(RUF, declarer=5), {}, 4, "declarer", "seat_out_of_range"),

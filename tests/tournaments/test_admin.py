@@ -102,3 +102,46 @@ def test_game_revisions_can_be_inspected_but_not_changed(admin_client, tournamen
                              {"post": "yes"}).status_code == 403
     revision.refresh_from_db()
     assert revision.reason == "Augen falsch gezählt"
+
+
+@pytest.fixture
+def played(tournament):
+    """A published round of one table with one game entered."""
+    from tournaments.services.hands import hand_record
+    from tournaments.services.rounds import round_publish
+
+    for _ in range(3):
+        registration_create(tournament=tournament, player=PlayerFactory(), checked_in=True)
+    Registration.objects.filter(tournament=tournament).update(checked_in=True)
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    round_publish(round=rnd)
+    table = rnd.tables.get()
+    hand, _ = hand_record(table=table, client_id=__import__("uuid").uuid4(), record={
+        "contract": "rufspiel", "declarer": 1, "partner": 3, "called": "gras", "augen": 72})
+    return hand
+
+
+@pytest.mark.parametrize("model", ["hand", "round", "table"])
+def test_games_rounds_and_tables_can_be_inspected_but_not_changed_in_the_admin(admin_client, played, model):
+    """Issue 13, fix 6: the admin edited games without rescoring, revision, lock or standings, and rounds
+    without a reason. Now the rows are open to read and closed to change; the services do the changing."""
+    obj = {"hand": played, "table": played.table, "round": played.table.round}[model]
+    before = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    change = reverse(f"admin:tournaments_{model}_change", args=[obj.pk])
+
+    assert admin_client.get(reverse(f"admin:tournaments_{model}_changelist")).status_code == 200
+    page = admin_client.get(change)
+    assert page.status_code == 200 and not page.context["has_change_permission"]
+    assert admin_client.post(change, {"augen": "120", "status": "closed", "size": "5"}).status_code == 403
+    assert admin_client.get(reverse(f"admin:tournaments_{model}_add")).status_code == 403
+    assert admin_client.post(reverse(f"admin:tournaments_{model}_delete", args=[obj.pk]),
+                             {"post": "yes"}).status_code == 403
+    obj.refresh_from_db()
+    assert {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields} == before
+    assert HandRevision.objects.filter(action=HandRevision.Action.UPDATE).count() == 0
+
+
+def test_the_rules_of_a_tournament_under_way_cannot_change_in_the_admin(admin_client, played):
+    tournament = played.table.round.tournament
+    page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+    assert {"rules", "status"} <= set(page.context["adminform"].readonly_fields)

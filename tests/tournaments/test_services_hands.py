@@ -399,6 +399,19 @@ def test_weiter_under_redeal_the_same_dealer_deals_again_and_the_game_does_not_c
     table_confirm(table=table, seat=1)
 
 
+def test_at_a_table_of_five_only_who_took_part_in_the_deal_pays_weitergeld():
+    from scoring.standings import standings_compute
+
+    table = make_table(size=5, rules={"all_pass": "redeal", "weitergeld_cents": 20})
+    weiter, _ = hand_record(table=table, record={"contract": "weiter"}, client_id=uuid.uuid4(), number=1)
+    assert weiter.dealer == 1 and weiter.weitergeld_cents == 20
+    result, _info = standings_compute(table.round.tournament)
+    payers = {entry.player: entry.cents for entry in result.ledger if entry.kind == "weitergeld"}
+    seated = {seat.number: seat.registration_id for seat in table.seats.all()}
+    assert payers == {seated[seat]: 20 for seat in (2, 3, 4, 5)}  # the dealer sat the deal out
+    assert result.pot_cents == 4 * 20 - sum(-e.cents for e in result.ledger if e.kind == "payout")
+
+
 def test_weiter_is_refused_under_muss():
     table = make_table()
     with pytest.raises(ServiceError) as err:

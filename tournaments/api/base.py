@@ -1,6 +1,7 @@
 """What every API view shares: errors as ``{field: [messages]}``, club roles, documented error responses."""
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
@@ -37,6 +38,10 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """ServiceError -> its status with ``{field: [message]}``; every other error body flattened alike."""
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):  # Django's limit (DATA_UPLOAD_MAX_MEMORY_SIZE), answered in JSON
+        return Response({"detail": _("The request is too large.")}, status=413)
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        return Response({"detail": _("The request has too many fields.")}, status=400)
     response = drf_exception_handler(exc, context)
     if response is not None:
         response.data = _flatten(response.data)

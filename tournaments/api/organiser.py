@@ -5,6 +5,7 @@ organisers register and update players; only organisers draw, publish, close and
 Another club's tournament is a 404.
 """
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -13,6 +14,7 @@ from rest_framework.response import Response
 from .. import selectors
 from ..access import DESK, ORGANISER, has_role
 from ..models import Hand, Round, Table, Tournament
+from ..services.errors import ServiceError
 from ..services.hands import hand_correct, hand_delete, table_paper_totals
 from ..services.registration import registration_change, registration_create, registration_quick_add
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw
@@ -53,13 +55,17 @@ class RegistrationListView(TournamentApiView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         if data.get("player_id"):
+            player = selectors.player_for_desk(tournament=tournament, pk=data["player_id"])
+            if player is None:  # another club's player reads exactly like an id nobody has
+                raise ServiceError("player_id", _("No such player."))
             registration = registration_create(
-                tournament=tournament, player=data["player_id"], paid=data["paid"], checked_in=data["checked_in"]
+                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"]
             )
         else:
             registration = registration_quick_add(
                 tournament=tournament, first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                 club_name=data.get("club", ""), paid=data["paid"], checked_in=data["checked_in"],
+                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club",
             )
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from scoring.services import hand_record as stored_record
 
-from ..models import Hand, Player, Registration, Round
+from ..models import Hand, Registration, Round
 
 SEED_MAX = 2**63 - 1
 GAME_NUMBER_MAX = 32767
@@ -45,13 +45,17 @@ class RegistrationSerializer(serializers.ModelSerializer):
 class RegistrationCreateSerializer(serializers.Serializer):
     """An existing player (``player_id``) or a new one (``first_name``, ``last_name``, ``club``)."""
 
-    player_id = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True, help_text="An existing player."
+    # An id only: whether it names a player this tournament's desk may register is the view's question
+    # (selectors.player_for_desk), answered alike for an id of another club and one that does not exist.
+    player_id = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
+        help_text="An existing player of the tournament's club (its members and who played its tournaments).",
     )
     first_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     last_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     club = serializers.CharField(
-        required=False, allow_blank=True, max_length=200, help_text="Club name of a new player (created if unknown)."
+        required=False, allow_blank=True, max_length=200,
+        help_text="Club name of a new player: an existing club; organisers may name a new one (it is created).",
     )
     paid = serializers.BooleanField(default=False)
     checked_in = serializers.BooleanField(default=False)

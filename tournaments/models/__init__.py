@@ -2,6 +2,7 @@
 from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
+from .series import Series, SeriesTournament
 from .tournament import Prize, Registration, Tournament
 from .worker import WorkerPing
 
@@ -16,6 +17,8 @@ __all__ = [
     "Registration",
     "Round",
     "Seat",
+    "Series",
+    "SeriesTournament",
     "SeatSwap",
     "Table",
     "TableConfirmation",

@@ -159,13 +159,24 @@ def hand_record(
     return hand, True
 
 
+def _hand_still_there(hand: Hand) -> Hand:
+    """The game as stored now, under the table's lock: somebody may have deleted it since it was read."""
+    current = Hand.objects.select_related("table").filter(pk=hand.pk).first()
+    if current is None:
+        raise ServiceError(
+            "number", _("Game %(number)s was deleted meanwhile (on another device?).") % {"number": hand.number},
+            status=404, code="deleted",
+        )
+    return current
+
+
 @transaction.atomic
 def hand_correct(
     *, hand: Hand, record: dict[str, Any], by=None, device: str = "", organiser: bool = False, reason: str = ""
 ) -> Hand:
     """Change a game; the old and new values are kept as a revision."""
     table = _locked_table(hand.table)
-    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
     was_thrown_in = hand.contract == Hand.Contract.WEITER
@@ -190,7 +201,7 @@ def hand_correct(
 @transaction.atomic
 def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = False, reason: str = "") -> None:
     table = _locked_table(hand.table)
-    hand = Hand.objects.select_related("table").get(pk=hand.pk)
+    hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
     if hand.contract == Hand.Contract.WEITER and table.hands.filter(number__gt=hand.number).exists():
         raise ServiceError(

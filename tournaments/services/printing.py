@@ -6,6 +6,9 @@ waiting for a worker), ``running`` (with progress: score sheets done of the roun
 (``selectors_print.print_pack_fingerprint``). The file lives under MEDIA_ROOT/packs/ with that
 fingerprint in its name, so a pack whose file exists for the current fingerprint is current even
 if the cache was cleared; when the data changes the fingerprint changes and the pack is stale.
+
+When the cache (Redis) cannot be reached, the state is ``unavailable``: the print page says so and
+offers the single documents, which are rendered in the request and need neither cache nor worker.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 PACK_DIR = "packs"
 PENDING, RUNNING, READY, FAILED, NONE = "pending", "running", "ready", "failed", "none"
+UNAVAILABLE = "unavailable"  # the cache (Redis) cannot be reached: no pack now, the single documents still work
 PROGRESS_EVERY = 0.5  # seconds between progress writes to the cache
 STUCK_AFTER = 30 * 60  # a pending or running build older than this is offered again
 
@@ -36,7 +40,7 @@ STUCK_AFTER = 30 * 60  # a pending or running build older than this is offered a
 class PackState:
     """What the print page shows about a round's pack."""
 
-    status: str  # none, pending, running, ready, failed
+    status: str  # none, pending, running, ready, failed, unavailable
     fingerprint: str
     done: int = 0
     total: int = 0
@@ -87,14 +91,23 @@ def _ready(rnd: Round, fingerprint: str) -> PackState | None:
     return PackState(READY, fingerprint, path=path, size=size)
 
 
+def _cache_unreachable(rnd: Round) -> None:
+    logger.warning("print pack of round %s: the cache cannot be reached", rnd.pk, exc_info=True)
+
+
 def round_print_pack_state(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> PackState:
-    """The pack of the round's current data: ready, being built, failed, or not built (maybe outdated)."""
+    """The pack of the round's current data: ready, being built, failed, not built (maybe outdated), or
+    unavailable while the cache cannot be reached (a pack built before is still offered)."""
     with translation.override(_language(language)):
         fingerprint = print_pack_fingerprint(round, url_base=url_base)
     ready = _ready(round, fingerprint)
     if ready is not None:
         return ready
-    state = cache.get(_cache_key(round.pk)) or {}
+    try:
+        state = cache.get(_cache_key(round.pk)) or {}
+    except Exception:  # Redis down (a connection error of whichever client): the page must still open
+        _cache_unreachable(round)
+        return PackState(UNAVAILABLE, fingerprint)
     if state.get("fingerprint") == fingerprint and state.get("status") in (PENDING, RUNNING, FAILED):
         stuck = state["status"] != FAILED and time.time() - state.get("at", 0) > STUCK_AFTER
         if not stuck:
@@ -112,10 +125,14 @@ def round_print_pack_request(
 
     language = _language(language)
     state = round_print_pack_state(round=round, url_base=url_base, language=language)
-    if state.status == READY or state.busy:
+    if state.status in (READY, UNAVAILABLE) or state.busy:
         return state
     total = round.tables.count()
-    _write_state(round, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
+    try:
+        _write_state(round, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
+    except Exception:
+        _cache_unreachable(round)
+        return PackState(UNAVAILABLE, state.fingerprint)
     rnd, fingerprint = round, state.fingerprint
 
     def enqueue() -> None:
@@ -123,8 +140,11 @@ def round_print_pack_request(
             round_print_pack_task.delay(rnd.pk, url_base=url_base, language=language)
         except Exception as err:  # no broker to reach, or (without one) the build itself failed
             logger.exception("print pack of round %s: the task failed or could not be sent", rnd.pk)
-            if (cache.get(_cache_key(rnd.pk)) or {}).get("status") == PENDING:
-                _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+            try:
+                if (cache.get(_cache_key(rnd.pk)) or {}).get("status") == PENDING:
+                    _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+            except Exception:  # the cache went down with the broker: the page says unavailable anyway
+                _cache_unreachable(rnd)
 
     transaction.on_commit(enqueue)
     return PackState(PENDING, fingerprint, total=total, outdated=state.outdated)

@@ -36,6 +36,20 @@ def registration_create(
     )
 
 
+def club_by_name(*, name: str, may_create: bool, field: str = "club_name") -> Club | None:
+    """The club of this name (any case), None for no name; a new club only for those who may create clubs."""
+    name = name.strip()
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    if club is not None:
+        return club
+    if not may_create:
+        raise ServiceError(field, _("There is no club %(name)s. Pick one of the list; an organiser can add a new "
+                                    "club.") % {"name": name})
+    return Club.objects.create(name=name)
+
+
 @transaction.atomic
 def player_create(*, first_name: str, last_name: str, club: Club | None = None, contact: str = "") -> Player:
     first_name, last_name = first_name.strip(), last_name.strip()
@@ -105,13 +119,11 @@ def registration_substitute(*, withdrawn: Registration, player: Player) -> Regis
 @transaction.atomic
 def registration_quick_add(
     *, tournament: Tournament, first_name: str, last_name: str, club_name: str = "", paid: bool = False,
-    checked_in: bool = False,
+    checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name",
 ) -> Registration:
-    """A new player registered at the desk in one step; an unknown club name becomes a new club."""
-    club = None
-    club_name = club_name.strip()
-    if club_name:
-        club = Club.objects.filter(name__iexact=club_name).first() or Club.objects.create(name=club_name)
+    """A new player registered at the desk in one step; an unknown club name becomes a new club when the
+    user may create clubs (organisers), otherwise it is refused (desk helpers pick existing clubs)."""
+    club = club_by_name(name=club_name, may_create=may_create_club, field=club_field)
     player = player_create(first_name=first_name, last_name=last_name, club=club)
     return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in)
 
@@ -134,12 +146,9 @@ def registration_change(
 
 @transaction.atomic
 def registration_substitute_new(
-    *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "",
+    *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "", may_create_club: bool = False,
 ) -> Registration:
     """A person not yet in the database substitutes for a withdrawn player (created in the same step)."""
-    club = None
-    club_name = club_name.strip()
-    if club_name:
-        club = Club.objects.filter(name__iexact=club_name).first() or Club.objects.create(name=club_name)
+    club = club_by_name(name=club_name, may_create=may_create_club, field="club_name")
     player = player_create(first_name=first_name, last_name=last_name, club=club)
     return registration_substitute(withdrawn=withdrawn, player=player)

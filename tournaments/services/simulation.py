@@ -67,3 +67,15 @@ def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, see
             round_simulate(rnd=rnd, seed=rng.randrange(2**31))
     tournament.refresh_from_db()
     return tournament
+
+
+@transaction.atomic
+def tournament_play(*, tournament: Tournament, seed: int) -> Tournament:
+    """Play a tournament with its registered players to the end: every round drawn, played, closed."""
+    rng = random.Random(seed)
+    with standings_deferred():
+        for _ in range(tournament.ruleset.rounds - tournament.rounds.count()):
+            (rnd,) = round_draw(tournament=tournament, seed=rng.randrange(2**31))
+            round_simulate(rnd=rnd, seed=rng.randrange(2**31))
+    tournament.refresh_from_db()
+    return tournament

@@ -27,6 +27,8 @@ EXAMPLE_LABELS = {
     "wenz_won_2_laufende": _("won Wenz with 2 Laufende"),
     "solo_lost": _("lost solo"),
     "solo_tout_won_4_laufende": _("won Solo-Tout with 4 Laufende"),
+    "kreuz_won": _("Kreuz 1+3 won with 72"),
+    "kreuz_60_60": _("Kreuz 1+3 with 60:60"),
 }
 
 

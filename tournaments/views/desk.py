@@ -34,6 +34,11 @@ def _registration(tournament: Tournament, number: int) -> Registration:
                              tournament=tournament, start_number=number)
 
 
+def _may_create_club(request: HttpRequest, tournament: Tournament) -> bool:
+    """Organisers create clubs; desk helpers pick one of the existing clubs."""
+    return access.has_role(request.user, tournament, access.ORGANISER)
+
+
 def _query(request: HttpRequest) -> str:
     form = SearchForm(request.GET)
     return form.cleaned_data["q"].strip() if form.is_valid() else ""
@@ -55,6 +60,7 @@ def _results_context(tournament: Tournament, query: str, quick_add: QuickAddForm
         "rows": selectors.desk_rows(tournament=tournament, query=query),
         "found": selectors.players_search(tournament=tournament, query=query),
         "quick_add": quick_add or QuickAddForm(initial={"club_name": tournament.club.name, **_quick_add_initial(query)}),
+        "club_names": selectors.club_names(),
     }
 
 
@@ -121,7 +127,8 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = QuickAddForm(request.POST)
     if form.is_valid():
         try:
-            reg = registration_quick_add(tournament=tournament, **form.cleaned_data)
+            reg = registration_quick_add(tournament=tournament, **form.cleaned_data,
+                                         may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
             return _render_desk(request, tournament, quick_add=form, status=err.status)
@@ -185,7 +192,8 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     reg = _registration(tournament, number)
     query = _query(request)
     context = {"tournament": tournament, "reg": reg, "q": query,
-               "found": selectors.players_search(tournament=tournament, query=query)}
+               "found": selectors.players_search(tournament=tournament, query=query),
+               "club_names": selectors.club_names()}
     if request.method != "POST":
         if request.htmx and request.htmx.target == "substitute-results":
             return render(request, "desk/_substitute_results.html", context)
@@ -202,7 +210,8 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 new = registration_substitute(withdrawn=reg, player=player)
             else:
                 new = registration_substitute_new(withdrawn=reg, first_name=data["first_name"],
-                                                  last_name=data["last_name"], club_name=data["club_name"])
+                                                  last_name=data["last_name"], club_name=data["club_name"],
+                                                  may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
             return render(request, "desk/substitute.html", {**context, "form": form}, status=err.status)

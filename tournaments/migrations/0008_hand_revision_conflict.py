@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_audit_entry_player_key'),
+        ('tournaments', '0007_series'),
     ]
 
     operations = [

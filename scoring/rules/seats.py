@@ -1,0 +1,46 @@
+"""Who plays a game at a table: the active seats, the Vorhand, the pairs "über Kreuz". Pure.
+
+rules.md section 2: seats are numbered clockwise; at a table of five the dealer sits out.
+rules.md section 6: "über Kreuz" the first and third active seat (in seat order) play against
+the second and fourth, so at a table of four 1+3 against 2+4.
+"""
+
+from __future__ import annotations
+
+TABLE_SEATS: dict[int, tuple[int, ...]] = {4: (1, 2, 3, 4), 5: (1, 2, 3, 4, 5)}
+
+
+def active_seats(table_size: int, dealer: int | None) -> tuple[int, ...]:
+    """The seats that take part in the deal, in seat order (the dealer sits out at five)."""
+    seats = TABLE_SEATS[table_size]
+    if table_size == 5:
+        return tuple(seat for seat in seats if seat != dealer)
+    return seats
+
+
+def vorhand(dealer: int, table_size: int) -> int:
+    """The first active seat after the dealer, clockwise: who leads and, über Kreuz, declares."""
+    return dealer % table_size + 1  # at five the dealer is the only one who sits out
+
+
+def kreuz_partner(seat: int, table_size: int, dealer: int | None) -> int:
+    """The seat opposite ``seat`` among the active seats: its partner in a game über Kreuz."""
+    active = active_seats(table_size, dealer)
+    return active[(active.index(seat) + 2) % 4]
+
+
+def kreuz_pair(seat: int, table_size: int, dealer: int | None) -> tuple[int, int]:
+    """``seat`` and its partner über Kreuz, lower seat first ("1+3")."""
+    partner = kreuz_partner(seat, table_size, dealer)
+    return (seat, partner) if seat < partner else (partner, seat)
+
+
+def dealer_for(number: int, thrown_in_before: int, table_size: int) -> int:
+    """The dealer of entry ``number`` (1-based): a thrown-in game is dealt again by the same dealer."""
+    return ((number - 1 - thrown_in_before) % table_size) + 1
+
+
+def deal_schedule(thrown_in: list[bool] | tuple[bool, ...], table_size: int) -> tuple[int, int]:
+    """After entries whose thrown-in flags are ``thrown_in``: (the next dealer, the games played)."""
+    again = sum(1 for flag in thrown_in if flag)
+    return dealer_for(len(thrown_in) + 1, again, table_size), len(thrown_in) - again

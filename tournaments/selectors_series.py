@@ -1,0 +1,328 @@
+"""Reads for series (Saison, Cup), the players' history and the statistics of evenings and seasons.
+
+Each tournament's result is its final standing computed afresh from the closed rounds' games, the
+same computation the archive holds; the pure rules in ``scoring.rules.series`` and
+``scoring.rules.statistics`` do the rest.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+
+from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
+from scoring.rules.statistics import GameFact, GameStatistics, game_statistics, leaders
+from scoring.standings import standings_compute
+
+from .models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
+
+
+def series_list(*, public_only: bool = False) -> QuerySet[Series]:
+    qs = Series.objects.select_related("club").order_by("-created_at", "name")
+    return qs.filter(public=True) if public_only else qs
+
+
+def series_tournaments(series: Series) -> list[Tournament]:
+    """The series' tournaments in the order they were played."""
+    return [e.tournament for e in SeriesTournament.objects.filter(series=series)
+            .select_related("tournament__club").order_by("tournament__date", "tournament__name", "tournament_id")]
+
+
+@dataclass(frozen=True)
+class TournamentOutcome:
+    """One finished tournament, per player (player ids; a substitute's account is his own player)."""
+
+    tournament: Tournament
+    placings: TournamentPlacings
+    won_solos: dict[int, int]
+    tischbester: dict[int, int]  # player -> tables he was (one of) the best at
+    field_size: int
+    round_points: dict[int, tuple[int, ...]]  # player -> points per round
+
+
+def tournament_outcome(tournament: Tournament) -> TournamentOutcome:
+    """The tournament's final standing from its closed rounds (what the archive's standings hold)."""
+    result, _info = standings_compute(tournament, closed_only=True)
+    player_of = dict(Registration.objects.filter(tournament=tournament).values_list("pk", "player_id"))
+    placings = tuple(Placing(player=player_of[s.player], rank=s.rank, points=s.points) for s in result.overall)
+    tischbester: Counter[int] = Counter()
+    for best in result.tischbeste:
+        for reg in best.players:
+            tischbester[player_of[reg]] += 1
+    return TournamentOutcome(
+        tournament=tournament, placings=TournamentPlacings(tournament.slug, placings),
+        won_solos={player_of[s.player]: s.won_solos for s in result.overall},
+        tischbester=dict(tischbester), field_size=len(placings),
+        round_points={player_of[s.player]: tuple(s.round_points) for s in result.overall},
+    )
+
+
+def _counting(tournaments: list[Tournament]) -> list[Tournament]:
+    return [t for t in tournaments if t.status == Tournament.Status.FINISHED]
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    rank: int | None
+    player_id: int
+    name: str
+    club: str
+    points: int
+    participations: int
+    wins: int
+    best_result: int
+    results: dict[str, int]
+    counted: frozenset[str]
+    ranks: dict[str, int]
+    tiebreak: str | None
+
+
+@dataclass(frozen=True)
+class SeriesStandings:
+    series: Series
+    tournaments: list[Tournament]  # every tournament of the series, in order
+    played: list[Tournament]  # the finished ones, whose results count
+    rows: list[SeriesRow]  # ranked
+    unranked: list[SeriesRow]  # fewer participations than the minimum
+    progression: list[dict[int, int]] = field(default_factory=list)  # after each played tournament
+    outcomes: list[TournamentOutcome] = field(default_factory=list)
+
+    @property
+    def all_rows(self) -> list[SeriesRow]:
+        return self.rows + self.unranked
+
+
+def _rows(standings: tuple[SeriesStanding, ...], players: dict[int, Player]) -> list[SeriesRow]:
+    rows = []
+    for s in standings:
+        player = players[s.player]
+        rows.append(SeriesRow(
+            rank=s.rank, player_id=s.player, name=player.name, club=player.club.name if player.club else "",
+            points=s.points, participations=s.participations, wins=s.wins, best_result=s.best_result,
+            results=dict(s.results), counted=s.counted, ranks=dict(s.ranks), tiebreak=s.tiebreak,
+        ))
+    return rows
+
+
+def series_standings(series: Series) -> SeriesStandings:
+    tournaments = series_tournaments(series)
+    played = _counting(tournaments)
+    outcomes = [tournament_outcome(t) for t in played]
+    result: SeriesResult = compute_series([o.placings for o in outcomes], series.rules, lot_seed=series.lot_seed)
+    ids = {s.player for s in result.ranked + result.unranked}
+    players = Player.objects.select_related("club").in_bulk(ids)
+    return SeriesStandings(
+        series=series, tournaments=tournaments, played=played, rows=_rows(result.ranked, players),
+        unranked=_rows(result.unranked, players), progression=[dict(p) for p in result.progression],
+        outcomes=outcomes,
+    )
+
+
+def series_document(data: SeriesStandings) -> dict[str, Any]:
+    """The JSON of the command and the download (the issue's shape, and a little more)."""
+    series = data.series
+    return {
+        "series": series.slug,
+        "name": series.name,
+        "club": series.club.name,
+        "scoring": series.scoring,
+        "best": series.best,
+        "placement_points": list(series.placement_points) if series.placement_points else None,
+        "per_player_beaten": series.per_player_beaten,
+        "min_participations": series.min_participations,
+        "tiebreaks": list(series.tiebreaks),
+        "tournaments": [t.slug for t in data.tournaments],
+        "played": [t.slug for t in data.played],
+        "standings": [_row_document(r) for r in data.rows],
+        "unranked": [_row_document(r) for r in data.unranked],
+    }
+
+
+def _row_document(row: SeriesRow) -> dict[str, Any]:
+    return {
+        "rank": row.rank, "name": row.name, "club": row.club, "points": row.points,
+        "participations": row.participations, "wins": row.wins, "results": dict(row.results),
+        "counted": sorted(row.counted), "places": dict(row.ranks),
+    }
+
+
+def series_csv(data: SeriesStandings) -> str:
+    """One line per player: rank, name, club, points, participations, wins, then each tournament's value
+    (in brackets where it does not count)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";")
+    writer.writerow(["rank", "name", "club", "points", "participations", "wins", *[t.slug for t in data.played]])
+    for row in data.all_rows:
+        values = []
+        for t in data.played:
+            value = row.results.get(t.slug)
+            values.append("" if value is None else str(value) if t.slug in row.counted else f"({value})")
+        writer.writerow([row.rank or "", _cell(row.name), _cell(row.club), row.points, row.participations,
+                         row.wins, *values])
+    return buffer.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name a spreadsheet must not run as a formula (=, +, -, @ at the start) gets a leading quote."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# --- the players' history ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HistoryRow:
+    tournament: Tournament
+    place: int | None  # None while the tournament has no closed round
+    field_size: int
+    points: int | None
+    won_solos: int
+    tischbester: int
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    player: Player
+    rows: list[HistoryRow]  # newest first
+
+    @property
+    def tournaments(self) -> int:
+        return len(self.rows)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for r in self.rows if r.place == 1)
+
+    @property
+    def points(self) -> int:
+        return sum(r.points or 0 for r in self.rows)
+
+    @property
+    def tischbester(self) -> int:
+        return sum(r.tischbester for r in self.rows)
+
+
+def player_history(player: Player, *, tournaments: list[Tournament] | None = None) -> PlayerHistory:
+    """Every tournament the player was registered for (or only ``tournaments``), with his result."""
+    qs = Tournament.objects.filter(registrations__player=player).select_related("club").distinct()
+    if tournaments is not None:
+        qs = qs.filter(pk__in=[t.pk for t in tournaments])
+    rows = []
+    for tournament in qs.order_by("-date", "name"):
+        outcome = tournament_outcome(tournament)
+        placing = next((p for p in outcome.placings.placings if p.player == player.pk), None)
+        rows.append(HistoryRow(
+            tournament=tournament, place=placing.rank if placing else None, field_size=outcome.field_size,
+            points=placing.points if placing else None, won_solos=outcome.won_solos.get(player.pk, 0),
+            tischbester=outcome.tischbester.get(player.pk, 0),
+        ))
+    return PlayerHistory(player=player, rows=rows)
+
+
+# --- statistics ------------------------------------------------------------------------------------
+
+def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
+    """Every game of the tournaments' closed rounds, seats mapped to players (stored outcomes only)."""
+    if not tournaments:
+        return []
+    slugs = {t.pk: t.slug for t in tournaments}
+    muss_win = {t.pk: t.ruleset.muss_win for t in tournaments}
+    closed = {"table__round__tournament__in": tournaments, "table__round__status": "closed"}
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, number, player_id in Seat.objects.filter(
+            round__tournament__in=tournaments, round__status="closed").values_list(
+            "table_id", "number", "registration__player_id").order_by():
+        seats[table_id][number] = player_id
+    facts = []
+    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, won, tout, sie, muss, augen,
+         schwarz, dealer, points) in Hand.objects.filter(**closed).values_list(
+            "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
+            "number", "contract", "declarer", "declarer_won", "tout", "sie", "muss", "augen", "schwarz", "dealer",
+            "points").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
+        at_table = seats[table_id]
+        playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
+        facts.append(GameFact(
+            tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,
+            players=playing,
+            points={at_table[int(s)]: int(v) for s, v in (points or {}).items() if int(s) in at_table},
+            declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
+            sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
+            win_line=muss_win[tournament_id] if muss else 61,
+        ))
+    return facts
+
+
+@dataclass(frozen=True)
+class Statistics:
+    games: GameStatistics
+    names: dict[int, str]
+    tischbester_leaders: tuple[tuple[str, ...], int]
+    progression: list[tuple[str, list[int]]]  # (name, cumulative points after each step) of the leaders
+    steps: list[str]  # the steps' labels (rounds or tournaments)
+
+    def name(self, player: int | None) -> str:
+        return self.names.get(player, "") if player is not None else ""
+
+    @property
+    def biggest_declarer(self) -> str:
+        return self.name(self.games.biggest.declarer) if self.games.biggest else ""
+
+    @property
+    def biggest_size(self) -> int:
+        from scoring.rules.statistics import game_size
+
+        return game_size(self.games.biggest) if self.games.biggest else 0
+
+    @property
+    def player_rows(self) -> list[tuple[str, Any]]:
+        rows = [(self.name(p), g) for p, g in self.games.players.items()]
+        return sorted(rows, key=lambda r: (-r[1].games, r[0]))
+
+
+PROGRESSION_LINES = 5
+
+
+def _names(ids) -> dict[int, str]:
+    return {pk: p.name for pk, p in Player.objects.in_bulk(list(ids)).items()}
+
+
+def tournament_statistics(tournament: Tournament) -> Statistics:
+    outcome = tournament_outcome(tournament)
+    facts = game_facts([tournament])
+    stats = game_statistics(facts)
+    names = _names(set(stats.players) | set(outcome.round_points) | set(outcome.tischbester))
+    rounds = max((len(r) for r in outcome.round_points.values()), default=0)
+    leaders_ = [p.player for p in outcome.placings.placings[:PROGRESSION_LINES]]
+    progression = []
+    for player in leaders_:
+        running, line = 0, []
+        for value in outcome.round_points[player]:
+            running += value
+            line.append(running)
+        progression.append((names.get(player, ""), line))
+    best, count = leaders(outcome.tischbester)
+    return Statistics(games=stats, names=names, tischbester_leaders=(tuple(names[p] for p in best), count),
+                      progression=progression, steps=[str(n) for n in range(1, rounds + 1)])
+
+
+def series_statistics(data: SeriesStandings) -> Statistics:
+    facts = game_facts(data.played)
+    stats = game_statistics(facts)
+    tischbester: Counter[int] = Counter()
+    for outcome in data.outcomes:
+        tischbester.update(outcome.tischbester)
+    names = _names(set(stats.players) | set(tischbester) | {r.player_id for r in data.all_rows})
+    progression = []
+    for row in data.rows[:PROGRESSION_LINES]:
+        progression.append((row.name, [step.get(row.player_id, 0) for step in data.progression]))
+    best, count = leaders(tischbester)
+    return Statistics(games=stats, names=names, tischbester_leaders=(tuple(names[p] for p in best), count),
+                      progression=progression, steps=[t.name for t in data.played])
+
+
+def last_played(data: SeriesStandings) -> datetime.date | None:
+    return data.played[-1].date if data.played else None
