@@ -3,6 +3,8 @@ at one table, a whole round at a table of five, an app on the table.
 
 Screenshots go to test-artifacts/phone-*.png (360 px) and tablet-*.png (800 x 1280).
 """
+import time
+
 import pytest
 
 from scoring.rules import ruleset_from_dict, score_hand
@@ -36,13 +38,20 @@ def no_sideways_scroll(page, width: int = 360) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def wait_until(page, script: str, timeout: float = 15.0) -> None:
+    """Poll ``script`` in the page until it is true (page.wait_for_function evaluates with eval, which the CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"still false after {timeout}s: {script}"
+        page.wait_for_timeout(200)
+
+
 def wait_offline_ready(page) -> None:
     """The service worker controls the page and has kept its shell."""
-    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
-        ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))", polling=200)
+    wait_until(page, "document.documentElement.dataset.offlineReady === '1'")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
+                     ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
 
 
 def queue_numbers(page, key: str) -> list[int]:
