@@ -7,7 +7,8 @@ from django.utils.translation import gettext_lazy as _
 class PrizeForm(forms.Form):
     last_place = forms.BooleanField(label=_("last place"), required=False)
     place = forms.IntegerField(label=_("place"), min_value=1, required=False)
-    amount_euro = forms.DecimalField(label=_("amount (€)"), min_value=Decimal(0), decimal_places=2, required=False)
+    amount_euro = forms.DecimalField(label=_("amount (€)"), min_value=Decimal(0), decimal_places=2, required=False,
+                                     localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     goods = forms.CharField(label=_("goods"), max_length=200, required=False)
 
     def clean(self):

@@ -40,22 +40,50 @@ def standings_view(tournament, *, round: int | None = None, query: str = "") -> 
 
 @dataclass(frozen=True)
 class PrizeRow:
-    label: str  # "1." or "letzter Platz"
+    label: str  # "1." or "last"
     place: int | None
     amount_cents: int | None
     goods: str
-    winner: dict[str, Any] | None
+    winner: dict[str, Any] | None  # the first holder of the place (several when the place is shared)
+    holders: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class AwardRow:
+    """What one player receives, after shared places are split (scoring.rules.prizes)."""
+    rank: int
+    start_number: int
+    name: str
+    club: str
+    points: int
+    amount_cents: int
+    goods: str
+    shared_with: int  # 1: his place alone
+    places: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class PrizeList:
-    entry_fees_cents: int
+    entry_fees_cents: int  # every player's fee, paid or still owed
     entry_share_cents: int
     pot_share_cents: int
     sponsored_cents: int
     pool_cents: int
     prizes: list[PrizeRow]
-    assigned_cents: int
+    assigned_cents: int  # the money prizes as set
+    awards: list[AwardRow] = field(default_factory=list)
+    awarded_cents: int = 0  # the money that goes to players
+    rounding_cents: int = 0  # cents of shared places that did not divide
+    fees_owed_cents: int = 0
+
+    @property
+    def leftover_cents(self) -> int:
+        """What stays in the prize pool (negative: the prizes need more than the pool holds)."""
+        return self.pool_cents - self.awarded_cents
+
+    @property
+    def shared(self) -> bool:
+        return any(a.shared_with > 1 for a in self.awards)
 
 
 def default_prize_places(tournament) -> list[int | None]:
@@ -65,31 +93,68 @@ def default_prize_places(tournament) -> list[int | None]:
     return [*range(1, tables), None] if tables else []
 
 
+@dataclass(frozen=True)
+class EntryFees:
+    due: dict[int, bool]  # registration id -> paid?
+    paid_cents: int
+    owed_cents: int
+
+    @property
+    def total_cents(self) -> int:
+        return self.paid_cents + self.owed_cents
+
+
+def entry_fees(tournament) -> EntryFees:
+    """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody)."""
+    from tournaments.models import Seat
+
+    seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
+    due = {}
+    for pk, paid, checked_in, withdrawn in tournament.registrations.values_list(
+            "pk", "paid", "checked_in", "withdrawn_after_round"):
+        if paid or pk in seated or (checked_in and withdrawn != 0):
+            due[pk] = paid
+    fee = tournament.entry_fee_cents
+    paid_count = sum(due.values())
+    return EntryFees(due=due, paid_cents=paid_count * fee, owed_cents=(len(due) - paid_count) * fee)
+
+
 def prize_list(tournament) -> PrizeList:
     from tournaments.models import Prize
+
+    from .rules.prizes import PrizeSpec, Ranked, split_prizes
 
     snapshot = _snapshot(tournament)
     overall = snapshot.data["overall"] if snapshot else []
     pot = snapshot.data["pot_cents"] if snapshot else 0
-    paid = tournament.registrations.filter(paid=True).count()
-    fees = paid * tournament.entry_fee_cents
-    entry_share = fees * tournament.payout_percent // 100
+    fees = entry_fees(tournament)
+    entry_share = fees.total_cents * tournament.payout_percent // 100
     prizes = list(Prize.objects.filter(tournament=tournament))
     if not prizes:
         prizes = [Prize(tournament=tournament, place=p) for p in default_prize_places(tournament)]
     rows = []
     for prize in prizes:
         if prize.place is None:
-            winner = overall[-1] if overall else None
+            holders = [r for r in overall if overall and r["rank"] == overall[-1]["rank"]]
             label = "last"
         else:
-            winner = overall[prize.place - 1] if len(overall) >= prize.place else None
+            held = overall[prize.place - 1] if len(overall) >= prize.place else None
+            holders = [r for r in overall if held and r["rank"] == held["rank"]]
             label = f"{prize.place}."
-        rows.append(PrizeRow(label, prize.place, prize.amount_cents, prize.goods, winner))
+        rows.append(PrizeRow(label, prize.place, prize.amount_cents, prize.goods, holders[0] if holders else None,
+                             tuple(holders)))
+    split = split_prizes([Ranked(r["registration"], r["rank"]) for r in overall],
+                         [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
+    by_registration = {r["registration"]: r for r in overall}
+    awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
+                       name=by_registration[a.player]["name"], club=by_registration[a.player].get("club", ""),
+                       points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
+                       shared_with=a.shared_with, places=a.places) for a in split.awards]
     return PrizeList(
-        entry_fees_cents=fees, entry_share_cents=entry_share, pot_share_cents=pot,
+        entry_fees_cents=fees.total_cents, entry_share_cents=entry_share, pot_share_cents=pot,
         sponsored_cents=tournament.sponsored_cents, pool_cents=entry_share + pot + tournament.sponsored_cents,
-        prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows),
+        prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows), awards=awards,
+        awarded_cents=split.awarded_cents, rounding_cents=split.rounding_cents, fees_owed_cents=fees.owed_cents,
     )
 
 
@@ -97,39 +162,77 @@ def prize_list(tournament) -> PrizeList:
 class CashRow:
     start_number: int
     name: str
-    entry_fee_cents: int = 0
+    entry_fee_cents: int = 0  # his fee (0: none due, he did not play)
+    fee_paid: bool = True
     reuegeld_cents: int = 0
     weitergeld_cents: int = 0
     payout_cents: int = 0  # what he receives as Tischbester (positive)
 
     @property
+    def fee_owed_cents(self) -> int:
+        return 0 if self.fee_paid else self.entry_fee_cents
+
+    @property
     def owes_cents(self) -> int:
-        return self.reuegeld_cents + self.weitergeld_cents - self.payout_cents
+        """Still to pay at the desk (negative: he receives): an unpaid fee, Reuegeld, Weitergeld, less his payout."""
+        return self.fee_owed_cents + self.reuegeld_cents + self.weitergeld_cents - self.payout_cents
 
 
 @dataclass
 class CashList:
     rows: list[CashRow]
     tischbeste: list[dict[str, Any]]
-    entry_fees_cents: int
+    entry_fees_cents: int  # every fee due, paid or owed
     reuegeld_cents: int
     weitergeld_cents: int
     payouts_cents: int
     pot_cents: int
-    club_share_cents: int  # entry fees not paid out as prizes
+    club_share_cents: int  # entry fees not for the prize pool
     computed_at: Any = None
     current: bool = True
     totals: dict[str, int] = field(default_factory=dict)
+    fees_owed_cents: int = 0
+    sponsored_cents: int = 0
+    prizes_cents: int = 0  # money prizes that go to players
+    pool_left_cents: int = 0  # what the prizes leave in the pool
+
+    @property
+    def fees_paid_cents(self) -> int:
+        return self.entry_fees_cents - self.fees_owed_cents
+
+    @property
+    def to_pay_cents(self) -> int:
+        return sum(r.owes_cents for r in self.rows)
+
+    @property
+    def paid_in_cents(self) -> int:
+        return self.entry_fees_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
+
+    @property
+    def club_keeps_cents(self) -> int:
+        return self.club_share_cents + self.pool_left_cents
+
+    @property
+    def paid_out_cents(self) -> int:
+        return self.payouts_cents + self.prizes_cents + self.club_keeps_cents
+
+    @property
+    def balances(self) -> bool:
+        return self.paid_in_cents == self.paid_out_cents
 
 
 def cash_list(tournament) -> CashList:
-    """What each player owes and receives; totals that balance (in = out + pot)."""
+    """What each player owes and receives; totals that balance (fees + Reuegeld/Weitergeld in = prizes +
+    Tischbeste out + what the club keeps)."""
     snapshot = _snapshot(tournament)
     data = snapshot.data if snapshot else {"ledger": [], "tischbeste": [], "pot_cents": 0}
+    fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
     for reg in tournament.registrations.select_related("player").order_by("start_number"):
+        due = reg.pk in fees.due
         rows[reg.start_number] = CashRow(reg.start_number, reg.player.name,
-                                         entry_fee_cents=tournament.entry_fee_cents if reg.paid else 0)
+                                         entry_fee_cents=tournament.entry_fee_cents if due else 0,
+                                         fee_paid=fees.due.get(reg.pk, True))
     sums: dict[str, int] = defaultdict(int)
     for entry in data["ledger"]:
         row = rows[entry["start_number"]]
@@ -140,12 +243,15 @@ def cash_list(tournament) -> CashList:
         else:
             row.payout_cents -= entry["cents"]
         sums[entry["kind"]] += entry["cents"]
-    fees = sum(r.entry_fee_cents for r in rows.values())
+    total = fees.total_cents
+    prizes = prize_list(tournament)
     tournament.standings_snapshot = snapshot
     return CashList(
-        rows=list(rows.values()), tischbeste=data["tischbeste"], entry_fees_cents=fees,
+        rows=list(rows.values()), tischbeste=data["tischbeste"], entry_fees_cents=total,
         reuegeld_cents=sums["reuegeld"], weitergeld_cents=sums["weitergeld"], payouts_cents=-sums["payout"],
-        pot_cents=data["pot_cents"], club_share_cents=fees - fees * tournament.payout_percent // 100,
+        pot_cents=data["pot_cents"], club_share_cents=total - total * tournament.payout_percent // 100,
         computed_at=snapshot.computed_at if snapshot else timezone.now(),
         current=snapshot is not None and standings_is_current(tournament),
+        fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
+        prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
     )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import access
+from tournaments.forms_setup import cents_to_euro
 from tournaments.models import Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
@@ -102,7 +103,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and not can_edit:
         return HttpResponse(status=403)
     prize_list = selectors.prize_list(tournament)
-    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": (p.amount_cents or 0) / 100 or None,
+    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
                 "goods": p.goods} for p in prize_list.prizes]
     formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
     if request.method == "POST" and can_edit and formset.is_valid():

@@ -31,6 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
+from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, Player, Table, Tournament
 from tournaments.services.registration import registration_create
 from tournaments.services.rounds import round_draw, round_publish
@@ -88,6 +89,28 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:entry_conflict": {"POST": KEY},
     "tournaments:entry_manifest": {"GET": KEY},
     "tournaments:entry_service_worker": {"GET": PUBLIC},  # the same script for every table, no data
+    # A table card's all-evening link and a player's own page: their keys instead of a login.
+    "tournaments:table_link": {"GET": KEY},
+    "tournaments:table_link_status": {"GET": KEY},
+    "tournaments:table_link_round": {"GET": KEY},
+    "tournaments:table_link_record": {"POST": KEY},
+    "tournaments:table_link_game": {"GET": KEY, "POST": KEY},
+    "tournaments:table_link_delete": {"POST": KEY},
+    "tournaments:table_link_preview": {"POST": KEY},
+    "tournaments:table_link_confirm": {"POST": KEY},
+    "tournaments:table_link_conflict": {"POST": KEY},
+    "tournaments:table_link_manifest": {"GET": KEY},
+    "tournaments:player_table_conflict": {"POST": KEY},
+    "tournaments:player": {"GET": KEY},
+    "tournaments:player_status": {"GET": KEY},
+    "tournaments:player_table": {"GET": KEY},
+    "tournaments:player_table_round": {"GET": KEY},
+    "tournaments:player_table_record": {"POST": KEY},
+    "tournaments:player_table_game": {"GET": KEY, "POST": KEY},
+    "tournaments:player_table_delete": {"POST": KEY},
+    "tournaments:player_table_preview": {"POST": KEY},
+    "tournaments:player_table_confirm": {"POST": KEY},
+    "tournaments:player_confirm": {"POST": KEY},
     # The organiser's start page and the club's pages.
     "tournaments:organiser_home": {"GET": LOGIN},
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
@@ -155,6 +178,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api:table-hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
     "api:table-preview": {"POST": KEY},
     "api:table-confirm": {"POST": KEY},
+    "api:player": {"GET": KEY},
 }
 
 # Not ours to classify: Django's admin, login pages, language switch, static and media files.
@@ -307,6 +331,10 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
     }
     if url.name == "scoring:download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
+    if url.name.startswith("tournaments:table_link"):  # the table card's all-evening key
+        values.update(key=table_link_key(world.tournament.pk, world.table.number), round=world.table.round.number)
+    elif url.name.startswith(("tournaments:player", "api:player")) and "key" in url.params:  # the player's key
+        values.update(key=world.table.seats.get(number=1).registration.key, round=world.table.round.number)
     missing = [p for p in url.params if p not in values]
     assert not missing, f"{url.name}: no fixture value for the parameters {missing}"
     return [{p: values[p] for p in url.params}]

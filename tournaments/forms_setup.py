@@ -33,6 +33,11 @@ def euro_to_cents(value: Decimal | None) -> int:
     return int((value or Decimal(0)) * 100)
 
 
+def cents_to_euro(cents: int | None) -> Decimal | None:
+    """12,50 in a form field (two decimals, shown in the language's format)."""
+    return None if cents is None else (Decimal(cents) / 100).quantize(Decimal("0.01"))
+
+
 class TournamentForm(forms.Form):
     club = forms.ModelChoiceField(label=_("club"), queryset=Club.objects.none())
     name = forms.CharField(label=_("name"), max_length=200)
@@ -40,7 +45,8 @@ class TournamentForm(forms.Form):
                            help_text=_("Made from the name when left empty."))
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal(10))
+    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal("10.00"),
+                                   localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100, initial=100)
     preset = forms.ChoiceField(label=_("ruleset"), choices=PRESET_CHOICES, initial="default")
 
@@ -73,9 +79,11 @@ class TournamentDetailsForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2)
+    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
+                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100)
-    sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2)
+    sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
+                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
 
 
 def _int(label, lo=0, hi=None, **kw):

@@ -55,3 +55,9 @@ def tournament_panels(tournament: Tournament) -> tuple[list[RoundPanel], bool]:
     can_draw = len(rounds) < rules.rounds and (
         not rounds or rounds[-1].status == Round.Status.CLOSED or rules.draw_mode == "all_in_advance")
     return panels, can_draw
+
+
+def unpaid_registrations(tournament: Tournament) -> list:
+    """Checked-in players (not withdrawn) who have not paid: the desk and the console warn before a draw."""
+    return list(tournament.registrations.filter(checked_in=True, paid=False, withdrawn_after_round__isnull=True)
+                .select_related("player").order_by("start_number"))

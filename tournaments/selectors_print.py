@@ -16,19 +16,21 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db.models import Count, Max, Sum
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from scoring.rules import RuleError
 from scoring.selectors import cash_list, prize_list, standings_view
 from scoring.services import RECORD_COLUMNS, hand_record, hand_score
 from scoring.templatetags.standings import tie_note
 
+from .links import table_link_key
 from .models import Hand, Prize, Round, Seat, Table, Tournament
 from .pdf.cash_list import CashLine, CashListDocument, TischbesterLine
 from .pdf.certificates import Certificate, Certificates
 from .pdf.drawing import money
 from .pdf.lists import ListHead
 from .pdf.pack import PrintPack
-from .pdf.prize_list import PrizeLine, PrizeListDocument
+from .pdf.prize_list import AwardLine, PrizeLine, PrizeListDocument
 from .pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
 from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from .pdf.standings import Standings, StandingsLine, StandingsSection
@@ -38,13 +40,19 @@ from .services.hands import dealer_for
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
+TABLE_LINK_PATH = "/tk/{key}/"  # tournaments:table_link
 # Bump when a document's layout or content changes, so packs built before are built again.
-PRINT_FORMAT_VERSION = 1
+PRINT_FORMAT_VERSION = 2  # 2: the table cards carry the all-evening table link
 
 
 def entry_url(url_base: str, entry_key: str) -> str:
-    """The absolute address of a table's tablet page (the link in its QR codes)."""
+    """The absolute address of a table's tablet page for one round (the link on its score sheet)."""
     return url_base.rstrip("/") + ENTRY_PATH.format(key=entry_key)
+
+
+def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
+    """The absolute address of table ``number``'s all-evening link (the QR code on its table card)."""
+    return url_base.rstrip("/") + TABLE_LINK_PATH.format(key=table_link_key(tournament.pk, number))
 
 
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
@@ -222,7 +230,7 @@ def _table_cards(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], 
     tournament = rnd.tournament
     return TableCards(cards=tuple(
         TableCard(tournament=tournament.name, date=tournament.date, round=rnd.number, table=t.number,
-                  players=_players(seats[t.pk]), entry_url=entry_url(url_base, t.entry_key))
+                  players=_players(seats[t.pk]), entry_url=table_link_url(url_base, tournament, t.number))
         for t in tables
     ))
 
@@ -318,17 +326,27 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
     lines = []
     for prize in prizes.prizes:
         winner = prize.winner or {}
+        names = ", ".join(h["name"] for h in prize.holders) if len(prize.holders) > 1 else winner.get("name", "")
         lines.append(PrizeLine(
             place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
-            winner=winner.get("name", ""), start_number=winner.get("start_number"), club=winner.get("club", ""),
+            winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
             points=winner.get("points"),
         ))
+    awards = tuple(
+        AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
+                  amount_cents=a.amount_cents, goods=a.goods,
+                  shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
+                                                                       "last": a.places[-1]})
+                  if a.shared_with > 1 else "")
+        for a in prizes.awards
+    )
     return PrizeListDocument(
         head=_list_head(tournament, view.computed_at, view.current), prizes=tuple(lines),
         prizes_set=Prize.objects.filter(tournament=tournament).exists(),
         entry_fees_cents=prizes.entry_fees_cents, payout_percent=tournament.payout_percent,
         entry_share_cents=prizes.entry_share_cents, pot_share_cents=prizes.pot_share_cents,
         sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
+        awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
     )
 
 
@@ -346,10 +364,11 @@ def cash_list_data(tournament: Tournament) -> CashListDocument:
         head=_list_head(tournament, view.computed_at, cash.current),
         lines=tuple(CashLine(start_number=r.start_number, name=r.name, entry_fee_cents=r.entry_fee_cents,
                              reuegeld_cents=r.reuegeld_cents, weitergeld_cents=r.weitergeld_cents,
-                             payout_cents=r.payout_cents) for r in cash.rows),
+                             payout_cents=r.payout_cents, fee_paid=r.fee_paid) for r in cash.rows),
         tischbeste=tischbeste, entry_fees_cents=cash.entry_fees_cents, reuegeld_cents=cash.reuegeld_cents,
         weitergeld_cents=cash.weitergeld_cents, payouts_cents=cash.payouts_cents, pot_cents=cash.pot_cents,
-        club_share_cents=cash.club_share_cents,
+        club_share_cents=cash.club_share_cents, fees_owed_cents=cash.fees_owed_cents,
+        sponsored_cents=cash.sponsored_cents, prizes_cents=cash.prizes_cents, pool_left_cents=cash.pool_left_cents,
     )
 
 

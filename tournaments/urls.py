@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tournaments.views.urls_entry")),
     path("", include("tournaments.views.urls_console")),
     path("", include("tournaments.views.urls_print")),
+    path("", include("tournaments.views.urls_links")),
 ]

@@ -15,10 +15,12 @@ TIEBREAK_REASONS = {
 
 @register.filter
 def euro(cents) -> str:
-    """12,50 € (in the active language's number format)."""
+    """12,50 € (in the active language's number format); −2,50 € with a real minus sign."""
     if cents is None or cents == "":
         return ""
-    return f"{number_format(int(cents) / 100, 2, force_grouping=True)} €"
+    cents = int(cents)
+    sign = "\u2212" if cents < 0 else ""
+    return f"{sign}{number_format(abs(cents) / 100, 2, force_grouping=True)} €"
 
 
 @register.filter

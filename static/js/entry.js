@@ -253,6 +253,12 @@
     return !f || (!checked("contract") && !editing());
   }
 
+  /* The all-evening link reloads itself when the round changes (follow.js); not while a game is typed in or queued. */
+  function markBusy() {
+    var busy = !pristine() || queue().length > 0;
+    if (busy) document.documentElement.setAttribute("data-entry-busy", ""); else document.documentElement.removeAttribute("data-entry-busy");
+  }
+
   /* --- Augen: keypad and quick buttons --------------------------------------------------------- */
 
   function augenInput() { var f = form(); return f && f.querySelector('input[name="augen"]'); }
@@ -411,6 +417,7 @@
       var sum = known[seat] || 0;
       box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : String(sum))) + " " + text("unsent") : "";
     });
+    markBusy();
   }
 
   /* --- sending the queue, one game after the other --------------------------------------------- */
@@ -650,10 +657,11 @@
     if (now && next) now.replaceWith(document.importNode(next, true));
   }
 
-  function apply(html) {
+  function apply(html, force) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var nextRoot = doc.getElementById("entry-root");
     if (!nextRoot) return;
+    if (!force && nextRoot.dataset.version === root.dataset.version) return; // nothing changed at the table
     Array.prototype.forEach.call(nextRoot.attributes, function (a) { root.setAttribute(a.name, a.value); });
     swap(doc, "entry-top");
     swap(doc, "entry-bottom");
@@ -678,7 +686,7 @@
       polling = false;
       if (res.status === 304 || !res.ok) return;
       etag = res.headers.get("ETag") || etag;
-      return res.text().then(apply);
+      return res.text().then(function (html) { apply(html, force); });
     }, function () { polling = false; });
   }
 
@@ -740,7 +748,7 @@
 
   function registerServiceWorker() {
     if (!("serviceWorker" in navigator) || !root.dataset.sw || !queueMode) return;
-    navigator.serviceWorker.register(root.dataset.sw).then(function () {
+    navigator.serviceWorker.register(root.dataset.sw, { scope: root.dataset.swScope || undefined }).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
       // The first visit was not served through the worker: keep this page and its files now.
@@ -760,7 +768,7 @@
   /* --- wiring (delegated: the parts of the page are swapped when the table changes) ------------ */
 
   document.addEventListener("change", function (event) {
-    if (event.target.closest && event.target.closest("form[data-entry-form]")) sync();
+    if (event.target.closest && event.target.closest("form[data-entry-form]")) { sync(); markBusy(); }
   });
   document.addEventListener("submit", submit);
   document.addEventListener("click", function (event) {

@@ -7,6 +7,8 @@ importScripts({{ workbox_sw_json|safe }});
 var MODULES = {{ modules|safe }};
 var STATIC = {{ static_prefix|safe }};
 var VERSION = {{ cache_version|safe }};
+// The table pages: a table's own link, a table card's all-evening link, a player's way to his table.
+var PAGE = /^\/(tisch\/[^/]+|tk\/[^/]+|s\/[^/]+\/tisch)\/$/;
 var PAGES = "skr-table-pages-" + VERSION;
 var ASSETS = "skr-table-assets-" + VERSION;
 
@@ -27,7 +29,7 @@ self.addEventListener("activate", function (event) {
 
 // A table page: the network's answer while there is one (kept for later), else the kept copy.
 routing.registerRoute(
-  function (o) { return o.request.mode === "navigate" && /^\/tisch\/[^/]+\/$/.test(o.url.pathname); },
+  function (o) { return o.request.mode === "navigate" && PAGE.test(o.url.pathname); },
   new strategies.NetworkFirst({
     cacheName: PAGES, networkTimeoutSeconds: 6, matchOptions: { ignoreVary: true, ignoreSearch: true },
     plugins: [

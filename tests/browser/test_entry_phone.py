@@ -54,6 +54,23 @@ def wait_offline_ready(page) -> None:
                      ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
 
 
+def cut(route) -> None:
+    route.abort("internetdisconnected")
+
+
+def go_offline(page) -> None:
+    """The hall's Wi-Fi drops: the context is offline, and (since Chromium's offline emulation can miss a
+    request that a service worker passes on) every request that would reach the network fails too."""
+    page.context.set_offline(True)
+    page.context.route("**/*", cut)
+
+
+def go_online(page) -> None:
+    page.context.unroute("**/*", cut)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
 def queue_numbers(page, key: str) -> list[int]:
     return page.evaluate(f"(JSON.parse(localStorage.getItem('skr:{key}:queue')) || []).map(i => i.number)")
 
@@ -70,7 +87,7 @@ def test_five_games_entered_offline_survive_a_reload_and_are_stored_once_in_orde
     expect(phone.get_by_test_id("game-1")).to_be_visible()
     expect(phone.locator("#game-form")).to_have_attribute("data-number", "2")
 
-    phone.context.set_offline(True)
+    go_offline(phone)
     for number, record in enumerate(games[1:6], start=2):
         expect(phone.get_by_test_id("form-title")).to_contain_text(f"Spiel {number}")
         tap_game(phone, record)
@@ -94,8 +111,7 @@ def test_five_games_entered_offline_survive_a_reload_and_are_stored_once_in_orde
     screenshot(phone, "phone-offline-reloaded")
     assert table.hands.count() == 1
 
-    phone.context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(phone)
     expect(phone.get_by_test_id("game-6")).to_be_visible(timeout=20_000)
     expect(phone.locator("[data-queued]")).to_have_count(0)
     expect(phone.get_by_test_id("pending")).to_be_hidden()
@@ -114,14 +130,13 @@ def test_five_games_entered_offline_survive_a_reload_and_are_stored_once_in_orde
 def test_a_game_refused_by_the_server_stays_on_the_device_with_the_reason(phone):
     table = make_table(size=4, names=NAMES[:4])
     phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_game(phone, {"contract": "wenz", "declarer": 2, "augen": 80})
     phone.get_by_test_id("save").click()
     expect(phone.get_by_test_id("unsent-1")).to_be_visible()
     table.round.status = "closed"  # meanwhile the organiser closed the round
     table.round.save()
-    phone.context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(phone)
     row = phone.get_by_test_id("unsent-1")
     expect(row).to_contain_text("abgelehnt")
     assert queue_numbers(phone, table.entry_key) == [1]
@@ -144,15 +159,14 @@ def test_a_game_saved_on_one_device_appears_on_the_other_and_a_conflict_keeps_th
     expect(second.locator("#game-form")).to_have_attribute("data-number", "2")
 
     # Game 2 entered on both phones, differently: the second one is offline, then comes back.
-    second.context.set_offline(True)
+    go_offline(second)
     tap_game(second, {"contract": "wenz", "declarer": 3, "augen": 80})
     second.get_by_test_id("save").click()
     expect(second.get_by_test_id("unsent-2")).to_be_visible()
     tap_game(first, {"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4, "augen": 65})
     first.get_by_test_id("save").click()
     expect(first.get_by_test_id("game-2")).to_be_visible()
-    second.context.set_offline(False)
-    second.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(second)
     conflict = second.get_by_test_id("conflict")
     expect(conflict).to_be_visible(timeout=10_000)
     expect(conflict.get_by_test_id("version-stored")).to_contain_text("Rufspiel")
@@ -176,14 +190,13 @@ def test_keeping_the_stored_version_sets_the_other_aside_as_a_revision(browser, 
     table = make_table(size=4, names=NAMES[:4])
     phone = new_page(browser, live_server)
     phone.goto(f"{live_server.url}/tisch/{table.entry_key}/")
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_game(phone, {"contract": "wenz", "declarer": 3, "augen": 80})
     phone.get_by_test_id("save").click()
     expect(phone.get_by_test_id("unsent-1")).to_be_visible()
     hand_record(table=table, record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4,
                                      "augen": 65}, client_id="00000000-0000-4000-8000-000000000001", number=1)
-    phone.context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(phone)
     conflict = phone.get_by_test_id("conflict")
     expect(conflict).to_be_visible(timeout=10_000)
     conflict.get_by_test_id("keep-stored").click()

@@ -76,7 +76,7 @@ def test_prize_list_works_out_the_prize_pool_as_the_prize_page(finished_tourname
     prizes_set(tournament=finished_tournament, prizes=[{"place": 1, "amount_cents": 10000, "goods": ""}])
     pool = prize_list(finished_tournament)
     lines = text_of(render_prize_list(prize_list_data(finished_tournament)))
-    assert after(lines, "Entry fees paid") == [money(pool.entry_fees_cents)] == ["210,00 €"]
+    assert after(lines, "Entry fees") == [money(pool.entry_fees_cents)] == ["210,00 €"]
     assert after(lines, "of that to prizes (80 %)") == [money(pool.entry_share_cents)] == ["168,00 €"]
     assert after(lines, "Reuegeld and Weitergeld left in the pot") == [money(pool.pot_share_cents)]
     assert after(lines, "Sponsored") == ["123,45 €"]
@@ -106,7 +106,8 @@ def test_cash_list_gives_every_players_money(finished_tournament):
     players = lines[:lines.index("Tischbeste", 1)]
     for row in cash.rows:
         at = next(i for i in range(1, len(players)) if players[i - 1:i + 1] == [str(row.start_number), row.name])
-        assert players[at + 1:at + 6] == [or_dash(row.entry_fee_cents), or_dash(row.reuegeld_cents),
+        fee = money(row.entry_fee_cents) if row.fee_paid else f"{money(row.entry_fee_cents)} (owed)"
+        assert players[at + 1:at + 6] == [fee, or_dash(row.reuegeld_cents),
                                           or_dash(row.weitergeld_cents), or_dash(row.payout_cents),
                                           or_dash(row.owes_cents)]
     assert any(row.payout_cents for row in cash.rows) and any(row.reuegeld_cents for row in cash.rows)
@@ -118,8 +119,8 @@ def test_cash_list_totals_balance(finished_tournament):
     lines = text_of(render_cash_list(cash_list_data(finished_tournament)))
     totals = after(lines, "Total", 5)
     assert totals == [money(cash.entry_fees_cents), money(cash.reuegeld_cents), money(cash.weitergeld_cents),
-                      money(cash.payouts_cents), money(cash.pot_cents)]
-    assert sum(row.owes_cents for row in cash.rows) == cash.pot_cents  # what they pay less what they get
+                      money(cash.payouts_cents), money(cash.to_pay_cents)]
+    assert sum(row.owes_cents for row in cash.rows) == cash.pot_cents  # everybody paid: Reuegeld less payouts
     assert cash.entry_fees_cents == 21 * finished_tournament.entry_fee_cents
 
     # Tischbeste: per round and table; their totals and the balance add up to the pot.
@@ -138,10 +139,9 @@ def test_cash_list_totals_balance(finished_tournament):
     assert paid_out == money(cash.payouts_cents) and to_pot == money(cash.pot_cents)
 
     balance = lines[lines.index("Balance"):]
-    assert after(balance, "Reuegeld and Weitergeld paid in") == [money(cash.reuegeld_cents + cash.weitergeld_cents)]
-    assert after(balance, "paid out to Tischbeste") == [f"\u2212 {money(cash.payouts_cents)}"]
-    assert after(balance, "to the prize pool") == [money(cash.pot_cents)]
-    assert after(balance, "Entry fees kept by the club") == [money(cash.club_share_cents)]
+    assert after(balance, "Reuegeld") == [money(cash.reuegeld_cents)]
+    assert after(balance, "paid out to Tischbeste") == [money(cash.payouts_cents)]
+    assert after(balance, "Paid in") == [money(cash.paid_in_cents)] == after(balance, "Paid out and kept")
     assert cash.reuegeld_cents + cash.weitergeld_cents - cash.payouts_cents == cash.pot_cents > 0
     assert "The amounts do not balance: recompute the standings." not in lines
 

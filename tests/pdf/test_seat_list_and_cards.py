@@ -7,6 +7,9 @@ import pytest
 from reportlab.lib.pagesizes import A4, landscape
 
 from tests.pdf.conftest import URL_BASE, page_drawing, pdf_pages
+from django.urls import reverse
+
+from tournaments.links import table_link_key
 from tournaments.models import Seat
 from tournaments.pdf.qr import qr_code
 from tournaments.pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable, render_seat_list
@@ -96,8 +99,11 @@ def test_table_cards_one_landscape_page_per_table(played_round):
             index = lines.index(seat.registration.player.name)
             assert lines[index - 1] == str(seat.number)
             assert lines[index + 1] == f"No. {seat.registration.start_number}"
-        url = f"{URL_BASE}/tisch/{table.entry_key}/"
+        # the all-evening link of the table number, not the round's own link
+        url = f"{URL_BASE}{reverse('tournaments:table_link', args=[table_link_key(played_round.tournament_id, table.number)])}"
         assert qr_code(url)[1].encode() in page_drawing(page)
+        assert qr_code(f"{URL_BASE}/tisch/{table.entry_key}/")[1].encode() not in page_drawing(page)
+        assert "valid all evening, in every round" in lines
     assert content == render_table_cards(table_cards_data(played_round, url_base=URL_BASE))
 
 

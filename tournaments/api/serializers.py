@@ -297,3 +297,47 @@ class TableSheetSerializer(serializers.Serializer):
 
 class ConfirmSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat whose player confirms the complete sheet.")
+
+
+# --- a player's own page (api/s/<key>/) ---------------------------------------------------------------
+
+
+class PlayerMateSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    start_number = serializers.IntegerField()
+
+
+class PlayerGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    contract = serializers.CharField(help_text="The game as the page names it.")
+    declarer = serializers.CharField(help_text="Who played; empty for a thrown-in game.")
+    points = serializers.IntegerField(allow_null=True, help_text="null: he sat out, or nobody played.")
+    running = serializers.IntegerField(help_text="His total after this game.")
+    sits_out = serializers.BooleanField()
+
+
+class PlayerRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="number")
+    status = serializers.CharField(help_text="published or closed.")
+    table = serializers.IntegerField(source="table.number")
+    seat = serializers.IntegerField()
+    mates = PlayerMateSerializer(many=True)
+    games = PlayerGameSerializer(many=True)
+    total = serializers.IntegerField()
+    confirmed = serializers.BooleanField()
+
+
+class PlayerRankSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class PlayerPageSerializer(serializers.Serializer):
+    tournament = serializers.CharField(source="tournament.name")
+    name = serializers.CharField(source="registration.player.name")
+    start_number = serializers.IntegerField(source="registration.start_number")
+    current = PlayerRoundSerializer(allow_null=True, help_text="His seat in the newest public round, or null.")
+    rounds = PlayerRoundSerializer(many=True, help_text="The public rounds he played, newest first.")
+    total = serializers.IntegerField(help_text="His points so far.")
+    rank = PlayerRankSerializer(allow_null=True, help_text="His place; null while the standings are not public.")

@@ -1,7 +1,9 @@
-"""Table API under ``api/tisch/<entry_key>/``: what a table's tablet does, without a login.
+"""Table API under ``api/tisch/<key>/``: what a table's tablet does, without a login.
 
-The entry key printed on the table card is the credential: a wrong key is a 404 and a key opens
-only its own table. A closed round is a 409; an invalid game a 400 naming each field.
+The key is the credential: a round's entry key (the score sheet's QR code) opens that table; a
+table card's all-evening key (``tournaments.links``) opens its table number in the current round
+(the newest published or closed one) and nothing else. A wrong key is a 404 and a key opens only
+its own table. A closed round is a 409; an invalid game a 400 naming each field.
 """
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -14,6 +16,7 @@ from scoring.rules import score_to_dict
 
 from .. import selectors
 from ..models import Hand, Round, Table
+from ..selectors_links import player_page, registration_for_key, table_link_resolve
 from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
 from . import serializers as s
 from .base import NO_KEY, ApiView, bad_request, conflict
@@ -27,7 +30,11 @@ class TableKeyView(ApiView):
     permission_classes = [AllowAny]
 
     def table(self, *, for_write: bool = False) -> Table:
-        table = selectors.table_for_entry_key(self.kwargs["entry_key"], with_round=not for_write)
+        key = self.kwargs["entry_key"]
+        table = selectors.table_for_entry_key(key, with_round=not for_write)
+        if table is None:
+            link = table_link_resolve(key)  # a table card's key: its number in the current round
+            table = link.table if link is not None else None
         if table is None or (not for_write and table.round.status == Round.Status.DRAWN):
             raise exceptions.NotFound()  # like the tablet page: a round that is not published shows nothing
         return table
@@ -114,3 +121,17 @@ class TableConfirmView(TableKeyView):
         body.is_valid(raise_exception=True)
         table_confirm(table=table, seat=body.validated_data["seat"], device=self.device)
         return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)
+
+
+class PlayerPageView(ApiView):
+    # A player's private key opens his own page and nothing else (no session, no CSRF).
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(tags=["player"], summary="A player's own page: seat now, table mates, games per round, place",
+                   responses={200: s.PlayerPageSerializer, 404: NO_KEY})
+    def get(self, request: Request, key: str) -> Response:
+        registration = registration_for_key(key)
+        if registration is None:
+            raise exceptions.NotFound()
+        return Response(s.PlayerPageSerializer(player_page(registration)).data)

@@ -27,4 +27,5 @@ urlpatterns = [
     path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table-hand"),
     path(tisch + "preview/", table.HandPreviewView.as_view(), name="table-preview"),
     path(tisch + "confirm/", table.TableConfirmView.as_view(), name="table-confirm"),
+    path("s/<str:key>/", table.PlayerPageView.as_view(), name="player"),
 ]

@@ -25,15 +25,17 @@ DASH = "\u2013"
 class CashLine:
     start_number: int
     name: str
-    entry_fee_cents: int  # paid (0: not paid)
+    entry_fee_cents: int  # his fee (0: none due)
     reuegeld_cents: int
     weitergeld_cents: int
     payout_cents: int  # what he receives as Tischbester
+    fee_paid: bool = True
 
     @property
     def owes_cents(self) -> int:
-        """Still to pay (negative: he receives)."""
-        return self.reuegeld_cents + self.weitergeld_cents - self.payout_cents
+        """Still to pay (negative: he receives): an unpaid fee, Reuegeld, Weitergeld, less his payout."""
+        fee = 0 if self.fee_paid else self.entry_fee_cents
+        return fee + self.reuegeld_cents + self.weitergeld_cents - self.payout_cents
 
 
 @dataclass(frozen=True)
@@ -64,11 +66,34 @@ class CashListDocument:
     weitergeld_cents: int
     payouts_cents: int
     pot_cents: int  # Reuegeld and Weitergeld paid in less the payouts
-    club_share_cents: int  # entry fees not paid out as prizes
+    club_share_cents: int  # entry fees not for the prize pool
+    fees_owed_cents: int = 0
+    sponsored_cents: int = 0
+    prizes_cents: int = 0  # money prizes that go to players
+    pool_left_cents: int = 0  # what the prizes leave in the pool
+
+    @property
+    def paid_in_cents(self) -> int:
+        return self.entry_fees_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
+
+    @property
+    def club_keeps_cents(self) -> int:
+        return self.club_share_cents + self.pool_left_cents
+
+    @property
+    def paid_out_cents(self) -> int:
+        return self.payouts_cents + self.prizes_cents + self.club_keeps_cents
 
 
 def _or_dash(cents: int) -> str:
     return money(cents) if cents else DASH
+
+
+def _fee(line: CashLine) -> str:
+    """10,00 € paid, or "10,00 € (owed)" for a fee still to collect."""
+    if not line.entry_fee_cents:
+        return DASH
+    return money(line.entry_fee_cents) if line.fee_paid else f"{money(line.entry_fee_cents)} ({_('owed')})"
 
 
 # Players: start number, name, entry fee, Reuegeld, Weitergeld, Tischbester payout, to pay.
@@ -81,16 +106,17 @@ TB_WIDTHS = (12 * mm, 12 * mm, CONTENT_W - 39 * mm - 4 * TB_MONEY_W, 15 * mm, *(
 
 
 def _players_table(data: CashListDocument) -> Table:
-    head = [_("No."), _("Name"), _("Entry fee paid"), _("Reuegeld"), _("Weitergeld"), _("Receives as Tischbester"),
+    head = [_("No."), _("Name"), _("Entry fee"), _("Reuegeld"), _("Weitergeld"), _("Receives as Tischbester"),
             _("To pay (\u2212 = receives)")]
     head_cells, head_style = wrap_head(head, PLAYER_WIDTHS)
     rows: list[list] = [head_cells]
     for line in data.lines:
-        rows.append([str(line.start_number), text_cell(line.name, PLAYER_WIDTHS[1]), _or_dash(line.entry_fee_cents),
+        rows.append([str(line.start_number), text_cell(line.name, PLAYER_WIDTHS[1]), _fee(line),
                      _or_dash(line.reuegeld_cents), _or_dash(line.weitergeld_cents), _or_dash(line.payout_cents),
                      _or_dash(line.owes_cents)])
     rows.append(["", _("Total"), money(data.entry_fees_cents), money(data.reuegeld_cents),
-                 money(data.weitergeld_cents), money(data.payouts_cents), money(data.pot_cents)])
+                 money(data.weitergeld_cents), money(data.payouts_cents),
+                 money(sum(line.owes_cents for line in data.lines))])
     table = LongTable(rows, colWidths=PLAYER_WIDTHS, rowHeights=[HEAD_ROW_H] + [row_height(r, ROW_H) for r in rows[1:]],
                       repeatRows=1, hAlign="LEFT")
     style = grid_style(numeric_from=2, total_row=True)
@@ -131,13 +157,29 @@ def _tischbeste_table(data: CashListDocument) -> Table:
 
 
 def _balance_table(data: CashListDocument) -> Table:
+    """In = out, as the cash page shows it: fees + Reuegeld/Weitergeld (+ sponsored) = Tischbeste + prizes + club."""
+    paid = data.entry_fees_cents - data.fees_owed_cents
     rows = [
-        [_("Reuegeld and Weitergeld paid in"), money(data.reuegeld_cents + data.weitergeld_cents)],
-        [_("paid out to Tischbeste"), f"\u2212 {money(data.payouts_cents)}"],
-        [_("to the prize pool"), money(data.pot_cents)],
-        [_("Entry fees kept by the club"), money(data.club_share_cents)],
+        [_("Entry fees") + f" ({_('%(paid)s paid, %(owed)s owed') % {'paid': money(paid), 'owed': money(data.fees_owed_cents)}})",
+         money(data.entry_fees_cents)],
+        [_("Reuegeld"), money(data.reuegeld_cents)],
+        [_("Weitergeld"), money(data.weitergeld_cents)],
     ]
-    return amounts_table(rows, (CONTENT_W - 40 * mm, 40 * mm), total_row=2)
+    if data.sponsored_cents:
+        rows.append([_("Sponsored"), money(data.sponsored_cents)])
+    rows.append([_("Paid in"), money(data.paid_in_cents)])
+    total_in = len(rows) - 1
+    rows += [
+        [_("paid out to Tischbeste"), money(data.payouts_cents)],
+        [_("Prizes (money)"), money(data.prizes_cents)],
+        [_("Kept by the club") + f" ({_('%(fees)s of the entry fees, %(pool)s left in the prize pool') % {'fees': money(data.club_share_cents), 'pool': money(data.pool_left_cents)}})",
+         money(data.club_keeps_cents)],
+        [_("Paid out and kept"), money(data.paid_out_cents)],
+    ]
+    table = amounts_table(rows, (CONTENT_W - 40 * mm, 40 * mm), total_row=total_in)
+    table.setStyle(TableStyle([("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD, BODY_SIZE),
+                               ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1, "black")]))
+    return table
 
 
 def render_cash_list(data: CashListDocument) -> bytes:
@@ -146,7 +188,8 @@ def render_cash_list(data: CashListDocument) -> bytes:
     if data.tischbeste:
         story += [heading(_("Tischbeste")), _tischbeste_table(data)]
     story += [heading(_("Balance")), _balance_table(data)]
-    if data.reuegeld_cents + data.weitergeld_cents - data.payouts_cents != data.pot_cents:
+    if (data.reuegeld_cents + data.weitergeld_cents - data.payouts_cents != data.pot_cents
+            or data.paid_in_cents != data.paid_out_cents):
         story.append(Paragraph(escape(_("The amounts do not balance: recompute the standings.")), NOTE))
     templates = [list_template(data.head, "cash", _("Cash list"))]
     return render_list(templates, story, title=_("Cash list") + f" \u2013 {data.head.tournament}")

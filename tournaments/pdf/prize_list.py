@@ -28,6 +28,18 @@ class PrizeLine:
 
 
 @dataclass(frozen=True)
+class AwardLine:
+    """What one player receives once shared places are split."""
+    place: int
+    winner: str
+    start_number: int
+    points: int
+    amount_cents: int
+    goods: str
+    shared: str  # "" alone, else "2 share places 1–2"
+
+
+@dataclass(frozen=True)
 class PrizeListDocument:
     head: ListHead
     prizes: tuple[PrizeLine, ...]
@@ -39,6 +51,13 @@ class PrizeListDocument:
     sponsored_cents: int
     pool_cents: int
     assigned_cents: int  # the money prizes together
+    awards: tuple[AwardLine, ...] = ()
+    awarded_cents: int = 0  # the money that goes to players
+    rounding_cents: int = 0  # cents of shared places that do not divide
+
+    @property
+    def leftover_cents(self) -> int:
+        return self.pool_cents - self.awarded_cents
 
 
 PLACE_W = 22 * mm
@@ -86,14 +105,33 @@ def _prizes_table(data: PrizeListDocument) -> Table:
 
 def _pool_table(data: PrizeListDocument) -> Table:
     rows = [
-        [_("Entry fees paid"), money(data.entry_fees_cents)],
+        [_("Entry fees"), money(data.entry_fees_cents)],
         [_("of that to prizes (%(p)s %%)") % {"p": data.payout_percent}, money(data.entry_share_cents)],
         [_("Reuegeld and Weitergeld left in the pot"), money(data.pot_share_cents)],
         [_("Sponsored"), money(data.sponsored_cents)],
         [_("Prize pool"), money(data.pool_cents)],
         [_("Assigned as money prizes"), money(data.assigned_cents)],
+        [_("Paid to the winners"), money(data.awarded_cents)],
+        [_("Left in the prize pool"), money(data.leftover_cents)],
     ]
     return amounts_table(rows, POOL_WIDTHS, total_row=4)
+
+
+AWARD_WIDTHS = (22 * mm, CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 * mm, 12 * mm, 17 * mm, 24 * mm,
+                50 * mm)
+
+
+def _awards_table(data: PrizeListDocument) -> Table:
+    rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Money"), _("Goods")]]
+    for line in data.awards:
+        winner = [cell(line.winner, CELL)] + ([cell(line.shared, CLUB_CELL)] if line.shared else [])
+        rows.append([f"{line.place}.", winner, str(line.start_number), signed(line.points),
+                     money(line.amount_cents) if line.amount_cents else "\u2013",
+                     cell(line.goods, CELL) if line.goods else "\u2013"])
+    table = Table(rows, colWidths=AWARD_WIDTHS, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle(grid_style(numeric=(2, 3, 4)) + [("VALIGN", (0, 1), (-1, -1), "TOP")]))
+    return table
+
 
 
 def render_prize_list(data: PrizeListDocument) -> bytes:
@@ -102,9 +140,15 @@ def render_prize_list(data: PrizeListDocument) -> bytes:
     if not data.prizes_set:
         story.append(Paragraph(escape(_("No prizes yet: the default is one per table of round 1, the last for the "
                                         "last place.")), NOTE))
+    if data.awards:
+        story += [heading(_("Who receives what")), _awards_table(data)]
+    story.append(Paragraph(escape(_(
+        "Shared places: players on the same place share the money prizes of all the places they occupy evenly, "
+        "rounded down to the cent; the remaining cents stay in the prize pool. Goods go to them in the order of "
+        "the stored lot.")), NOTE))
     story += [heading(_("Prize pool")), _pool_table(data)]
     templates = [list_template(data.head, "prizes", _("Prize list"))]
     return render_list(templates, story, title=_("Prize list") + f" \u2013 {data.head.tournament}")
 
 
-__all__ = ["PrizeLine", "PrizeListDocument", "render_prize_list"]
+__all__ = ["AwardLine", "PrizeLine", "PrizeListDocument", "render_prize_list"]

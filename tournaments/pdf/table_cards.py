@@ -2,7 +2,8 @@
 
 The front shows the big table number, the round and the players by seat; the back (printed upside
 down, so it reads upright once folded) shows the table number again and the QR code of the
-table's entry link for the tablet.
+table's all-evening link: the same code opens this table number in every round, so the back half
+serves the whole evening.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ class TableCard:
     round: int
     table: int
     players: tuple[SheetPlayer, ...]
-    entry_url: str
+    entry_url: str  # the all-evening link of this table number (tournaments:table_link)
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,9 @@ def _draw_back(canv: Canvas, card: TableCard) -> None:
     canv.setFont(BOLD, 13)
     canv.drawRightString(text_right, HALF_H / 2 + 6 * mm, _("Enter the games"))
     canv.setFont(REGULAR, 11)
-    canv.drawRightString(text_right, HALF_H / 2, _("scan the code with the tablet"))
+    canv.drawRightString(text_right, HALF_H / 2, _("scan the code with a phone or tablet"))
     canv.setFont(REGULAR, 9)
-    canv.drawRightString(text_right, HALF_H / 2 - 6 * mm, _("Round %(n)d") % {"n": card.round})
+    canv.drawRightString(text_right, HALF_H / 2 - 6 * mm, _("valid all evening, in every round"))
 
 
 def paint_table_card(canv: Canvas, card: TableCard) -> None:

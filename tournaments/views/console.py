@@ -13,9 +13,9 @@ from scoring.rules.examples import worked_examples
 
 from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
-                           TournamentForm, euro_to_cents)
+                           TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors_console import QUIET_MINUTES, tournament_panels
+from ..selectors_console import QUIET_MINUTES, tournament_panels, unpaid_registrations
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
@@ -47,6 +47,7 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
         # the printed documents are for the organisers and the desk (tournaments/views/printing.py)
         "can_print": access.has_role(request.user, tournament, access.DESK),
         "quiet_minutes": QUIET_MINUTES,
+        "unpaid": unpaid_registrations(tournament) if can_draw else [],
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context)
@@ -84,8 +85,8 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     locked = rules_locked(tournament)
     details = TournamentDetailsForm(request.POST if "details" in request.POST else None, initial={
         "name": tournament.name, "date": tournament.date, "venue": tournament.venue,
-        "entry_fee": tournament.entry_fee_cents / 100, "payout_percent": tournament.payout_percent,
-        "sponsored": tournament.sponsored_cents / 100,
+        "entry_fee": cents_to_euro(tournament.entry_fee_cents), "payout_percent": tournament.payout_percent,
+        "sponsored": cents_to_euro(tournament.sponsored_cents),
     })
     rules_form = RulesForm(request.POST if "rules" in request.POST else None,
                            initial=RulesForm.initial_from(tournament.rules))

@@ -58,6 +58,7 @@ class EntryUrls:
     queue: bool = False  # the tablet keeps games on the device and sends them in order (entry.js)
     manifest: str = ""
     service_worker: str = ""
+    service_worker_scope: str = "/tisch/"
 
     def game(self, number: int) -> str:
         return f"{self.game_prefix}{number}/"
@@ -379,8 +380,12 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
 
 @require_POST
 def conflict(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    """Two versions of game ``number``: keep the stored one or this device's (the posted form), the other becomes a revision."""
     table = table_or_404(key)
+    return conflict_response(request, table, tablet_mode(table), number)
+
+
+def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, number: int) -> HttpResponse:
+    """Two versions of game ``number``: keep the stored one or this device's (the posted form), the other becomes a revision."""
     hand = _hand(table, number)
     form = GameForm(request.POST, table_size=table.size)
     record, errors = form.record_or_errors()
@@ -396,5 +401,5 @@ def conflict(request: HttpRequest, key: str, number: int) -> HttpResponse:
                               device=device_of(request, form))
     except ServiceError as err:
         return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=err.status)
-    return JsonResponse({"ok": True, "redirect": tablet_mode(table).urls.page,
+    return JsonResponse({"ok": True, "redirect": mode.urls.page,
                          "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})

@@ -30,7 +30,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "workbox_sw_json": json.dumps(static(f"{WORKBOX}workbox-sw.js")), "modules": json.dumps(modules),
         "static_prefix": json.dumps(static("")), "cache_version": json.dumps(CACHE_VERSION),
     }, content_type="text/javascript; charset=utf-8")
-    response["Service-Worker-Allowed"] = "/tisch/"
+    response["Service-Worker-Allowed"] = "/"  # also the all-evening links (tk/..., s/.../tisch/)
     return response
 
 
@@ -38,10 +38,13 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def manifest(request: HttpRequest, key: str) -> JsonResponse:
     """Installing the table page puts this table on the home screen; it opens full screen."""
     table = table_or_404(key)
-    page = tablet_mode(table).urls.page
-    name = _("Table %(n)d") % {"n": table.number}
+    return manifest_response(request, name=_("Table %(n)d") % {"n": table.number}, tournament=table.round.tournament,
+                             page=tablet_mode(table).urls.page)
+
+
+def manifest_response(request: HttpRequest, *, name: str, tournament, page: str) -> JsonResponse:
     data = {
-        "name": f"{name} · {table.round.tournament.name}", "short_name": name, "lang": request.LANGUAGE_CODE,
+        "name": f"{name} · {tournament.name}", "short_name": name, "lang": request.LANGUAGE_CODE,
         "start_url": page, "scope": page, "id": page, "display": "standalone", "orientation": "portrait",
         "background_color": "#fdfcf8", "theme_color": "#1f5f3a",
         "icons": [

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import access, selectors
+from ..selectors_console import unpaid_registrations
 from ..forms import SeatSwapForm
 from ..models import Registration, Round, Tournament
 from ..services.errors import ServiceError
@@ -37,6 +38,7 @@ def _render_rounds(
         "error_round": error_round,
         "swap_form": swap_form,
         "swap_round": swap_round,
+        "unpaid": unpaid_registrations(tournament),
     }
     return render(request, "desk/rounds.html", context, status=status)
 
@@ -63,6 +65,10 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         number = tournament.rounds.count() + 1
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
     messages.success(request, _("Drawn: round %(numbers)s.") % {"numbers": ", ".join(str(r.number) for r in drawn)})
+    unpaid = unpaid_registrations(tournament)
+    if unpaid:
+        messages.warning(request, _("Not paid yet: %(players)s. Collect the entry fee at the desk.") % {
+            "players": ", ".join(f"{r.start_number} {r.player.name}" for r in unpaid)})
     return _back(tournament, drawn[0].number)
 
 

@@ -1,0 +1,221 @@
+"""The private links of the evening: a table card's all-evening link (tk/<key>/) and a player's page (s/<key>/).
+
+A table link resolves its key to that table number's table in the current round and renders the
+very entry page of ``entry.py`` (whatever the tablet page does, the link does too), with the page's
+own URLs under the link: after a saved game the table stays on the all-evening link. The page's
+games go to ``tk/<key>/<round>/...``, the round it was opened in, so a game kept on the device
+during an outage never lands in the next round. A light poll (static/js/follow.js) of
+``tk/<key>/stand/`` reloads the page when the round changes.
+
+A player's key opens his own page and, from it, the entry page of the table he sits at now
+(``s/<key>/tisch/``, its games under ``s/<key>/<round>/...`` in the same way) and nothing else.
+"""
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import selectors_links as links
+from ..models import Round, Table
+from ..services import hands as hand_services
+from ..services.errors import ServiceError
+from . import entry, entry_app
+from .entry import EntryMode, EntryUrls
+
+POLL_SECONDS = 10  # how often an open link asks whether the round changed
+TABLE, PLAYER = "table", "player"
+# kind -> (the table of (key, round), the page's URL name, the round's URL name)
+KINDS = {
+    TABLE: (links.table_for_link, "tournaments:table_link", "tournaments:table_link_round"),
+    PLAYER: (links.table_for_player, "tournaments:player_table", "tournaments:player_table_round"),
+}
+
+
+def link_mode(table: Table, key: str, kind: str = TABLE) -> EntryMode:
+    """The tablet's entry mode with the URLs under the private link, bound to the table's round."""
+    _resolve, page, round_name = KINDS[kind]
+    base = reverse(round_name, args=[key, table.round.number])  # + spiel/, vorschau/, bestaetigen/
+    return EntryMode(urls=EntryUrls(
+        page=reverse(page, args=[key]),
+        record=base + "spiel/",
+        preview=base + "vorschau/",
+        game_prefix=base + "spiel/",
+        confirm=base + "bestaetigen/",
+        storage_key=f"skr:{table.entry_key}",  # the queue belongs to the round's table, as on its own link
+        queue=True, service_worker=reverse("tournaments:entry_service_worker"),
+        service_worker_scope=reverse(page, args=[key]).removesuffix("tisch/") if kind == PLAYER else "/tk/",
+        manifest=reverse("tournaments:table_link_manifest", args=[key]) if kind == TABLE else "",
+    ))
+
+
+def _follow(url: str, signature: str) -> dict:
+    return {"url": url, "signature": signature, "every": POLL_SECONDS}
+
+
+def _table_or_404(kind: str, key: str, round_number: int) -> Table:
+    table = KINDS[kind][0](key, round_number)
+    if table is None:
+        raise Http404("No such table")
+    return table
+
+
+def _link_or_404(key: str) -> links.TableLink:
+    link = links.table_link_resolve(key)
+    if link is None:
+        raise Http404("No such table link")
+    return link
+
+
+def _registration_or_404(key: str):
+    registration = links.registration_for_key(key)
+    if registration is None:
+        raise Http404("No such player")
+    return registration
+
+
+# --- the pages ------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def table_link(request: HttpRequest, key: str) -> HttpResponse:
+    """The table card's QR code: this number's table now, or what the table waits for."""
+    link = _link_or_404(key)
+    follow = _follow(reverse("tournaments:table_link_status", args=[key]), link.signature)
+    if link.table is not None and link.state != links.TableLink.MISSING:
+        mode = link_mode(link.table, key)
+        mode.extra.update(link=link, follow=follow)
+        return entry.render_page(request, link.table, mode, template="entry/link.html")
+    return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament,
+                                                       "follow": follow})
+
+
+@never_cache
+@require_GET
+def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
+    """What the open page polls: it reloads when ``signature`` changes."""
+    link = _link_or_404(key)
+    return JsonResponse({"signature": link.signature, "state": link.state,
+                         "round": link.round.number if link.round else None, "table": link.number})
+
+
+@never_cache
+@require_GET
+def player(request: HttpRequest, key: str) -> HttpResponse:
+    """The player's own page: "Round 2: table 7, seat 3", his table mates, his games, his place."""
+    registration = _registration_or_404(key)
+    page = links.player_page(registration)
+    follow = _follow(reverse("tournaments:player_status", args=[key]), page.signature)
+    return render(request, "public/player.html", {"page": page, "tournament": page.tournament,
+                                                  "registration": registration, "follow": follow, "key": key})
+
+
+@never_cache
+@require_GET
+def player_status(request: HttpRequest, key: str) -> JsonResponse:
+    registration = _registration_or_404(key)
+    rnd = links.round_current_public(registration.tournament)
+    return JsonResponse({"signature": f"{rnd.number}:{rnd.status}" if rnd else "0"})
+
+
+@never_cache
+@require_GET
+def player_table(request: HttpRequest, key: str) -> HttpResponse:
+    """The entry page of the table he sits at now."""
+    page = links.player_page(_registration_or_404(key))
+    if page.current is None:
+        messages.error(request, _("You have no table in the current round."))
+        return redirect("tournaments:player", key=key)
+    mode = link_mode(page.current.table, key, PLAYER)
+    mode.extra.update(follow=_follow(reverse("tournaments:player_status", args=[key]), page.signature))
+    return entry.render_page(request, page.current.table, mode, template="entry/link.html")
+
+
+@require_POST
+def player_confirm(request: HttpRequest, key: str) -> HttpResponse:
+    """He confirms his own table's sheet from his own page."""
+    page = links.player_page(_registration_or_404(key))
+    here = reverse("tournaments:player", args=[key])
+    if page.current is None:
+        messages.error(request, _("You have no table in the current round."))
+        return redirect(here)
+    return _confirm(request, page.current.table, here, str(page.current.seat))
+
+
+# --- the entry page's actions under a link, bound to a round (kind: TABLE or PLAYER from the URL) ----------
+
+
+@require_GET
+def link_round(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
+    """The round's part of the link on its own (entry.js goes there after a conflict): the link's page."""
+    _table_or_404(kind, key, round)
+    return table_link(request, key) if kind == TABLE else player_table(request, key)
+
+
+@require_POST
+def link_record(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
+    table = _table_or_404(kind, key, round)
+    return entry.submit_game(request, table, link_mode(table, key, kind), hand=None, template="entry/link.html")
+
+
+@require_http_methods(["GET", "POST"])
+def link_game(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
+    table = _table_or_404(kind, key, round)
+    hand = entry._hand(table, number)
+    mode = link_mode(table, key, kind)
+    if request.method == "POST":
+        return entry.submit_game(request, table, mode, hand=hand, template="entry/link.html")
+    if table.round.status != Round.Status.PUBLISHED:
+        return redirect(mode.urls.page)
+    return entry.render_page(request, table, mode, template="entry/link.html", editing=hand)
+
+
+@require_POST
+def link_delete(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
+    table = _table_or_404(kind, key, round)
+    return entry.delete_game(request, table, link_mode(table, key, kind), entry._hand(table, number),
+                             template="entry/link.html")
+
+
+@require_POST
+def link_conflict(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
+    """Two versions of a game at this table: keep one (entry.js, after a 409)."""
+    table = _table_or_404(kind, key, round)
+    return entry.conflict_response(request, table, link_mode(table, key, kind), number)
+
+
+@require_GET
+def table_link_manifest(request: HttpRequest, key: str) -> HttpResponse:
+    """Installing the table card's page puts the table number on the home screen, for the whole evening."""
+    link = _link_or_404(key)
+    name = _("Table %(n)d") % {"n": link.number}
+    return entry_app.manifest_response(request, name=name, tournament=link.tournament,
+                                       page=reverse("tournaments:table_link", args=[key]))
+
+
+@require_POST
+def link_preview(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
+    return entry.preview_response(request, _table_or_404(kind, key, round))
+
+
+@require_POST
+def link_confirm(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
+    table = _table_or_404(kind, key, round)
+    return _confirm(request, table, link_mode(table, key, kind).urls.page, request.POST.get("seat", ""))
+
+
+def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> HttpResponse:
+    try:
+        seat = int(seat_text)
+    except ValueError:
+        messages.error(request, _("Tap your name to confirm."))
+        return redirect(page)
+    try:
+        hand_services.table_confirm(table=table, seat=seat, device=entry.device_of(request))
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect(page)
+    return redirect(f"{page}#confirm")
