@@ -12,6 +12,7 @@ Celery tasks run in-process, a local-memory cache. Production sets:
 - behind HTTPS: ``DJANGO_SECURE_SSL_REDIRECT=true`` and ``DJANGO_SECURE_HSTS_SECONDS=31536000``
   (``DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``DJANGO_SECURE_HSTS_PRELOAD``, both on by default)
 """
+import datetime
 import os
 from pathlib import Path
 
@@ -57,10 +58,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "csp",
+    "axes",
     "tournaments",
     "scoring",
 ]
@@ -77,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its answer (the login page, 429).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "schafkopfrennen.urls"
@@ -148,6 +153,37 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (django-axes): wrong passwords for one account from one address lock that pair for a
+# while. The pair, not the address alone: a whole hall shares one address behind its router, and one
+# helper's typos must not lock out the others. The lock lives in the database (no Redis needed).
+AUTHENTICATION_BACKENDS = [
+    "schafkopfrennen.auth.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCK_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "schafkopfrennen.auth.locked_out"
+AXES_VERBOSE = False
+# Behind a reverse proxy (nginx, Caddy) the client's address is in X-Forwarded-For: name how many.
+if os.environ.get("DJANGO_PROXY_COUNT"):
+    AXES_IPWARE_PROXY_COUNT = int(os.environ["DJANGO_PROXY_COUNT"])
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+
+# E-mail: only when an SMTP host is configured. Then "forgot your password" is offered on the login
+# page; without it the login page says whom to ask (DJANGO_ACCOUNT_HELP, e.g. "Sepp Huber, 0171 ...").
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "schafkopfrennen@localhost")
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
+ACCOUNT_HELP = os.environ.get("DJANGO_ACCOUNT_HELP", "")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/o/"
 LOGOUT_REDIRECT_URL = "/"
@@ -208,11 +244,16 @@ CONTENT_SECURITY_POLICY = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Scripts send "Authorization: Token <key>" (made and revoked on the account page); the browser's
+    # own pages use the session. No passwords travel to the API.
+    # Token first: a script with a wrong or revoked token gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Per table (its entry key), generous: two phones polling and a burst of corrections fit easily.
+    "DEFAULT_THROTTLE_RATES": {"table": os.environ.get("DJANGO_TABLE_API_RATE", "300/min")},
     # JSON with a bound on nesting (a deep body is a 400, not a RecursionError); forms as DRF has them.
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.api.parsers.BoundedJSONParser",

@@ -34,6 +34,7 @@ def outcome_columns(score: HandScore) -> dict[str, Any]:
     return {
         "points": points_json(score) if not score.thrown_in else {},
         "declarer_won": None if score.thrown_in else score.declarer_won,
+        "thrown_in": score.thrown_in,
         "reuegeld_cents": sum(score.reuegeld.values()),  # only the declarer ever pays Reuegeld
         "weitergeld_cents": max(score.weitergeld.values(), default=0),  # every seat pays the same
     }

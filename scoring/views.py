@@ -1,5 +1,4 @@
 """The standings pages (public, projector), downloads, and the organiser's prize and cash lists."""
-import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +12,7 @@ from tournaments.forms_setup import cents_to_euro
 from tournaments.models import Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
+from tournaments.spreadsheet import csv_writer
 
 from . import selectors
 from .forms import PrizeFormSet
@@ -75,7 +75,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     else:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response.write("\ufeff")  # so spreadsheet programs read the umlauts right
-        writer = csv.writer(response, delimiter=";")
+        writer = csv_writer(response, delimiter=";")  # a name like "=HYPERLINK(...)" stays text
         rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
         writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
                          _("Lost solos"), *rounds])

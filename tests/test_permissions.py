@@ -111,8 +111,14 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:player_table_preview": {"POST": KEY},
     "tournaments:player_table_confirm": {"POST": KEY},
     "tournaments:player_confirm": {"POST": KEY},
+    "tournaments:start_cards": {"GET": DESK},  # the players' private links: desk and organisers only
+    "tournaments:start_card": {"GET": DESK},
     # The organiser's start page and the club's pages.
     "tournaments:organiser_home": {"GET": LOGIN},
+    # Mein Zugang: the user's own page, the API token made and revoked there.
+    "tournaments:account": {"GET": LOGIN},
+    "tournaments:account_token_create": {"POST": LOGIN},
+    "tournaments:account_token_revoke": {"POST": LOGIN},
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
     "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
@@ -144,6 +150,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_delete": {"POST": ORGANISER},
     "tournaments:paper_preview": {"POST": ORGANISER},
     "tournaments:paper_totals": {"POST": ORGANISER},
+    "tournaments:table_confirm_for": {"POST": ORGANISER},
+    "tournaments:table_close": {"POST": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
@@ -390,12 +398,22 @@ def accepted(expected: str, role: str, api: bool) -> set[str]:
     return {"denied", "notfound"}
 
 
-def check(world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None) -> list[str]:
+def token_client_for(user) -> Client:
+    """A script's client: no session, the user's API token in the Authorization header."""
+    from rest_framework.authtoken.models import Token
+
+    if user is None:
+        return Client()
+    return Client(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+
+
+def check(world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None,
+          make_client=client_for) -> list[str]:
     path = reverse(url.name, kwargs=kwargs)
     api = url.name.startswith("api:")
     problems = []
     for role in roles:
-        client = client_for(world.users[role])
+        client = make_client(world.users[role])
         for method, level in methods.items():
             expected = expect or EXPECTED[level][role]
             got = outcome(request(client, method, path, api=api))
@@ -412,7 +430,8 @@ def unlisted_method(methods: dict[str, str]) -> str | None:
     return next((m for m in ("GET", "POST", "PUT", "PATCH", "DELETE") if m not in methods), None)
 
 
-def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict) -> list[str]:
+def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict,
+                   make_client=client_for) -> list[str]:
     """A method the URL does not list is 405 or refused for everyone the listed methods keep out (a POST to
     a GET-only page opens nothing the GET does not); for the others it must not fail either."""
     method = unlisted_method(methods)
@@ -424,7 +443,7 @@ def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict
     for role in ROLES:
         outsider = all(EXPECTED[level][role] != "in" for level in methods.values())
         allowed = REFUSED | {"405"} if outsider else REFUSED | {"405", "in"}
-        got = outcome(request(client_for(world.users[role]), method, path, api=api))
+        got = outcome(request(make_client(world.users[role]), method, path, api=api))
         if got not in allowed:
             problems.append(f"{method} (not listed) {path} as {role}: expected 405 or "
                             f"{'refused' if outsider else 'an answer'}, got {got}")
@@ -454,6 +473,35 @@ def test_who_gets_in(name, world, db, monkeypatch, tmp_path):
         problems += check(world, url, PERMISSIONS[name], kwargs)
         problems += check_unlisted(world, url, PERMISSIONS[name], kwargs)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in PERMISSIONS if n.startswith("api:")))
+def test_who_gets_in_with_an_api_token(name, world, db):
+    """The same table for scripts: each user's API token instead of a session opens the same and no more."""
+    url = site_urls()[name]
+    problems = []
+    for kwargs in kwargs_for(url, world):
+        problems += check(world, url, PERMISSIONS[name], kwargs, make_client=token_client_for)
+        problems += check_unlisted(world, url, PERMISSIONS[name], kwargs, make_client=token_client_for)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, methods in PERMISSIONS.items()
+                                        if n.startswith("api:") and KEY not in methods.values()))
+def test_a_wrong_or_revoked_token_is_401(name, world, db):
+    from rest_framework.authtoken.models import Token
+
+    url = site_urls()[name]
+    (kwargs,) = kwargs_for(url, world)[:1]
+    path = reverse(name, kwargs=kwargs)
+    token = Token.objects.create(user=world.users["organiser"])
+    key = token.key
+    token.delete()
+    for header in (f"Token {key}", "Token " + "0" * 40, "Basic b3JnYW5pc2VyLWE6cHc="):  # revoked, made up, a password
+        for method in PERMISSIONS[name]:
+            response = request(Client(HTTP_AUTHORIZATION=header), method, path, api=True)
+            assert response.status_code == 401 if header.startswith("Token") else response.status_code in (401, 403), \
+                f"{method} {path} with {header[:12]}…: {response.status_code}"
 
 
 # --- The private table key, another club's objects, hidden standings ----------------------------------

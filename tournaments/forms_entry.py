@@ -18,6 +18,7 @@ MUSS = "muss"  # a button of its own on the tablet; stored as a Rufspiel with mu
 CONTRACTS = [
     (Hand.Contract.RUFSPIEL, _("Rufspiel")),
     (MUSS, _("Muss")),
+    (Hand.Contract.KREUZ, _("Kreuz")),
     (Hand.Contract.WENZ, _("Wenz")),
     (Hand.Contract.SOLO, _("Farbsolo")),
     (Hand.Contract.WEITER, _("All passed")),
@@ -33,7 +34,7 @@ WENZ_MAX_LAUFENDE = 4
 AUGEN_QUICK = (0, 30, 31, 60, 61, 90, 91, 120)
 
 # The fields of the page an error can be shown next to; any other field's error goes to the form's top.
-ERROR_SLOTS = ("contract", "called", "trump", "declarer", "partner", "augen", "schwarz", "laufende", "announce",
+ERROR_SLOTS = ("contract", "called", "trump", "declarer", "pair", "partner", "augen", "schwarz", "laufende", "announce",
                "won", "kontra", "called_card", "renonce", "reason", "form")
 FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "announce"}
 
@@ -50,6 +51,8 @@ class GameForm(forms.Form):
     trump = forms.ChoiceField(label=_("Trump suit"), choices=Hand.Suit.choices, required=False)
     declarer = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False, empty_value=None)
     partner = forms.TypedChoiceField(label=_("Partner"), coerce=int, required=False, empty_value=None)
+    # über Kreuz: one seat of the declaring pair (the page proposes the Vorhand's pair)
+    pair = forms.TypedChoiceField(label=_("Declaring pair"), coerce=int, required=False, empty_value=None)
     announce = forms.ChoiceField(label=_("Announced"), choices=ANNOUNCE, required=False)
     won = forms.ChoiceField(label=_("Tout won?"), choices=WON, required=False)
     augen = forms.IntegerField(label=_("Augen"), required=False)
@@ -69,6 +72,7 @@ class GameForm(forms.Form):
         seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
         self.fields["declarer"].choices = seats
         self.fields["partner"].choices = seats
+        self.fields["pair"].choices = seats
 
     def record(self) -> dict[str, Any]:
         """The hand record of the chosen contract: only its fields, left-out ones stay out."""
@@ -76,6 +80,10 @@ class GameForm(forms.Form):
         contract = data.get("contract") or ""
         if contract == Hand.Contract.WEITER:
             return {"contract": Hand.Contract.WEITER.value}
+        if contract == Hand.Contract.KREUZ:  # the pair, its Augen, Schwarz and Laufende; the partner sits opposite
+            record = {"contract": contract, "declarer": data.get("pair"), "augen": data.get("augen"),
+                      "schwarz": data.get("schwarz") or None, "laufende": data.get("laufende")}
+            return {key: value for key, value in record.items() if value is not None and value != ""}
         record: dict[str, Any] = {"contract": Hand.Contract.RUFSPIEL.value if contract == MUSS else contract}
         record["declarer"] = data.get("declarer")
         if contract in (Hand.Contract.RUFSPIEL, MUSS):
@@ -115,6 +123,7 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
     return {
         "contract": contract, "called": hand.called or "", "trump": hand.trump or "",
         "declarer": hand.declarer, "partner": hand.partner,
+        "pair": hand.declarer if hand.contract == Hand.Contract.KREUZ else None,
         "announce": "sie" if hand.sie else "tout" if hand.tout else "",
         "won": "" if hand.won is None else ("1" if hand.won else "0"),
         "augen": hand.augen, "schwarz": bool(hand.schwarz), "laufende": hand.laufende or 0,
@@ -129,6 +138,7 @@ def laufende_buttons(rules: Ruleset) -> list[dict[str, Any]]:
     buttons = []
     for n in LAUFENDE_BUTTONS:
         shown = [c for c, low, high in (("rufspiel", minimum.rufspiel, 14), ("muss", minimum.rufspiel, 14),
+                                        ("kreuz", minimum.rufspiel, 14),
                                         ("solo", minimum.solo, 14), ("wenz", minimum.wenz, WENZ_MAX_LAUFENDE))
                  if low <= n <= high]
         buttons.append({"value": n, "contracts": shown})

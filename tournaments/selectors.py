@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Q, QuerySet
 
 from scoring.rules import Ruleset
+from scoring.rules.seats import kreuz_partner
 
 from .models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
 
@@ -32,6 +33,8 @@ class TableProgress:
     games_required: int
     confirmations: int
     paper_totals: bool
+    closed_reason: str = ""  # the organiser closed it without every confirmation
+    reconfirm_game: int | None = None  # a game changed after confirmation
 
     @property
     def games_complete(self) -> bool:
@@ -39,14 +42,14 @@ class TableProgress:
 
     @property
     def complete(self) -> bool:
-        return self.paper_totals or (self.games_complete and self.confirmations >= self.size)
+        return self.paper_totals or bool(self.closed_reason) or (self.games_complete and self.confirmations >= self.size)
 
 
 def table_progress(rnd: Round) -> list[TableProgress]:
     """For every table of a round: games entered (thrown-in games do not count) and confirmations."""
     tournament = rnd.tournament
     games = Counter(
-        dict(Hand.objects.filter(table__round=rnd).exclude(contract=Hand.Contract.WEITER)
+        dict(Hand.objects.filter(table__round=rnd).exclude(thrown_in=True)
              .values_list("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
     )
     confirmations = Counter(
@@ -57,7 +60,7 @@ def table_progress(rnd: Round) -> list[TableProgress]:
         TableProgress(
             table_id=t.pk, number=t.number, size=t.size, games_entered=games[t.pk],
             games_required=games_required(tournament, t.size), confirmations=confirmations[t.pk],
-            paper_totals=t.paper_totals is not None,
+            paper_totals=t.paper_totals is not None, closed_reason=t.closed_reason, reconfirm_game=t.reconfirm_game,
         )
         for t in rnd.tables.order_by("number")
     ]
@@ -177,14 +180,14 @@ def table_sheet(table: Table) -> TableSheet:
         for hand in hands:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
-    thrown_in = sum(1 for hand in hands if hand.contract == Hand.Contract.WEITER)
+    thrown_in = sum(1 for hand in hands if hand.thrown_in)
     entered = len(hands) - thrown_in
     required = games_required(rnd.tournament, size)
     next_number = next_dealer = None
     if table.paper_totals is None and entered < required:
         taken = {hand.number for hand in hands}
         next_number = next(n for n in range(1, len(hands) + 2) if n not in taken)
-        before = sum(1 for hand in hands if hand.number < next_number and hand.contract == Hand.Contract.WEITER)
+        before = sum(1 for hand in hands if hand.number < next_number and hand.thrown_in)
         next_dealer = dealer_for(next_number, before, size)
     return TableSheet(
         table=table, round_number=rnd.number, round_status=rnd.status,
@@ -460,6 +463,7 @@ class SheetRow:
     declarer_won: bool | None  # None for a thrown-in game
     won_solo: bool  # a won Wenz, Farbsolo, Tout or Sie: circled on the paper sheet
     cells: list[SheetCell]
+    partner: int | None = None  # as entered, or über Kreuz the seat opposite the declarer
 
 
 @dataclass(frozen=True)
@@ -493,6 +497,13 @@ class EntrySheet:
         return sum(self.sheet.totals.values())
 
 
+def hand_partner(hand: Hand, size: int) -> int | None:
+    """The declarer's partner: as entered, or in a game über Kreuz the seat opposite (rules.md section 6)."""
+    if hand.partner is None and hand.contract == Hand.Contract.KREUZ and hand.declarer:
+        return kreuz_partner(hand.declarer, size, hand.dealer if size == 5 else None)
+    return hand.partner
+
+
 def table_entry_sheet(table: Table) -> EntrySheet:
     """A table's sheet with each game's points and running totals, for the tablet and paper mode."""
     sheet = table_sheet(table)
@@ -501,18 +512,20 @@ def table_entry_sheet(table: Table) -> EntrySheet:
     running = dict.fromkeys(range(1, size + 1), 0)
     rows = []
     for hand in sheet.hands:
-        thrown_in = hand.contract == Hand.Contract.WEITER
+        thrown_in = hand.thrown_in
+        partner = hand_partner(hand, size)
         cells = []
         for seat in range(1, size + 1):
             sits_out = size == 5 and seat == hand.dealer
             points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
             running[seat] += points or 0
             cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,
-                                   sits_out=sits_out, plays=seat in (hand.declarer, hand.partner)))
+                                   sits_out=sits_out, plays=seat in (hand.declarer, partner)))
         won = None if thrown_in else hand.declarer_won
         rows.append(SheetRow(
             hand=hand, number=hand.number, dealer=hand.dealer, thrown_in=thrown_in, declarer_won=won,
             won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO), cells=cells,
+            partner=partner,
         ))
     published = sheet.round_status == Round.Status.PUBLISHED
     paper = table.paper_totals is not None

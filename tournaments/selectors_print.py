@@ -34,6 +34,7 @@ from .pdf.prize_list import AwardLine, PrizeLine, PrizeListDocument
 from .pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
 from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from .pdf.standings import Standings, StandingsLine, StandingsSection
+from .pdf.start_cards import StartCard, StartCards
 from .pdf.table_cards import TableCard, TableCards
 from .selectors import games_required
 from .services.hands import dealer_for
@@ -41,6 +42,7 @@ from .services.hands import dealer_for
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
 TABLE_LINK_PATH = "/tk/{key}/"  # tournaments:table_link
+PLAYER_PATH = "/s/{key}/"  # tournaments:player
 # Bump when a document's layout or content changes, so packs built before are built again.
 PRINT_FORMAT_VERSION = 2  # 2: the table cards carry the all-evening table link
 
@@ -238,6 +240,30 @@ def _table_cards(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], 
 def table_cards_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE) -> TableCards:
     tables = _tables(rnd, None)
     return _table_cards(rnd, tables, _seats_by_table(tables), url_base=url_base)
+
+
+# --- start cards: each player's own link ------------------------------------------------------------------
+
+
+def player_url(url_base: str, key: str) -> str:
+    """The absolute address of a player's own page (the QR code on his start card)."""
+    return url_base.rstrip("/") + PLAYER_PATH.format(key=key)
+
+
+def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
+                     url_base: str = DEFAULT_URL_BASE) -> StartCards:
+    """Every playing registration's start card by start number (withdrawn players left out), or one."""
+    registrations = tournament.registrations.select_related("player__club").order_by("start_number")
+    if start_number is None:
+        registrations = registrations.filter(withdrawn_after_round__isnull=True)
+    else:
+        registrations = registrations.filter(start_number=start_number)
+    return StartCards(cards=tuple(
+        StartCard(tournament=tournament.name, date=tournament.date, venue=tournament.venue, name=r.player.name,
+                  start_number=r.start_number, club=r.player.club.name if r.player.club else "",
+                  url=player_url(url_base, r.key))
+        for r in registrations
+    ))
 
 
 # --- the print pack --------------------------------------------------------------------------

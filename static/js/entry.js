@@ -171,14 +171,15 @@
     var c = checked("contract");
     var announce = checked("announce");
     if (announce === "sie" && c !== "solo") { check("an-none"); announce = ""; }
-    var played = ["rufspiel", "muss", "wenz", "solo"].indexOf(c) >= 0;
+    var played = ["rufspiel", "muss", "wenz", "solo", "kreuz"].indexOf(c) >= 0;
     var soloish = c === "wenz" || c === "solo";
     var tout = soloish && announce === "tout";
     var sie = c === "solo" && announce === "sie";
     var parts = {
       called: c === "rufspiel" || c === "muss", muss: c === "muss", trump: c === "solo",
-      declarer: played, partner: c === "rufspiel" || c === "muss", announce: soloish, won: tout,
-      augen: played && !tout && !sie, laufende: played && !sie, kontra: played && c !== "muss"
+      declarer: played && c !== "kreuz", partner: c === "rufspiel" || c === "muss", announce: soloish, won: tout,
+      augen: played && !tout && !sie, laufende: played && !sie, kontra: played && c !== "muss" && c !== "kreuz",
+      kreuz: c === "kreuz" /* über Kreuz: the pair, Augen, Schwarz, Laufende only */
     };
     f.dataset.contract = c;
     f.querySelectorAll("[data-part]").forEach(function (el) { el.hidden = !parts[el.dataset.part]; });

@@ -33,13 +33,18 @@ def test_without_login_nothing_is_shown(tournament):
     assert response.status_code in (401, 403) and list(response.json()) == ["detail"]
 
 
-def test_basic_auth_works(organiser, tournament):
+def test_token_auth_works_and_basic_auth_is_gone(organiser, tournament):
     from rest_framework.test import APIClient
 
+    from tournaments.services.account import api_token_create
+
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION="Basic " + __import__("base64").b64encode(b"organiser-%d:pw" % tournament.club_id)
-                    .decode())
+    api.credentials(HTTP_AUTHORIZATION="Token " + api_token_create(user=organiser).key)
     assert api.get(BASE + "registrations/").status_code == 200
+    basic = APIClient()
+    basic.credentials(HTTP_AUTHORIZATION="Basic " + __import__("base64").b64encode(
+        b"organiser-%d:pw" % tournament.club_id).decode())
+    assert basic.get(BASE + "registrations/").status_code in (401, 403)
 
 
 def test_a_viewer_reads_but_changes_nothing(viewer, tournament):

@@ -30,7 +30,7 @@ def test_the_schema_is_served_and_names_every_path(client):
     schema = yaml.safe_load(response.content)
     assert set(PATHS) <= set(schema["paths"])
     post = schema["paths"]["/api/tisch/{entry_key}/hands/"]["post"]
-    assert set(post["responses"]) == {"200", "201", "400", "404", "409"}
+    assert set(post["responses"]) == {"200", "201", "400", "404", "409", "429"}
     assert post["security"] == [{}]  # no login: the key is the credential
 
 

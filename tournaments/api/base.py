@@ -101,3 +101,5 @@ def conflict(description: str) -> OpenApiResponse:
 NOT_FOUND = OpenApiResponse(response=DETAIL_SCHEMA, description="Not found (also another club's tournament).")
 NO_KEY = OpenApiResponse(response=DETAIL_SCHEMA, description="No table has this entry key.")
 FORBIDDEN = OpenApiResponse(response=DETAIL_SCHEMA, description="Not logged in, or the role does not allow it.")
+THROTTLED = OpenApiResponse(response=DETAIL_SCHEMA,
+                            description="Too many requests for this table key; try again after Retry-After seconds.")

@@ -19,7 +19,8 @@ from ..models import Hand, Round, Table
 from ..selectors_links import player_page, registration_for_key, table_link_resolve
 from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
 from . import serializers as s
-from .base import NO_KEY, ApiView, bad_request, conflict
+from .base import NO_KEY, THROTTLED, ApiView, bad_request, conflict
+from .throttles import TableKeyThrottle
 
 TAGS = ["table entry"]
 CLOSED = conflict("The round is closed (or not yet published), or the game number is taken.")
@@ -28,6 +29,7 @@ CLOSED = conflict("The round is closed (or not yet published), or the game numbe
 class TableKeyView(ApiView):
     authentication_classes: list = []  # the key in the URL is the credential; no session, no CSRF
     permission_classes = [AllowAny]
+    throttle_classes = [TableKeyThrottle]
 
     def table(self, *, for_write: bool = False) -> Table:
         key = self.kwargs["entry_key"]
@@ -46,7 +48,7 @@ class TableKeyView(ApiView):
 
 class TableSheetView(TableKeyView):
     @extend_schema(tags=TAGS, summary="The table's sheet: seats, games, totals, the next game",
-                   responses={200: s.TableSheetSerializer, 404: NO_KEY})
+                   responses={200: s.TableSheetSerializer, 404: NO_KEY, 429: THROTTLED})
     def get(self, request: Request, entry_key: str) -> Response:
         return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)
 
@@ -58,7 +60,7 @@ class HandCreateView(TableKeyView):
                     "the first time (it is never stored twice).",
         request=s.HandEntrySerializer,
         responses={201: s.HandSerializer, 200: OpenApiResponse(s.HandSerializer, description="A recognised retry."),
-                   400: bad_request(), 404: NO_KEY, 409: CLOSED},
+                   400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED},
     )
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table(for_write=True)
@@ -79,22 +81,22 @@ class HandDetailView(TableKeyView):
         hand = hand_correct(hand=hand, record=body.record_for(hand), device=self.device)
         return Response(s.HandSerializer(hand).data)
 
-    @extend_schema(tags=TAGS, summary="One game", responses={200: s.HandSerializer, 404: NO_KEY})
+    @extend_schema(tags=TAGS, summary="One game", responses={200: s.HandSerializer, 404: NO_KEY, 429: THROTTLED})
     def get(self, request: Request, entry_key: str, number: int) -> Response:
         return Response(s.HandSerializer(self.hand(number)).data)
 
     @extend_schema(tags=TAGS, summary="Correct a game (the whole record)", request=s.HandRecordSerializer,
-                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 409: CLOSED})
+                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
     def put(self, request: Request, entry_key: str, number: int) -> Response:
         return self._correct(request, number, s.HandRecordSerializer)
 
     @extend_schema(tags=TAGS, summary="Correct some fields of a game", request=s.HandRecordPatchSerializer,
-                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 409: CLOSED})
+                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
     def patch(self, request: Request, entry_key: str, number: int) -> Response:
         return self._correct(request, number, s.HandRecordPatchSerializer)
 
     @extend_schema(tags=TAGS, summary="Delete a game", request=None,
-                   responses={204: OpenApiResponse(description="Deleted."), 404: NO_KEY, 409: CLOSED})
+                   responses={204: OpenApiResponse(description="Deleted."), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
     def delete(self, request: Request, entry_key: str, number: int) -> Response:
         hand_delete(hand=self.hand(number), device=self.device)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -102,7 +104,7 @@ class HandDetailView(TableKeyView):
 
 class HandPreviewView(TableKeyView):
     @extend_schema(tags=TAGS, summary="Score a game without storing it", request=s.HandPreviewSerializer,
-                   responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY})
+                   responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED})
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table()
         body = s.HandPreviewSerializer(data=request.data)
@@ -113,7 +115,7 @@ class HandPreviewView(TableKeyView):
 
 class TableConfirmView(TableKeyView):
     @extend_schema(tags=TAGS, summary="A player confirms the complete sheet", request=s.ConfirmSerializer,
-                   responses={200: s.TableSheetSerializer, 400: bad_request(), 404: NO_KEY,
+                   responses={200: s.TableSheetSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED,
                               409: conflict("Games are missing, or the round is closed.")})
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table()

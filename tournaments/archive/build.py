@@ -10,7 +10,10 @@ from scoring.standings import standings_compute
 from ..models import Hand, Registration, Seat, Table, Tournament
 
 
-def archive_build(tournament: Tournament) -> dict[str, Any]:
+def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[str, Any]:
+    """The whole tournament as one document. The keys (each table's entry key, each player's personal key)
+    open the tournament's pages, so they are left out unless ``with_keys``: an archive then can be passed
+    around without handing over the tournament (an import makes new keys)."""
     from . import FORMAT, VERSION
 
     registrations = list(
@@ -38,8 +41,8 @@ def archive_build(tournament: Tournament) -> dict[str, Any]:
             "lot_seed": tournament.lot_seed,
         },
         "rules": ruleset_to_dict(tournament.ruleset),
-        "players": [_player(reg) for reg in registrations],
-        "rounds": _rounds(tournament, start_numbers),
+        "players": [_player(reg, with_keys) for reg in registrations],
+        "rounds": _rounds(tournament, start_numbers, with_keys),
         **_ledger_and_standings(tournament),
     }
 
@@ -61,9 +64,9 @@ def _ledger_and_standings(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _player(reg: Registration) -> dict[str, Any]:
+def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
     player = reg.player
-    return {
+    entry = {
         "start_number": reg.start_number,
         "name": player.name,
         "club": player.club.name if player.club else None,
@@ -74,9 +77,12 @@ def _player(reg: Registration) -> dict[str, Any]:
         "checked_in": reg.checked_in,
         "substitute_for": reg.substitute_for.start_number if reg.substitute_for else None,
     }
+    if with_keys:
+        entry["key"] = reg.key
+    return entry
 
 
-def _rounds(tournament: Tournament, start_numbers: dict[int, int]) -> list[dict[str, Any]]:
+def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bool) -> list[dict[str, Any]]:
     tables = list(Table.objects.filter(round__tournament=tournament).select_related("round").order_by("round__number", "number"))
     seats: dict[int, dict[str, int]] = {}
     for seat in Seat.objects.filter(round__tournament=tournament).order_by("table_id", "number"):
@@ -91,18 +97,20 @@ def _rounds(tournament: Tournament, start_numbers: dict[int, int]) -> list[dict[
             "number": rnd.number,
             "status": rnd.status,
             "seed": rnd.seed,
-            "tables": [_table(table, seats, hands) for table in tables if table.round_id == rnd.pk],
+            "tables": [_table(table, seats, hands, with_keys) for table in tables if table.round_id == rnd.pk],
         })
     return rounds
 
 
-def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]]) -> dict[str, Any]:
+def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]],
+           with_keys: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "number": table.number,
         "seats": seats.get(table.pk, {}),
         "hands": [_hand(hand, table.size) for hand in hands.get(table.pk, [])],
-        "entry_key": table.entry_key,
     }
+    if with_keys:
+        entry["entry_key"] = table.entry_key
     if table.paper_totals is not None:  # paper mode: only each seat's round total, no games
         entry["paper_totals"] = {seat: table.paper_totals[seat] for seat in sorted(table.paper_totals, key=int)}
     return entry

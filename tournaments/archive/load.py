@@ -21,6 +21,11 @@ from scoring.services import hand_columns, hand_score, outcome_columns, points_j
 from ..models import Club, Hand, Player, Registration, Round, Seat, Table, Tournament
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
+KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
+# The database's limits, checked here so that a value too large is refused with its path, not a DataError.
+INT_MAX = 2**31 - 1  # PositiveIntegerField
+SMALL_MAX = 2**15 - 1  # PositiveSmallIntegerField
+BIG_MAX = 2**63 - 1  # BigIntegerField
 
 
 class ArchiveError(ValueError):
@@ -84,12 +89,22 @@ def _int(value: Any, path: str, lo: int | None = None, hi: int | None = None, nu
     return value
 
 
-def _str(value: Any, path: str, null: bool = False, blank: bool = False) -> str | None:
+def _str(value: Any, path: str, null: bool = False, blank: bool = False, max_length: int | None = None) -> str | None:
     if value is None and null:
         return None
     if not isinstance(value, str) or (not blank and not value.strip()):
         raise ArchiveError(path, "must be a non-empty text" if not blank else "must be a text")
+    if max_length is not None and len(value) > max_length:
+        raise ArchiveError(path, f"must be at most {max_length} characters, not {len(value)}")
     return value
+
+
+def _key(value: Any, path: str) -> str | None:
+    """An entry or personal key (optional: an archive without keys gets new ones on import)."""
+    key = _str(value, path, null=True, max_length=64)
+    if key is not None and not KEY_RE.match(key):
+        raise ArchiveError(path, "may hold only letters, digits, '-' and '_'")
+    return key
 
 
 def _bool(value: Any, path: str) -> bool:
@@ -109,23 +124,23 @@ def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[d
     _require(doc, "exported_at", "")
 
     t = _obj(_require(doc, "tournament", ""), "tournament")
-    slug = _str(_require(t, "slug", "tournament"), "tournament.slug")
+    slug = _str(_require(t, "slug", "tournament"), "tournament.slug", max_length=100)
     if not SLUG_RE.match(slug):
         raise ArchiveError("tournament.slug", "may hold only letters, digits, '-' and '_'")
     tournament = {
         "slug": slug,
-        "name": _str(_require(t, "name", "tournament"), "tournament.name"),
-        "club": _str(_require(t, "club", "tournament"), "tournament.club"),
-        "entry_fee_cents": _int(_require(t, "entry_fee_cents", "tournament"), "tournament.entry_fee_cents", 0),
-        "venue": _str(t.get("venue", ""), "tournament.venue", blank=True),
+        "name": _str(_require(t, "name", "tournament"), "tournament.name", max_length=200),
+        "club": _str(_require(t, "club", "tournament"), "tournament.club", max_length=200),
+        "entry_fee_cents": _int(_require(t, "entry_fee_cents", "tournament"), "tournament.entry_fee_cents", 0, INT_MAX),
+        "venue": _str(t.get("venue", ""), "tournament.venue", blank=True, max_length=200),
         "status": t.get("status", Tournament.Status.PLANNED),
         "payout_percent": _int(t.get("payout_percent", 100), "tournament.payout_percent", 0, 100),
-        "sponsored_cents": _int(t.get("sponsored_cents", 0), "tournament.sponsored_cents", 0),
+        "sponsored_cents": _int(t.get("sponsored_cents", 0), "tournament.sponsored_cents", 0, INT_MAX),
         "standings_public": _bool(t.get("standings_public", False), "tournament.standings_public"),
-        "last_start_number": _int(t.get("last_start_number", 0), "tournament.last_start_number", 0),
+        "last_start_number": _int(t.get("last_start_number", 0), "tournament.last_start_number", 0, INT_MAX),
     }
     if "lot_seed" in t:
-        tournament["lot_seed"] = _int(t["lot_seed"], "tournament.lot_seed", 0)
+        tournament["lot_seed"] = _int(t["lot_seed"], "tournament.lot_seed", 0, BIG_MAX)
     try:
         tournament["date"] = datetime.date.fromisoformat(_str(_require(t, "date", "tournament"), "tournament.date"))
     except ValueError:
@@ -157,6 +172,7 @@ def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[d
         entry = _obj(entry, f"ledger[{i}]")
         if _int(_require(entry, "start_number", f"ledger[{i}]"), f"ledger[{i}].start_number", 1) not in known:
             raise ArchiveError(f"ledger[{i}].start_number", "no player has this start number")
+        _ledger_place(entry, f"ledger[{i}]", rounds)
         if _require(entry, "kind", f"ledger[{i}]") not in ("reuegeld", "weitergeld", "payout"):
             raise ArchiveError(f"ledger[{i}].kind", "must be reuegeld, weitergeld or payout")
         _int(_require(entry, "cents", f"ledger[{i}]"), f"ledger[{i}].cents")
@@ -170,6 +186,20 @@ def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[d
     return tournament, rules, players, rounds, doc["standings"]
 
 
+def _ledger_place(entry: dict, path: str, rounds: list[_Round]) -> None:
+    """A ledger entry names a round, a table of it and (for Reuegeld, Weitergeld) a game at that table."""
+    number = _int(_require(entry, "round", path), f"{path}.round", 1)
+    if number > len(rounds):
+        raise ArchiveError(f"{path}.round", f"there is no round {number}")
+    table_number = _int(_require(entry, "table", path), f"{path}.table", 1)
+    table = next((t for t in rounds[number - 1].tables if t.number == table_number), None)
+    if table is None:
+        raise ArchiveError(f"{path}.table", f"round {number} has no table {table_number}")
+    hand = _int(entry.get("hand"), f"{path}.hand", 1, null=True)
+    if hand is not None and hand not in {h.number for h in table.hands}:
+        raise ArchiveError(f"{path}.hand", f"table {table_number} of round {number} has no game {hand}")
+
+
 def _player(p: Any, path: str) -> dict:
     p = _obj(p, path)
     name = _str(_require(p, "name", path), f"{path}.name").strip()
@@ -178,28 +208,29 @@ def _player(p: Any, path: str) -> dict:
     if first is None or last is None:
         first, _, last = name.rpartition(" ")
     return {
-        "start_number": _int(_require(p, "start_number", path), f"{path}.start_number", 1),
-        "first_name": _str(first, f"{path}.first_name", blank=True),
-        "last_name": _str(last, f"{path}.last_name"),
-        "club": _str(_require(p, "club", path), f"{path}.club", null=True),
+        "start_number": _int(_require(p, "start_number", path), f"{path}.start_number", 1, INT_MAX),
+        "first_name": _str(first, f"{path}.first_name", blank=True, max_length=100),
+        "last_name": _str(last, f"{path}.last_name", max_length=100),
+        "club": _str(_require(p, "club", path), f"{path}.club", null=True, max_length=200),
         "paid": _bool(_require(p, "paid", path), f"{path}.paid"),
         "checked_in": _bool(p.get("checked_in", False), f"{path}.checked_in"),
         "withdrawn_after_round": _int(
-            _require(p, "withdrawn_after_round", path), f"{path}.withdrawn_after_round", 0, null=True
+            _require(p, "withdrawn_after_round", path), f"{path}.withdrawn_after_round", 0, SMALL_MAX, null=True
         ),
-        "substitute_for": _int(p.get("substitute_for"), f"{path}.substitute_for", 1, null=True),
+        "substitute_for": _int(p.get("substitute_for"), f"{path}.substitute_for", 1, INT_MAX, null=True),
+        "key": _key(p.get("key"), f"{path}.key"),
     }
 
 
 def _round(r: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Round:
     r = _obj(r, path)
-    number = _int(_require(r, "number", path), f"{path}.number", 1)
+    number = _int(_require(r, "number", path), f"{path}.number", 1, SMALL_MAX)
     if number != expected_number:
         raise ArchiveError(f"{path}.number", f"rounds must be numbered 1, 2, 3 … in order; expected {expected_number}")
     status = _require(r, "status", path)
     if status not in Round.Status.values:
         raise ArchiveError(f"{path}.status", f"must be one of {', '.join(Round.Status.values)}")
-    result = _Round(number=number, status=status, seed=_int(_require(r, "seed", path), f"{path}.seed", 0))
+    result = _Round(number=number, status=status, seed=_int(_require(r, "seed", path), f"{path}.seed", 0, BIG_MAX))
     seated: set[int] = set()
     for i, t in enumerate(_list(_require(r, "tables", path), f"{path}.tables")):
         table = _table(t, f"{path}.tables[{i}]", i + 1, rules, players)
@@ -213,7 +244,7 @@ def _round(r: Any, path: str, expected_number: int, rules: Ruleset, players: set
 
 def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Table:
     t = _obj(t, path)
-    number = _int(_require(t, "number", path), f"{path}.number", 1)
+    number = _int(_require(t, "number", path), f"{path}.number", 1, SMALL_MAX)
     if number != expected_number:
         raise ArchiveError(f"{path}.number", f"tables must be numbered 1, 2, 3 … in order; expected {expected_number}")
     raw_seats = _obj(_require(t, "seats", path), f"{path}.seats")
@@ -226,7 +257,7 @@ def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set
         if start_number not in players:
             raise ArchiveError(f"{path}.seats.{seat}", f"no player has start number {start_number}")
         seats[int(seat)] = start_number
-    entry_key = _str(t.get("entry_key"), f"{path}.entry_key", null=True)
+    entry_key = _key(t.get("entry_key"), f"{path}.entry_key")
     hands: list[_Hand] = []
     for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
         hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
@@ -252,7 +283,7 @@ def _paper_totals(value: Any, path: str, rules: Ruleset, size: int, has_hands: b
 
 def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]) -> _Hand:
     h = _obj(dict(h) if isinstance(h, dict) else h, path)
-    number = _int(_require(h, "number", path), f"{path}.number", 1)
+    number = _int(_require(h, "number", path), f"{path}.number", 1, SMALL_MAX)
     if number in numbers_so_far:
         raise ArchiveError(f"{path}.number", f"game {number} appears twice at this table")
     dealer = _int(_require(h, "dealer", path), f"{path}.dealer", 1, size)
@@ -276,6 +307,7 @@ def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]
 def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
     """Validate the whole archive, then create the tournament; refuses an existing slug."""
     tournament_data, rules, players, rounds, standings = _validate(doc)
+    original = Tournament.objects.filter(slug=tournament_data["slug"]).first()  # the same server's source, if any
     if slug is not None:
         if not SLUG_RE.match(slug):
             raise ArchiveError("slug", "may hold only letters, digits, '-' and '_'")
@@ -288,14 +320,17 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
     tournament = Tournament.objects.create(club=club, rules=ruleset_to_dict(rules), **tournament_data)
 
     registrations: dict[int, Registration] = {}
-    for p in players:
+    taken: set[int] = set()  # players given a start number already: a namesake never takes the same one
+    for p in sorted(players, key=lambda p: p["start_number"]):
         player_club = Club.objects.get_or_create(name=p["club"])[0] if p["club"] else None
-        player = Player.objects.filter(
-            first_name=p["first_name"], last_name=p["last_name"], club=player_club
-        ).first() or Player.objects.create(first_name=p["first_name"], last_name=p["last_name"], club=player_club)
+        player = _player_for(p, player_club, original, taken)
+        taken.add(player.pk)
+        # A key is kept (printed start cards stay valid) unless another registration has it; none: a new one.
+        keep_key = p["key"] and not Registration.objects.filter(key=p["key"]).exists()
         registrations[p["start_number"]] = Registration.objects.create(
             tournament=tournament, player=player, start_number=p["start_number"], paid=p["paid"],
             checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
+            **({"key": p["key"]} if keep_key else {}),
         )
     for p in players:
         if p["substitute_for"] is not None:
@@ -322,6 +357,26 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             )
     _check_standings(tournament, standings)
     return tournament
+
+
+def _player_for(p: dict, club: Club | None, original: Tournament | None, taken: set[int]) -> Player:
+    """The archive's player in this database, matched on start number first, so namesakes stay apart.
+
+    1. The archive's own tournament is on this server (a copy under a new slug): the player it registered
+       under this start number, when name and club agree.
+    2. Otherwise a player of the same name and club not yet taken by a namesake of this archive (the
+       namesakes in start number order take the players in the order they were created).
+    3. Otherwise a new player.
+    """
+    same = {"first_name": p["first_name"], "last_name": p["last_name"], "club": club}
+    if original is not None:
+        reg = (Registration.objects.filter(tournament=original, start_number=p["start_number"], player__club=club,
+                                           player__first_name=p["first_name"], player__last_name=p["last_name"])
+               .select_related("player").first())
+        if reg is not None and reg.player_id not in taken:
+            return reg.player
+    found = Player.objects.filter(**same).exclude(pk__in=taken).order_by("pk").first()
+    return found or Player.objects.create(**same)
 
 
 def _check_standings(tournament: Tournament, standings: list[dict]) -> None:

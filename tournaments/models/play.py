@@ -47,6 +47,10 @@ class Table(models.Model):
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
     # Paper mode without games: each seat's round total as the sheet says ({"1": 12, ...}); sums to 0.
     paper_totals = models.JSONField(_("round totals from the paper sheet"), null=True, blank=True)
+    # A game changed after players had confirmed: the tablet asks them to confirm again and marks it.
+    reconfirm_game = models.PositiveSmallIntegerField(_("game changed after confirmation"), null=True, blank=True)
+    # The organiser closed the table without every confirmation (a player left, a game is missing): why.
+    closed_reason = models.CharField(_("closed by the organiser because"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -92,6 +96,7 @@ class Hand(models.Model):
         WENZ = "wenz", _("Wenz")
         SOLO = "solo", _("Farbsolo")
         WEITER = "weiter", _("thrown in (all passed)")
+        KREUZ = "kreuz", _("Kreuz (all passed)")
 
     class Suit(models.TextChoices):
         EICHEL = "eichel", _("Eichel")
@@ -127,6 +132,9 @@ class Hand(models.Model):
     points = models.JSONField(_("points per seat"), default=dict)
     # The rules engine's outcome, stored with the game so standings only add up (never rescore).
     declarer_won = models.BooleanField(_("declarer won"), null=True, blank=True)
+    # Thrown in: the same dealer deals again and the game does not count (a "weiter" under all-pass =
+    # redeal, a Kreuz ending 60:60 under kreuz_tie = replay); the engine's HandScore.thrown_in.
+    thrown_in = models.BooleanField(_("thrown in"), default=False)
     reuegeld_cents = models.PositiveIntegerField(_("Reuegeld the declarer owes (cents)"), default=0)
     weitergeld_cents = models.PositiveIntegerField(_("Weitergeld each seat owes (cents)"), default=0)
     entered_by = models.ForeignKey(

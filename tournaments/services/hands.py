@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
+from scoring.rules.seats import dealer_for as rules_dealer_for
 from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
@@ -49,7 +50,7 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
 
 def dealer_for(number: int, thrown_in_before: int, size: int) -> int:
     """Seat 1 deals game 1; the deal passes clockwise; after a thrown-in game the same dealer deals again."""
-    return ((number - 1 - thrown_in_before) % size) + 1
+    return rules_dealer_for(number, thrown_in_before, size)
 
 
 def next_game_number(table: Table) -> int:
@@ -62,7 +63,7 @@ def next_game_number(table: Table) -> int:
 
 
 def _dealer(table: Table, number: int) -> int:
-    thrown_in = table.hands.filter(number__lt=number, contract=Hand.Contract.WEITER).count()
+    thrown_in = table.hands.filter(number__lt=number, thrown_in=True).count()
     return dealer_for(number, thrown_in, table.size)
 
 
@@ -104,7 +105,7 @@ def hand_record(
     # ``twin``: this submission was stored before (a retry), and is returned as it was.
     facts = table.hands.aggregate(
         twin=Max("pk", filter=Q(client_id=client_id)), last=Max("number"), entered=Count("pk"),
-        thrown_in=Count("pk", filter=Q(contract=Hand.Contract.WEITER)),
+        thrown_in=Count("pk", filter=Q(thrown_in=True)),
     )
     if facts["twin"] is not None:
         return Hand.objects.get(pk=facts["twin"]), False
@@ -133,11 +134,11 @@ def hand_record(
     played = facts["entered"] - facts["thrown_in"]
     if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
         raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
-    if record.get("contract") == Hand.Contract.WEITER and number <= last:
-        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
-                                         "because the same dealer deals again after it."), code="weiter_not_last")
     dealer = dealer_for(number, facts["thrown_in"], table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
+    if score.thrown_in and number <= last:
+        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
+                                         "because the same dealer deals again after it."), code="weiter_not_last")
     try:
         with transaction.atomic():
             hand = Hand.objects.create(
@@ -179,10 +180,9 @@ def hand_correct(
     hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
-    was_thrown_in = hand.contract == Hand.Contract.WEITER
-    if was_thrown_in != (record.get("contract") == Hand.Contract.WEITER):
-        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
     score = _score(table, record, hand.dealer)
+    if hand.thrown_in != score.thrown_in:  # every later game's dealer would shift
+        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
     old = _snapshot(hand)
     for name, value in hand_columns(record).items():
         setattr(hand, name, value)
@@ -193,7 +193,7 @@ def hand_correct(
         table=table, hand=hand, number=hand.number, action=HandRevision.Action.UPDATE, old=old, new=_snapshot(hand),
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id)
     return hand
 
@@ -203,7 +203,7 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
     table = _locked_table(hand.table)
     hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
-    if hand.contract == Hand.Contract.WEITER and table.hands.filter(number__gt=hand.number).exists():
+    if hand.thrown_in and table.hands.filter(number__gt=hand.number).exists():
         raise ServiceError(
             "number", _("The games after this thrown-in game were dealt on from it; delete them first."),
             status=409, code="weiter_not_last",
@@ -213,22 +213,30 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
     hand.delete()
-    _unconfirm(table)
+    _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id)
 
 
-def _unconfirm(table: Table) -> None:
+def _unconfirm(table: Table, changed: int | None = None) -> None:
     """Any change after players confirmed means they must confirm the sheet again.
 
+    ``changed``: the game that was corrected or deleted; when it cleared confirmations, the table
+    remembers it, and the tablet says "game 12 was changed – please confirm again" and marks it.
     Not in a closed round: the players are gone, the organiser's correction carries a reason, and the
     table stays complete.
     """
     if table.round.status == Round.Status.CLOSED:
         return
-    table.confirmations.all().delete()
-    if table.completed_at is not None:
-        table.completed_at = None
-        table.save(update_fields=["completed_at"])
+    deleted, _rows = table.confirmations.all().delete()
+    fields = []
+    if deleted and changed is not None:
+        table.reconfirm_game = changed
+        fields.append("reconfirm_game")
+    if table.completed_at is not None or table.closed_reason:
+        table.completed_at, table.closed_reason = None, ""
+        fields += ["completed_at", "closed_reason"]
+    if fields:
+        table.save(update_fields=fields)
 
 
 @transaction.atomic
@@ -240,7 +248,7 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
     _require_open(table, organiser=False, reason="")
     if seat not in range(1, table.size + 1):
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
-    played = table.hands.exclude(contract=Hand.Contract.WEITER).count()
+    played = table.hands.exclude(thrown_in=True).count()
     required = games_required(table.round.tournament, table.size)
     if played < required:
         raise ServiceError(
@@ -248,10 +256,16 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
                 "played": played, "required": required}, status=409, code="games_missing",
         )
     confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
+    table_complete_if_confirmed(table)
+    return confirmation
+
+
+def table_complete_if_confirmed(table: Table) -> None:
+    """Every seat confirmed: the table is complete, and a change notice has been answered."""
     if table.confirmations.count() >= table.size and table.completed_at is None:
         table.completed_at = timezone.now()
-        table.save(update_fields=["completed_at"])
-    return confirmation
+        table.reconfirm_game = None
+        table.save(update_fields=["completed_at", "reconfirm_game"])
 
 
 @transaction.atomic
@@ -308,7 +322,7 @@ def table_sheet_record(
     rules = table.round.tournament.ruleset
     numbers = set(table.hands.order_by().values_list("number", flat=True))
     number = max(numbers, default=0)
-    thrown_in = table.hands.filter(contract=Hand.Contract.WEITER).count()
+    thrown_in = table.hands.filter(thrown_in=True).count()
     played = len(numbers) - thrown_in
     required = games_required(table.round.tournament, table.size)
     author = by if getattr(by, "is_authenticated", False) else None

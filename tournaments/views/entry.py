@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
+from scoring.rules.seats import active_seats, kreuz_pair, vorhand
+
 from .. import selectors
 from ..forms_entry import (
     AUGEN_QUICK,
@@ -125,10 +127,25 @@ def _values(form: GameForm | None, initial: dict[str, Any]) -> dict[str, str]:
             for name, value in initial.items()}
 
 
+#: What the table enters when all passed, by the ruleset's all_pass (rules.md section 6).
+ALL_PASS_BUTTON = {"muss": MUSS, "redeal": Hand.Contract.WEITER, "kreuz": Hand.Contract.KREUZ}
+
+
 def visible_contracts(rules) -> list[tuple[str, str]]:
-    """The contract buttons this ruleset plays: Muss only when all pass = muss, thrown in only with redeal."""
-    hidden = {Hand.Contract.WEITER} if rules.all_pass == "muss" else {MUSS}
+    """The contract buttons this ruleset plays: of Muss, thrown in and Kreuz only the one of its all_pass."""
+    hidden = set(ALL_PASS_BUTTON.values()) - {ALL_PASS_BUTTON[rules.all_pass]}
     return [(value, label) for value, label in CONTRACTS if value not in hidden]
+
+
+def kreuz_pairs(table: Table, dealer: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
+    """über Kreuz: the two crosswise pairs of this deal, the Vorhand's pair first (the page proposes it)."""
+    if dealer is None:
+        return []
+    sitting_out = dealer if table.size == 5 else None
+    first = kreuz_pair(vorhand(dealer, table.size), table.size, sitting_out)
+    second = tuple(s for s in active_seats(table.size, sitting_out) if s not in first)
+    return [{"seat": pair[0], "seats": pair, "names": [names.get(s, "") for s in pair], "vorhand": pair is first}
+            for pair in (first, second)]
 
 
 def page_context(
@@ -142,7 +159,7 @@ def page_context(
     names = entry.names
     rows = [
         {"row": row, "url": mode.urls.game(row.number), "declarer": names.get(row.hand.declarer or 0, ""),
-         "partner": names.get(row.hand.partner or 0, "")}
+         "partner": names.get(row.partner or 0, "")}
         for row in entry.rows
     ]
     if newest_first:
@@ -154,6 +171,9 @@ def page_context(
         number, dealer = sheet.next_number, sheet.next_dealer
         initial = {"number": number, "laufende": 0, "kontra": 0}
     sits_out = dealer if table.size == 5 else None
+    pairs = kreuz_pairs(table, dealer, names) if entry.rules.all_pass == "kreuz" else []
+    if pairs and not initial.get("pair"):
+        initial["pair"] = pairs[0]["seat"]  # the Vorhand's pair, proposed
     preview = None
     if editing is not None and form is None:
         preview = preview_context(table, GameForm(initial, table_size=table.size), number=editing.number)
@@ -168,7 +188,7 @@ def page_context(
         "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
             number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN)),
         "values": _values(form, initial), "errors": errors or {},
-        "contracts": visible_contracts(entry.rules), "suits": Hand.Suit.choices,
+        "contracts": visible_contracts(entry.rules), "suits": Hand.Suit.choices, "kreuz_pairs": pairs,
         "callable": [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ],
         "called_cards": Hand.CalledCard.choices,
         "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
@@ -220,7 +240,7 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
     seats = [
         {"seat": seat, "name": names.get(seat, ""), "short": names.get(seat, "").split(" ")[0], "points": points,
          "sits_out": table.size == 5 and seat == dealer,
-         "plays": seat in (record.get("declarer"), record.get("partner")),
+         "plays": seat in (record.get("declarer"), score.partner),
          "reuegeld": score.reuegeld.get(seat, 0), "weitergeld": score.weitergeld.get(seat, 0)}
         for seat, points in sorted(score.points.items())
     ]
@@ -231,7 +251,9 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
         gegner=120 - augen if isinstance(augen, int) and 0 <= augen <= 120 else None,
         contract=record.get("contract"), muss=bool(record.get("muss")), tout=bool(record.get("tout")),
         sie=bool(record.get("sie")), declarer_name=names.get(record.get("declarer") or 0, ""),
-        weitergeld=score.weitergeld.get(1, 0) if score.thrown_in else 0,
+        weitergeld=max(score.weitergeld.values(), default=0) if score.thrown_in else 0,
+        kreuz_pair=kreuz_pair(score.declarer, table.size, dealer if table.size == 5 else None)
+        if record.get("contract") == Hand.Contract.KREUZ else None,
     )
     return context
 
@@ -270,6 +292,7 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
     if record is None:
         return failed(request, errors, status=400, code="invalid", rerender=rerender)
     data = form.cleaned_data
+    kreuz = record.get("contract") == Hand.Contract.KREUZ
     device = device_of(request, form)
     try:
         if hand is None:
@@ -284,8 +307,8 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
                                        organiser=mode.organiser, reason=data.get("reason") or "")
             message = _("Game %(n)d corrected.") % {"n": hand.number}
     except ServiceError as err:
-        return failed(request, {error_slot(err.field): err.message}, status=err.status, code=err.code,
-                      rerender=rerender)
+        slot = "pair" if kreuz and err.field in ("declarer", "partner") else error_slot(err.field)
+        return failed(request, {slot: err.message}, status=err.status, code=err.code, rerender=rerender)
     return done(request, mode.urls.page, message)
 
 

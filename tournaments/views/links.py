@@ -11,6 +11,7 @@ A player's key opens his own page and, from it, the entry page of the table he s
 (``s/<key>/tisch/``, its games under ``s/<key>/<round>/...`` in the same way) and nothing else.
 """
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,6 +20,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import selectors_links as links
+from .. import selectors_print
+from ..access import DESK, tournament_for
+from ..pdf.start_cards import render_start_cards
 from ..models import Round, Table
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
@@ -219,3 +223,32 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
         messages.error(request, err.message)
         return redirect(page)
     return redirect(f"{page}#confirm")
+
+
+# --- the desk prints the start cards --------------------------------------------------------------------
+
+
+def _start_cards_pdf(request: HttpRequest, slug: str, start_number: int | None, filename: str) -> HttpResponse:
+    tournament = tournament_for(request.user, slug, DESK)
+    data = selectors_print.start_cards_data(tournament, start_number=start_number,
+                                            url_base=request.build_absolute_uri("/"))
+    if not data.cards:
+        raise Http404("No such start number")
+    response = HttpResponse(render_start_cards(data), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"  # the QR codes hold the players' private links
+    return response
+
+
+@login_required
+@require_GET
+def start_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every player's start card (withdrawn players left out), four to an A4 sheet."""
+    return _start_cards_pdf(request, slug, None, f"startkarten-{slug}.pdf")
+
+
+@login_required
+@require_GET
+def start_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One player's start card (a lost card printed again)."""
+    return _start_cards_pdf(request, slug, number, f"startkarte-{slug}-{number}.pdf")

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import access, selectors
 from ..forms_entry import PaperTotalsForm
+from ..forms_tables import action_forms
 from ..models import Round, Table, Tournament
 from ..qr import qr_svg
 from ..services import hands as hand_services
@@ -54,6 +55,7 @@ def paper_mode(request: HttpRequest, table: Table, totals_form: PaperTotalsForm 
             "totals_url": reverse("tournaments:paper_totals", args=[slug, pk]),
             "tables_url": reverse("tournaments:entry_tables", args=[slug]),
             "tablet_url": reverse("tournaments:entry_table", args=[table.entry_key]),
+            **action_forms(table),
         },
     )
 

@@ -1,8 +1,11 @@
 from django.urls import path
 
-from . import console
+from . import account, console
 
 urlpatterns = [
+    path("o/zugang/", account.account, name="account"),
+    path("o/zugang/token/", account.token_create, name="account_token_create"),
+    path("o/zugang/token/widerrufen/", account.token_revoke, name="account_token_revoke"),
     path("o/neu/", console.tournament_new, name="tournament-new"),
     path("o/verein/<int:club_id>/", console.club, name="club"),
     path("o/spieler/<int:player_id>/", console.player_edit, name="player-edit"),

@@ -1,7 +1,7 @@
 """The tables' tablet pages (tisch/<entry_key>/, no login) and the organiser's tables and paper mode (o/...)."""
 from django.urls import path
 
-from . import entry, entry_app, paper
+from . import entry, entry_app, paper, table_actions
 
 urlpatterns = [
     path("tisch/sw.js", entry_app.service_worker, name="entry_service_worker"),
@@ -21,4 +21,6 @@ urlpatterns = [
     path("o/<slug:slug>/tisch/<int:table_id>/papier/spiel/<int:number>/loeschen/", paper.delete, name="paper_delete"),
     path("o/<slug:slug>/tisch/<int:table_id>/papier/vorschau/", paper.preview, name="paper_preview"),
     path("o/<slug:slug>/tisch/<int:table_id>/papier/summen/", paper.totals, name="paper_totals"),
+    path("o/<slug:slug>/tisch/<int:table_id>/bestaetigen/", table_actions.confirm_for, name="table_confirm_for"),
+    path("o/<slug:slug>/tisch/<int:table_id>/schliessen/", table_actions.close, name="table_close"),
 ]

@@ -1,0 +1,65 @@
+"""Login throttling with django-axes: which logins it watches, and what a locked-out person reads."""
+from axes.backends import AxesStandaloneBackend
+from axes.helpers import get_cool_off
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+class LoginThrottleBackend(AxesStandaloneBackend):
+    """django-axes' lock for every login that comes with a request: the web login and the admin's.
+
+    ``authenticate()`` without a request (the test client's ``login()``, a shell) has no address to
+    count; the next backend then checks the password as usual.
+    """
+
+    def authenticate(self, request: HttpRequest | None, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        return super().authenticate(request, username, password, **kwargs)
+
+
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """The login page again, with a plain message how long the lock lasts (HTTP 429)."""
+    cool_off = get_cool_off(request)
+    minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else None
+    form = AuthenticationForm(request)
+    return render(request, "registration/login.html",
+                  {"form": form, "locked_out": True, "lock_minutes": minutes, **login_help(),
+                   "next": request.POST.get("next", "") if request.method == "POST" else ""}, status=429)
+
+
+def login_help() -> dict:
+    """What the login page offers a person who forgot the password: a reset by e-mail, or whom to ask."""
+    from django.conf import settings
+
+    return {"password_reset_by_email": settings.PASSWORD_RESET_BY_EMAIL, "account_help": settings.ACCOUNT_HELP}
+
+
+class LoginView(auth_views.LoginView):
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), **login_help()}
+
+
+class EmailOnlyMixin:
+    """Password reset by e-mail exists only when e-mail is configured (else: 404, the login page says whom to ask)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        from django.conf import settings
+
+        if not settings.PASSWORD_RESET_BY_EMAIL:
+            raise Http404("Password reset needs e-mail")
+        return super().dispatch(request, *args, **kwargs)
+
+
+class PasswordResetView(EmailOnlyMixin, auth_views.PasswordResetView):
+    pass
+
+
+class PasswordResetDoneView(EmailOnlyMixin, auth_views.PasswordResetDoneView):
+    pass
+
+
+class PasswordResetConfirmView(EmailOnlyMixin, auth_views.PasswordResetConfirmView):
+    pass

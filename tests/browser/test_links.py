@@ -1,0 +1,118 @@
+"""The evening's links in a phone's browser (360 x 640, touch): a table card's link follows the rounds by
+itself, a player's page shows his new seat and his games so far.
+
+Screenshots (phone 360 px and tablet 800 x 1280) go to test-artifacts/links-*.png.
+"""
+import pytest
+from django.urls import reverse
+
+from tests.api.conftest import make_tournament
+from tests.browser.test_entry import expect, save, tap_game
+from tests.factories import ClubFactory
+from tests.tournaments.test_services_hands import rufspiel
+from tournaments.links import table_link_key
+from tournaments.models import Hand
+from tournaments.services.hands import table_confirm, table_sheet_record
+from tournaments.services.rounds import round_close, round_draw, round_publish
+from tournaments.views import links as link_views
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 640}
+TABLET = {"width": 800, "height": 1280}
+GAMES = 8
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.base_url = live_server.url
+    yield page
+    context.close()
+
+
+def fits(page, width: int = 360) -> None:
+    """No sideways scrolling."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url} is {scroll}px wide at {width}px"
+
+
+def finish_round(rnd) -> None:
+    """Every table plays its remaining games, every player confirms, the round is closed."""
+    for table in rnd.tables.all():
+        played = table.hands.count()
+        table_sheet_record(table=table, records=[rufspiel(n, table.size) for n in range(played + 1, GAMES + 1)])
+        for seat in range(1, table.size + 1):
+            table_confirm(table=table, seat=seat)
+    round_close(round=rnd)
+
+
+def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_seat(phone, browser, live_server,
+                                                                                  monkeypatch, screenshot):
+    monkeypatch.setattr(link_views, "POLL_SECONDS", 2)
+    tournament = make_tournament(ClubFactory(), players=8, rules={"rounds": 2, "games_per_round": GAMES})
+    url = phone.base_url + reverse("tournaments:table_link", args=[table_link_key(tournament.pk, 1)])
+
+    # Before the first round: the card's link waits.
+    phone.goto(url)
+    expect(phone.get_by_test_id("link-waiting")).to_be_visible()
+    fits(phone)
+    screenshot(phone, "links-table-waiting-360")
+
+    (first,) = round_draw(tournament=tournament, seed=4)
+    round_publish(round=first)
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 1", timeout=10_000)  # by itself
+    table1 = first.tables.get(number=1)
+    screenshot(phone, "links-table-round1-360")
+
+    # A game entered through the link stays in round 1's table; the page stays on the link.
+    tap_game(phone, {"contract": "rufspiel", "called": "eichel", "declarer": 1, "partner": 3, "augen": 72})
+    save(phone, 2)
+    assert phone.url == url
+    assert list(Hand.objects.values_list("table_id", "number")) == [(table1.pk, 1)]
+
+    # Round 1 closes: the page says so, by itself.
+    finish_round(first)
+    expect(phone.get_by_test_id("link-between")).to_have_text(
+        "Runde 1 ist abgeschlossen – gleich geht es mit Runde 2 weiter", timeout=10_000)
+    # (the entry page's own width at 360 px is the table page's business: tests/browser/test_entry*.py)
+    screenshot(phone, "links-table-between-360")
+
+    # Round 2 is published: the same page shows round 2's table 1 without a new scan.
+    (second,) = round_draw(tournament=tournament, seed=9)
+    round_publish(round=second)
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 2", timeout=10_000)
+    assert phone.url == url
+    expect(phone.get_by_test_id("game-form")).to_be_visible()
+    for seat in second.tables.get(number=1).seats.select_related("registration__player"):
+        expect(phone.get_by_test_id(f"seat-{seat.number}")).to_contain_text(seat.registration.player.first_name)
+    screenshot(phone, "links-table-round2-360")
+
+    # The player's page: his round-2 seat, his table mates, his round-1 games.
+    registration = tournament.registrations.order_by("start_number").first()
+    seat1 = first.seats.select_related("table").get(registration=registration)
+    seat2 = second.seats.select_related("table").get(registration=registration)
+    phone.goto(phone.base_url + reverse("tournaments:player", args=[registration.key]))
+    expect(phone.get_by_test_id("player-seat")).to_have_text(
+        f"Runde 2: Tisch {seat2.table.number}, Platz {seat2.number}")
+    expect(phone.get_by_test_id("player-round-1").get_by_test_id("player-game")).to_have_count(GAMES)
+    mine = sum(h.points[str(seat1.number)] for h in seat1.table.hands.all())
+    total = phone.get_by_test_id("player-round-1").get_by_test_id("player-round-total").inner_text()
+    assert int(total.replace("−", "-").replace("+", "")) == mine
+    fits(phone)
+    screenshot(phone, "links-player-360")
+    phone.get_by_test_id("player-to-table").click()
+    expect(phone.get_by_test_id("table-title")).to_contain_text(f"Tisch {seat2.table.number}")
+    assert phone.url.endswith(reverse("tournaments:player_table", args=[registration.key]))
+
+    # The same pages on a tablet held upright.
+    context = browser.new_context(viewport=TABLET, locale="de-DE", has_touch=True)
+    tablet = context.new_page()
+    tablet.goto(phone.base_url + reverse("tournaments:player", args=[registration.key]))
+    fits(tablet, TABLET["width"])
+    screenshot(tablet, "links-player-800")
+    tablet.goto(url)
+    screenshot(tablet, "links-table-round2-800")
+    context.close()

@@ -1,0 +1,216 @@
+"""Login throttling (django-axes), API tokens instead of passwords, the table API's rate limit, and the
+password reset that is offered only with e-mail."""
+import pytest
+import yaml
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.api.conftest import make_tournament, member, publish_first_round
+from tests.factories import ClubFactory
+from tournaments.models import ClubMembership
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def orga():
+    club = ClubFactory(name="SK Musterdorf")
+    user = member(club, ClubMembership.Role.ORGANISER, "orga")
+    user.set_password("richtig-geheim-1")
+    user.email = "orga@example.org"
+    user.save()
+    return user
+
+
+def login(client, username, password, **extra):
+    return client.post("/accounts/login/", {"username": username, "password": password, "next": "/o/"}, **extra)
+
+
+# --- Login throttling --------------------------------------------------------------------------------
+
+def test_five_wrong_passwords_lock_the_account_at_this_address(orga, settings):
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(client, "orga", "falsch").status_code == 200  # the form again, with its error
+    locked = login(client, "orga", "falsch")
+    assert locked.status_code == 429
+    html = locked.content.decode()
+    assert 'data-testid="locked-out"' in html and "15 Minuten gesperrt" in html
+    # Locked means locked: the right password does not get in either, until the lock has passed.
+    assert login(client, "orga", "richtig-geheim-1").status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_lock_is_per_account_and_address(orga, settings):
+    other = get_user_model().objects.create_user("kasse", password="kasse-geheim-1")
+    hall = Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(hall, "orga", "falsch")
+    assert login(hall, "orga", "richtig-geheim-1").status_code == 429
+    # Another helper in the same hall (same address) logs in; so does orga from another address.
+    assert login(Client(), "kasse", "kasse-geheim-1").status_code == 302
+    assert other.pk
+    assert login(Client(REMOTE_ADDR="10.0.0.7"), "orga", "richtig-geheim-1").status_code == 302
+
+
+def test_a_good_login_resets_the_count(orga, settings):
+    client = Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(client, "orga", "falsch")
+    assert login(client, "orga", "richtig-geheim-1").status_code == 302
+    client.logout()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(client, "orga", "falsch")
+    assert login(client, "orga", "richtig-geheim-1").status_code == 302
+
+
+def test_the_admin_login_is_throttled_too(orga, settings):
+    client = Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/admin/login/", {"username": "orga", "password": "falsch"})
+    assert login(client, "orga", "richtig-geheim-1").status_code == 429
+
+
+def test_the_test_clients_login_still_works(orga):
+    assert Client().login(username="orga", password="richtig-geheim-1")
+    assert not Client().login(username="orga", password="falsch")
+
+
+# --- API tokens --------------------------------------------------------------------------------------
+
+def test_a_token_is_made_shown_once_replaced_and_revoked_on_the_account_page(orga):
+    tournament = make_tournament(orga.club_memberships.get().club, slug="fruehjahr")
+    url = f"/api/tournaments/{tournament.slug}/registrations/"
+    client = Client()
+    client.force_login(orga)
+    page = client.get("/o/zugang/").content.decode()
+    assert 'data-testid="token-create"' in page and "SK Musterdorf" in page
+
+    client.post("/o/zugang/token/")
+    key = Token.objects.get(user=orga).key
+    shown = client.get("/o/zugang/").content.decode()
+    assert key in shown
+    assert key not in client.get("/o/zugang/").content.decode()  # only once
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get(url).status_code == 200
+
+    client.post("/o/zugang/token/")  # replace: the old key stops working
+    assert api.get(url).status_code == 401
+    new = APIClient()
+    new.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=orga).key}")
+    assert new.get(url).status_code == 200
+
+    client.post("/o/zugang/token/widerrufen/")
+    assert not Token.objects.filter(user=orga).exists()
+    assert new.get(url).status_code == 401
+
+
+def test_a_token_opens_only_its_users_clubs(orga):
+    tournament = make_tournament(ClubFactory(name="SC Anderswo"), slug="anderswo")
+    Token.objects.create(user=orga)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {orga.auth_token.key}")
+    assert api.get(f"/api/tournaments/{tournament.slug}/registrations/").status_code == 404
+
+
+def test_the_account_pages_need_a_login_and_a_post():
+    assert Client().get("/o/zugang/").status_code == 302
+    assert Client().post("/o/zugang/token/").status_code == 302
+    user = get_user_model().objects.create_user("x", password="pw-x-123456")
+    client = Client()
+    client.force_login(user)
+    assert client.get("/o/zugang/token/").status_code == 405
+
+
+def test_the_schema_documents_token_authentication(client):
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    schemes = schema["components"]["securitySchemes"]
+    assert schemes["tokenAuth"]["type"] == "apiKey" and schemes["tokenAuth"]["name"] == "Authorization"
+    assert "basicAuth" not in schemes
+    get = schema["paths"]["/api/tournaments/{slug}/registrations/"]["get"]
+    assert {"tokenAuth": []} in get["security"]
+
+
+# --- The table API's rate limit ----------------------------------------------------------------------
+
+def test_a_table_key_is_rate_limited_per_key(settings):
+    cache.clear()
+    tournament = make_tournament(ClubFactory(), players=8)
+    rnd = publish_first_round(tournament)
+    first, second = rnd.tables.order_by("number")
+    from rest_framework.throttling import SimpleRateThrottle
+
+    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": "5/min"}
+    try:
+        api = APIClient()
+        answers = [api.get(f"/api/tisch/{first.entry_key}/").status_code for _ in range(6)]
+        assert answers == [200] * 5 + [429]
+        throttled = api.get(f"/api/tisch/{first.entry_key}/")
+        assert int(throttled["Retry-After"]) > 0 and list(throttled.json()) == ["detail"]
+        # The next table (same address, same hall) is not held up by the first.
+        assert api.get(f"/api/tisch/{second.entry_key}/").status_code == 200
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+        cache.clear()
+
+
+def test_the_rate_limit_lets_the_table_play_when_the_cache_is_down(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens there
+    from django.core.cache import caches
+
+    caches._settings = None  # noqa: SLF001 - let the cache handler read the changed setting
+    try:
+        from rest_framework import throttling
+
+        old = throttling.SimpleRateThrottle.cache
+        throttling.SimpleRateThrottle.cache = caches.create_connection("default")
+        tournament = make_tournament(ClubFactory(), players=8)
+        table = publish_first_round(tournament).tables.first()
+        assert APIClient().get(f"/api/tisch/{table.entry_key}/").status_code == 200
+    finally:
+        throttling.SimpleRateThrottle.cache = old
+
+
+def test_the_default_rate_is_generous():
+    from rest_framework.settings import api_settings
+
+    count, period = api_settings.DEFAULT_THROTTLE_RATES["table"].split("/")
+    assert period.startswith("m") and int(count) >= 120  # two phones polling every 5 s use 24 a minute
+
+
+# --- Password reset only with e-mail ----------------------------------------------------------------
+
+def test_without_email_the_login_page_says_whom_to_ask(settings):
+    settings.PASSWORD_RESET_BY_EMAIL = False
+    settings.ACCOUNT_HELP = "Sepp Huber, Tel. 0171 1234567"
+    page = Client(HTTP_ACCEPT_LANGUAGE="de").get("/accounts/login/").content.decode()
+    assert "/accounts/password_reset/" not in page
+    assert "Sepp Huber, Tel. 0171 1234567" in page and "Passwort vergessen?" in page
+    assert Client().get("/accounts/password_reset/").status_code == 404
+
+
+def test_with_email_a_reset_link_is_mailed_and_works(orga, settings):
+    settings.PASSWORD_RESET_BY_EMAIL = True
+    client = Client()
+    assert "/accounts/password_reset/" in client.get("/accounts/login/").content.decode()
+    assert client.post("/accounts/password_reset/", {"email": "orga@example.org"}).status_code == 302
+    assert len(mail.outbox) == 1
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/accounts/reset/" in line).strip()
+    path = link[link.index("/accounts/reset/"):]
+    form = client.get(path, follow=True)
+    assert form.status_code == 200
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": "ganz-neu-geheim-7",
+                                                    "new_password2": "ganz-neu-geheim-7"})
+    assert done.status_code == 302
+    assert login(Client(), "orga", "ganz-neu-geheim-7").status_code == 302

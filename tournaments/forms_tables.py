@@ -1,0 +1,31 @@
+"""The organiser's forms at a table that cannot finish by itself (confirm for a player, close with a reason)."""
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Table
+
+
+class ConfirmForForm(forms.Form):
+    seat = forms.TypedChoiceField(label=_("player"), coerce=int)
+    reason = forms.CharField(label=_("reason"), max_length=300,
+                             widget=forms.TextInput(attrs={"placeholder": _("e.g. left early, confirmed by phone")}))
+
+    def __init__(self, *args, seats: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seats
+
+
+class TableCloseForm(forms.Form):
+    reason = forms.CharField(label=_("reason"), max_length=300,
+                             widget=forms.TextInput(attrs={"placeholder": _("e.g. a player fell ill after game 20")}))
+
+
+def unconfirmed_seats(table: Table) -> list[tuple[int, str]]:
+    confirmed = set(table.confirmations.values_list("seat", flat=True))
+    return [(s.number, f"{s.number} · {s.registration.player.name}")
+            for s in table.seats.select_related("registration__player").order_by("number") if s.number not in confirmed]
+
+
+def action_forms(table: Table, confirm_for: ConfirmForForm | None = None, close: TableCloseForm | None = None) -> dict:
+    return {"confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
+            "close_form": close or TableCloseForm(prefix="close")}

@@ -1,0 +1,64 @@
+"""The organiser at a table that cannot finish by itself: confirm for an absent player, or close it with a reason.
+
+Both are logged in the audit log (who, which table, why) and need a reason.
+"""
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import Hand, Table, TableConfirmation
+from .audit import audit_record
+from .errors import ServiceError
+from .hands import _locked_table, _require_open, table_complete_if_confirmed
+
+ORGANISER_DEVICE = "organiser"
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason", _("Give a reason; it is kept in the audit log."), code="reason_required")
+    return reason[:300]
+
+
+@transaction.atomic
+def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfirmation:
+    """The organiser confirms the sheet for a player who cannot (he left, his phone is gone)."""
+    from ..selectors import games_required
+
+    reason = _reason(reason)
+    table = _locked_table(table)
+    _require_open(table, organiser=False, reason="")
+    seats = set(table.seats.values_list("number", flat=True))
+    if seat not in seats:
+        raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
+    played = table.hands.exclude(contract=Hand.Contract.WEITER).count()
+    required = games_required(table.round.tournament, table.size)
+    if played < required and table.paper_totals is None:
+        raise ServiceError("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
+            "played": played, "required": required}, status=409, code="games_missing")
+    confirmation, created = TableConfirmation.objects.get_or_create(
+        table=table, seat=seat, defaults={"device": ORGANISER_DEVICE})
+    if created:
+        audit_record(action="table_confirm_for", by=by, tournament=table.round.tournament,
+                     subject=f"{table.round.number}/{table.number}/{seat}",
+                     after={"round": table.round.number, "table": table.number, "seat": seat}, reason=reason)
+    table_complete_if_confirmed(table)
+    return confirmation
+
+
+@transaction.atomic
+def table_close(*, table: Table, by, reason: str) -> Table:
+    """Close a table although confirmations (or games) are missing; its games count as entered."""
+    reason = _reason(reason)
+    table = _locked_table(table)
+    _require_open(table, organiser=False, reason="")
+    before = {"confirmations": table.confirmations.count(), "completed": table.completed_at is not None}
+    table.closed_reason = reason
+    table.completed_at = table.completed_at or timezone.now()
+    table.reconfirm_game = None
+    table.save(update_fields=["closed_reason", "completed_at", "reconfirm_game"])
+    audit_record(action="table_close", by=by, tournament=table.round.tournament,
+                 subject=f"{table.round.number}/{table.number}", before=before,
+                 after={"round": table.round.number, "table": table.number}, reason=reason)
+    return table
