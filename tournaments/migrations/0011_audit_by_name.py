@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_table_reconfirm_close'),
+        ('tournaments', '0010_hand_revision_conflict'),
     ]
 
     operations = [
