@@ -299,3 +299,47 @@ def cash_list(tournament) -> CashList:
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
         prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
     )
+
+
+@dataclass(frozen=True)
+class TournamentProgress:
+    """Where the evening stands, for the standings' status line and the projector."""
+    state: str  # before | running (a round is being played) | between (after a round) | final
+    round: int  # the round being played, or the last one closed
+    rounds: int  # rounds the tournament plays
+    tables_done: int = 0
+    tables_total: int = 0
+
+    @property
+    def provisional(self) -> bool:
+        return self.state in ("running", "between")
+
+
+def tournament_progress(tournament) -> TournamentProgress:
+    from tournaments.models import Round, Tournament
+    from tournaments.selectors import table_progress
+
+    planned = tournament.ruleset.rounds
+    if tournament.status == Tournament.Status.FINISHED:
+        return TournamentProgress("final", planned, planned)
+    playing = tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if playing is not None:
+        playing.tournament = tournament
+        tables = table_progress(playing)
+        return TournamentProgress("running", playing.number, planned, sum(1 for t in tables if t.complete),
+                                  len(tables))
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
+    if closed is not None:
+        return TournamentProgress("between", closed.number, planned)
+    return TournamentProgress("before", 0, planned)
+
+
+def podium(tournament, places: int = 3) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The winners by place, shared places together: [(1, [row, row]), (3, [row])]."""
+    snapshot = _snapshot(tournament)
+    steps: dict[int, list[dict[str, Any]]] = {}
+    for row in snapshot.data["overall"] if snapshot else []:
+        if row["rank"] > places:
+            break
+        steps.setdefault(row["rank"], []).append(row)
+    return sorted(steps.items())

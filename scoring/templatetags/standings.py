@@ -45,3 +45,20 @@ def signed(value) -> str:
     """+5 / −3 / 0 with a real minus sign."""
     value = int(value)
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+@register.inclusion_tag("standings/_progress.html")
+def standings_progress(tournament, projector: bool = False) -> dict:
+    """ "Vorläufig · Runde 2 läuft · 6 von 8 Tischen fertig" (or "Endstand"): the standings page and the projector."""
+    from scoring.selectors import tournament_progress
+
+    return {"progress": tournament_progress(tournament), "projector": projector}
+
+
+@register.inclusion_tag("public/_podium.html")
+def tournament_podium(tournament) -> dict:
+    """The winners on the public tournament page once the last round is closed and the standings are public."""
+    from scoring.selectors import podium
+
+    finished = tournament.status == "finished" and tournament.standings_public
+    return {"tournament": tournament, "steps": podium(tournament) if finished else []}

@@ -38,7 +38,7 @@ def fill_outcome(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0009_table_reconfirm_close")]
+    dependencies = [("tournaments", "0011_audit_by_name")]
 
     operations = [
         migrations.AddField(
