@@ -35,19 +35,33 @@ def _snapshot(tournament) -> StandingsSnapshot | None:
 def standings_state(slug: str) -> tuple[str, Any] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
-    Two small reads, never the snapshot's document: the tournament with its snapshot's version, and
-    whether a game revision is newer than the snapshot.
+    Two small reads, never the snapshot's document: the tournament with its snapshot's version and
+    what the progress line counts (rounds published and closed, confirmations, tables closed with a
+    reason), and whether a game revision is newer than the snapshot.
     """
-    from tournaments.models import Tournament
+    from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 
-    row = Tournament.objects.filter(slug=slug).values(
-        "pk", "standings_public", "standings_snapshot__version", "standings_snapshot__revision",
-        "standings_snapshot__computed_at").first()
+    from tournaments.models import Round, TableConfirmation, Tournament
+
+    def counted(query, **filters) -> Subquery:
+        return Subquery(query.annotate(n=Count("pk", filter=Q(**filters) if filters else None)).values("n")[:1],
+                        output_field=IntegerField())
+
+    rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    row = Tournament.objects.filter(slug=slug).annotate(
+        published=counted(rounds, status=Round.Status.PUBLISHED), closed=counted(rounds, status=Round.Status.CLOSED),
+        confirmed=counted(TableConfirmation.objects.filter(table__round__tournament=OuterRef("pk")).order_by()
+                          .values("table__round__tournament")),
+        with_reason=counted(rounds, tables__closed_reason__gt=""),
+    ).values("pk", "status", "standings_public", "standings_snapshot__version", "standings_snapshot__revision",
+             "standings_snapshot__computed_at", "published", "closed", "confirmed", "with_reason").first()
     if row is None:
         return None
     version = row["standings_snapshot__version"]
     current = version is not None and not revisions_after(row["pk"], row["standings_snapshot__revision"])
-    return f"{version}-{int(current)}-{int(row['standings_public'])}", row["standings_snapshot__computed_at"]
+    progress = ".".join(str(row[k] or 0) for k in ("published", "closed", "confirmed", "with_reason"))
+    return (f"{version}-{int(current)}-{int(row['standings_public'])}-{row['status']}-{progress}",
+            row["standings_snapshot__computed_at"])
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,

@@ -58,17 +58,21 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, visible = _visible_tournament(request, slug)
     if not visible:
         return render(request, "standings/hidden.html", {"tournament": tournament})
-    view = _view(request, tournament, paged=True, page=_number_param(request, "seite"), me=_number_param(request, "ich"))
+    me = _number_param(request, "ich")
+    view = _view(request, tournament, paged=True, page=_number_param(request, "seite"), me=me)
     q = request.GET.get("q", "")
-    # The list is rendered once per snapshot version for everyone asking the same (a fragment cache).
+    # The list is rendered once per snapshot version for everyone asking the same (a fragment cache);
+    # the viewer's own row is rendered apart, so that his phone shares the list with every other.
     key = "standings-html:" + "|".join(str(part) for part in (
-        tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.current, view.round, view.page, view.me and view.me["start_number"],
-        q.strip().casefold()[:40], get_language()))
+        request._polled_state[0], tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.current, view.round,
+        view.page, q.strip().casefold()[:40], get_language()))
     table_html = cache.get(key)
     if table_html is None:
         table_html = render_to_string("standings/_table.html", {"tournament": tournament, "view": view, "q": q,
                                                                 "paged": True}, request)
         cache.set(key, table_html, timeout=600)
+    if view.me:
+        table_html = render_to_string("standings/_me.html", {"view": view}, request) + table_html
     if request.htmx:
         return HttpResponse(table_html)
     return render(request, "standings/page.html", {

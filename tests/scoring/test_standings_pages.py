@@ -37,7 +37,14 @@ def test_an_unchanged_poll_gets_304_without_rendering(client, field, monkeypatch
 
 
 def test_a_counted_change_changes_the_etag(client, field):
+    from tournaments.models import Table, TableConfirmation
+
     url = "/t/halle/rangliste/"
+    tag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    table = Table.objects.filter(round__tournament=field).first()
+    TableConfirmation.objects.filter(table=table).order_by("pk").first().delete()  # the progress line changes
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
     tag = client.get(url)["ETag"]
     StandingsSnapshot.objects.filter(tournament=field).update(version=99)
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
@@ -70,10 +77,12 @@ def test_the_top_a_search_the_viewers_row_and_pages(client, field):
 def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypatch):
     calls = []
     real = standings_views.render_to_string
-    monkeypatch.setattr(standings_views, "render_to_string", lambda *a, **k: calls.append(1) or real(*a, **k))
-    for _ in range(3):
-        assert client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true").status_code == 200
-    assert len(calls) == 1
+    monkeypatch.setattr(standings_views, "render_to_string",
+                        lambda name, *a, **k: calls.append(name) or real(name, *a, **k))
+    for me in (1, 2, 3):  # three phones, each with its own row: one list for all of them
+        assert client.get(f"/t/halle/rangliste/?seite=2&ich={me}", HTTP_HX_REQUEST="true").status_code == 200
+    assert calls.count("standings/_table.html") == 1 and calls.count("standings/_me.html") == 3
+    calls.clear()
     StandingsSnapshot.objects.filter(tournament=field).update(version=77)
     client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
-    assert len(calls) == 2
+    assert calls == ["standings/_table.html"]
