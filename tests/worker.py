@@ -52,7 +52,7 @@ def celery_worker(queue: str | None = None) -> Iterator[str]:
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",
-         "-Q", queue, "-n", f"test-{uuid.uuid4().hex[:8]}@%h", "--without-gossip", "--without-mingle",
+         "-Q", queue, "-n", f"celery@test-{uuid.uuid4().hex[:8]}", "--without-gossip", "--without-mingle",
          "--loglevel=WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
