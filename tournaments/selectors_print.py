@@ -36,7 +36,7 @@ from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from .pdf.standings import Standings, StandingsLine, StandingsSection
 from .pdf.start_cards import StartCard, StartCards
 from .pdf.table_cards import TableCard, TableCards
-from .selectors import games_required
+from .selectors import games_required, hand_partner
 from .services.hands import dealer_for
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
@@ -111,12 +111,12 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
             score = hand_score(hand_record(hand, size), dealer=hand.dealer, rules=rules, table_size=size)
         except RuleError:  # stored under other rules; print it as it stands
             score = None
-        if hand.contract == Hand.Contract.WEITER:
+        if hand.thrown_in:
             thrown_in += 1
             if score is not None:
                 for seat, cents in score.weitergeld.items():
                     weitergeld[seat - 1] += cents
-            rows.append(SheetRow(number=number, dealer=hand.dealer, contract=hand.contract))
+            rows.append(SheetRow(number=number, dealer=hand.dealer, contract=hand.contract, thrown_in=True))
             continue
         played += 1
         entered += 1
@@ -132,7 +132,8 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
                     continue
                 reuegeld[seat - 1] += cents
         rows.append(SheetRow(
-            number=number, dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer, partner=hand.partner,
+            number=number, dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer,
+            partner=hand_partner(hand, size),
             called=hand.called, trump=hand.trump, muss=bool(hand.muss), renonce=bool(hand.renonce),
             tout=bool(hand.tout), sie=bool(hand.sie), won=score.declarer_won if score else hand.won,
             augen=hand.augen, schwarz=bool(hand.schwarz), laufende=hand.laufende, kontra=hand.kontra or 0,

@@ -11,11 +11,25 @@ def _augen(rng: random.Random, mean: float, spread: float) -> int:
 
 
 def random_hand(rng: random.Random, *, table_size: int, dealer: int, muss_allowed: bool = True,
-                tout_allowed: bool = True, sie_allowed: bool = True) -> dict[str, Any]:
-    """One game as a table would enter it: mostly Rufspiele, some solos, the odd Muss and Tout."""
+                tout_allowed: bool = True, sie_allowed: bool = True, all_pass: str | None = None) -> dict[str, Any]:
+    """One game as a table would enter it: mostly Rufspiele, some solos, the odd Muss and Tout.
+
+    When all passed (about one game in 25): a Muss, or with ``all_pass`` "kreuz" a game über Kreuz
+    (the Vorhand's pair mostly, now and then 60:60) and with "redeal" a thrown-in game.
+    """
     active = [s for s in range(1, table_size + 1) if not (table_size == 5 and s == dealer)]
     declarer = rng.choice(active)
     roll = rng.random()
+    if all_pass in ("kreuz", "redeal") and 0.70 <= roll < 0.74:
+        if all_pass == "redeal":
+            return {"contract": "weiter"}
+        vorhand = dealer % table_size + 1
+        augen = 60 if rng.random() < 0.15 else _augen(rng, 62, 22)
+        hand = {"contract": "kreuz", "declarer": vorhand if rng.random() < 0.8 else declarer, "augen": augen,
+                "laufende": rng.choice((0, 0, 0, 3, 4))}
+        if augen in (0, 120) and rng.random() < 0.5:
+            hand["schwarz"] = True
+        return hand
     if roll < 0.70 or (roll < 0.74 and not muss_allowed):
         partner = rng.choice([s for s in active if s != declarer])
         hand = {"contract": "rufspiel", "declarer": declarer, "partner": partner,

@@ -266,3 +266,37 @@ def test_a_retry_is_recognised_with_a_client_id_in_any_spelling(tablet, table):
     assert tablet.post(url(table, "hands/"), body, format="json").status_code == 201
     upper = {**body, "client_id": str(uuid.UUID(body["client_id"])).upper()}
     assert tablet.post(url(table, "hands/"), upper, format="json").status_code == 200
+
+
+def test_kreuz_at_a_table_of_five_and_a_replayed_60_to_60(club, tablet):
+    from tests.api.conftest import make_tournament, publish_first_round
+
+    tournament = make_tournament(club, players=5, slug="kreuz", rules={"all_pass": "kreuz", "kreuz_tie": "replay"})
+    table = publish_first_round(tournament).tables.get()
+    # game 1: seat 1 deals and sits out; über Kreuz 2+4 play against 3+5
+    body = {"contract": "kreuz", "declarer": 2, "augen": 95, "laufende": 3, "client_id": str(uuid.uuid4())}
+    response = tablet.post(url(table, "hands/"), body, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["points"] == {"1": 0, "2": 5, "3": -5, "4": 5, "5": -5}
+    # game 2: seat 2 deals; 1+4 against 3+5, so seat 3's partner is 5, not 4
+    wrong = tablet.post(url(table, "hands/"), {**body, "declarer": 3, "partner": 4, "client_id": str(uuid.uuid4())},
+                        format="json")
+    assert wrong.status_code == 400 and list(wrong.json()) == ["partner"]
+
+    preview = tablet.post(url(table, "preview/"), {"contract": "kreuz", "declarer": 3, "augen": 60}, format="json")
+    assert preview.status_code == 200
+    assert preview.json() | {} == {"number": 2, "dealer": 2, "partner": 5, "points": dict.fromkeys("12345", 0),
+                                   "value": 0, "thrown_in": True, "weitergeld": {}}
+    replay = {"contract": "kreuz", "declarer": 3, "augen": 60, "client_id": str(uuid.uuid4())}
+    assert tablet.post(url(table, "hands/"), replay, format="json").status_code == 201
+    sheet = tablet.get(url(table)).json()
+    assert (sheet["games_entered"], sheet["next_number"], sheet["next_dealer"]) == (1, 3, 2)  # seat 2 deals again
+    assert sheet["hands"][1]["thrown_in"] is True and sheet["hands"][1]["points"] == {}
+    assert sheet["hands"][0]["thrown_in"] is False
+
+
+def test_kreuz_is_refused_under_muss_rules(tablet, table):
+    response = tablet.post(url(table, "hands/"), {"contract": "kreuz", "declarer": 2, "augen": 70,
+                                                  "client_id": str(uuid.uuid4())}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["contract"]
+    assert not Hand.objects.exists()

@@ -231,3 +231,24 @@ def test_a_missing_font_names_the_debian_package(tmp_path):
 def test_fonts_are_embedded():
     content = render_score_sheet(sheet())
     assert b"/FontFile2" in content and b"DejaVuSans" in content
+
+
+@pytest.mark.django_db
+def test_kreuz_rows_name_the_pair_and_a_replayed_60_to_60_is_a_strich(tmp_path):
+    from tests.tournaments.test_services_hands import make_table
+    from tournaments.services.hands import table_sheet_record
+
+    table = make_table(size=5, rules={"all_pass": "kreuz", "kreuz_tie": "replay", "games_per_round": 8})
+    table_sheet_record(table=table, records=[
+        {"contract": "kreuz", "declarer": 4, "augen": 95, "laufende": 3},  # dealer 1: 2+4 against 3+5
+        {"contract": "kreuz", "declarer": 1, "augen": 60},  # dealer 2: thrown in, dealt again
+        {"contract": "kreuz", "declarer": 5, "augen": 40},  # dealer 2 again: 1+4 against 3+5 -> 5 plays with 3
+    ])
+    data = score_sheet_data(table, url_base=URL_BASE)
+    pdf = render_score_sheet(data)
+    (tmp_path / "kreuz.pdf").write_bytes(pdf)
+    lines = pdf_pages(pdf)[0]
+    assert "1 1 2+4 über Kreuz 4 2 95 3 0 +5 +5 −5 −5 +5 +5 −5 −5" in lines
+    assert "2 2 Strich (Kreuz 60:60)" in lines
+    assert any(line.startswith("3 2 3+5 über Kreuz 5 3 40 ") for line in lines), lines
+    assert "2 of 10 games entered" in lines  # a table of five plays 8 × 5 / 4

@@ -147,9 +147,13 @@ class HandRecordSerializer(serializers.Serializer):
     ``null`` or a left-out key means "not entered"; an unknown key is an error naming it.
     """
 
-    contract = serializers.CharField(help_text="rufspiel, wenz, solo; weiter = all passed, thrown in.")
+    contract = serializers.CharField(help_text="rufspiel, wenz, solo; when all passed: weiter "
+                                     "(thrown in, all_pass = redeal) or kreuz (über Kreuz, all_pass = kreuz).")
     declarer = serializers.IntegerField(required=False, allow_null=True, help_text="An active seat.")
-    partner = serializers.IntegerField(required=False, allow_null=True, help_text="Rufspiel: the called Sau's holder.")
+    partner = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Rufspiel: the called Sau's holder. Kreuz: may be left out; if given, the seat opposite the declarer.",
+    )
     called = serializers.CharField(required=False, allow_null=True, help_text="Rufspiel: eichel, gras, schellen.")
     muss = serializers.BooleanField(required=False, allow_null=True)
     called_card = serializers.CharField(required=False, allow_null=True, help_text="Muss: sau, zehn, koenig.")
@@ -209,7 +213,8 @@ class HandPreviewSerializer(HandRecordSerializer):
 class HandRecordPatchSerializer(HandRecordSerializer):
     """Some fields of a stored game's record; the others stay as they are (``null`` removes one)."""
 
-    contract = serializers.CharField(required=False, help_text="rufspiel, wenz, solo; weiter = all passed, thrown in.")
+    contract = serializers.CharField(required=False, help_text="rufspiel, wenz, solo; when all passed: weiter "
+                                     "(thrown in, all_pass = redeal) or kreuz (über Kreuz, all_pass = kreuz).")
 
     def record_for(self, hand: Hand) -> dict[str, Any]:
         return {**stored_record(hand, hand.table.size), **self.record()}
@@ -234,6 +239,8 @@ class HandSerializer(HandRecordSerializer):
     number = serializers.IntegerField(read_only=True)
     dealer = serializers.IntegerField(read_only=True)
     points = PointsField(read_only=True, help_text='Points per seat, {"1": 1, "2": -1, ...}; empty when thrown in.')
+    thrown_in = serializers.BooleanField(
+        read_only=True, help_text="A Strich (weiter, or a Kreuz replayed after 60:60): the same dealer dealt again.")
     client_id = serializers.UUIDField(read_only=True)
 
 
@@ -244,13 +251,19 @@ class HandScoreSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     points = PointsField()
     value = serializers.IntegerField()
-    thrown_in = serializers.BooleanField(default=False)
+    thrown_in = serializers.BooleanField(
+        default=False, help_text="A Strich: weiter under all_pass = redeal, or a Kreuz ending 60:60 under "
+        "kreuz_tie = replay; the same dealer deals again and the game does not count.")
+    partner = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Rufspiel and Kreuz: the declarer's partner (über Kreuz the seat "
+        "opposite among the active seats).")
     declarer_won = serializers.BooleanField(required=False)
     schneider = serializers.BooleanField(required=False)
     schwarz = serializers.BooleanField(required=False)
     laufende = serializers.IntegerField(required=False)
     reuegeld = PointsField(required=False, help_text="Cents each seat owes for this game.")
-    weitergeld = PointsField(required=False, help_text="Cents each seat pays for a thrown-in game.")
+    weitergeld = PointsField(required=False, help_text="Cents each seat that took part in the deal pays for a "
+                             "thrown-in game (at a table of five not the dealer; none for a replayed Kreuz).")
 
 
 class OrganiserHandDeleteSerializer(serializers.Serializer):

@@ -110,7 +110,8 @@ class HandPreviewView(TableKeyView):
         body = s.HandPreviewSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         number, dealer, score = hand_preview(table=table, record=body.record(), number=body.validated_data.get("number"))
-        return Response(s.HandScoreSerializer({"number": number, "dealer": dealer, **score_to_dict(score)}).data)
+        return Response(s.HandScoreSerializer({"number": number, "dealer": dealer, "partner": score.partner,
+                                                **score_to_dict(score)}).data)
 
 
 class TableConfirmView(TableKeyView):

@@ -129,6 +129,6 @@ def _hand(hand: Hand, table_size: int) -> dict[str, Any]:
     record = hand_record(hand, table_size)
     record.pop("dealer", None)
     entry: dict[str, Any] = {"number": hand.number, "dealer": hand.dealer, **record}
-    if hand.contract != Hand.Contract.WEITER:
+    if not hand.thrown_in:  # a Strich ("weiter", or a Kreuz replayed after 60:60) has no points
         entry["points"] = hand.points
     return entry

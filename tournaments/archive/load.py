@@ -300,14 +300,14 @@ def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]
     dealer = _int(_require(h, "dealer", path), f"{path}.dealer", 1, size)
     points = h.get("points")
     record = {key: value for key, value in h.items() if key not in ("number", "dealer", "points")}
-    if record.get("contract") != "weiter":
-        _obj(_require(h, "points", path), f"{path}.points")
     if size == 5:
         record["dealer"] = dealer
     try:
         score = hand_score(record, dealer=dealer, rules=rules, table_size=size)
     except RuleError as err:
         raise ArchiveError(f"{path}.{err.field}", err.message) from None
+    if not score.thrown_in:  # a Strich ("weiter", a Kreuz replayed after 60:60) has no points
+        _obj(_require(h, "points", path), f"{path}.points")
     computed = points_json(score)
     if not score.thrown_in and points != computed:
         raise ArchiveError(f"{path}.points", f"do not match the rules: expected {computed}")

@@ -54,6 +54,7 @@ class SheetRow:
     points: tuple[int, ...] = ()  # per seat 1..size; empty for a thrown-in or not entered game
     totals: tuple[int, ...] = ()  # running totals after this game
     won_solo: bool = False
+    thrown_in: bool = False  # a Strich: "weiter" under redeal, or a Kreuz replayed after 60:60
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,12 @@ def contract_text(row: SheetRow) -> str:
     c = row.contract
     if c == "weiter":
         return _("Strich (all passed)")
-    if c == "rufspiel":
+    if c == "kreuz":
+        if row.thrown_in:
+            return _("Strich (Kreuz 60:60)")
+        pair = sorted(seat for seat in (row.declarer, row.partner) if seat)
+        text = "+".join(str(seat) for seat in pair) + " " + _("über Kreuz")
+    elif c == "rufspiel":
         suit = SUITS.get(row.called or "", "")
         text = f"Muss {suit}" if row.muss else f"Ruf {suit}"
         if row.renonce:
@@ -473,7 +479,7 @@ def _draw_rows(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[Shee
         text.font(REGULAR, fit_size(game, REGULAR, font, game_w))
         text.left(_x(x_game), base, game)
         text.font(REGULAR, font)
-        if row.contract == "weiter":
+        if row.contract == "weiter" or row.thrown_in:
             continue
         text.centre(_x(x_declarer), base, str(row.declarer or ""))
         if row.partner:

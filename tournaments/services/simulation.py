@@ -1,9 +1,12 @@
 """Rehearsal mode: a whole tournament with invented players and plausible games."""
 import datetime
 import random
+from typing import Any
 
 from django.db import transaction
 
+from scoring.rules import score_hand
+from scoring.rules.seats import deal_schedule
 from scoring.schedule import standings_deferred
 
 from ..models import Club, Player, Round, Tournament
@@ -17,12 +20,14 @@ SIMULATION_CLUB = "Probelauf"
 
 
 @transaction.atomic
-def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: int, seed: int) -> Tournament:
+def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: int, seed: int,
+                              rules: dict[str, Any] | None = None) -> Tournament:
+    """The rehearsal's tournament and players; ``rules`` (a ruleset document) under rounds and games."""
     rng = random.Random(seed)
     club, _ = Club.objects.get_or_create(name=SIMULATION_CLUB, defaults={"town": "Musterdorf"})
     tournament = tournament_create(
         club=club, name=f"Probelauf {players} Spieler", slug=slug, date=datetime.date.today(),
-        rules={"rounds": rounds, "games_per_round": games},
+        rules={**(rules or {}), "rounds": rounds, "games_per_round": games},
     )
     people = Player.objects.bulk_create(
         Player(first_name=first, last_name=last, club=club) for first, last in (random_name(rng) for _ in range(players))
@@ -43,12 +48,15 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
 
     for table in rnd.tables.order_by("number"):
         required = games_required(rnd.tournament, table.size)
-        records = [
-            random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1,
-                        muss_allowed=rules.all_pass == "muss", tout_allowed=rules.tout_allowed,
-                        sie_allowed=rules.sie_allowed)
-            for n in range(1, required + 1)
-        ]
+        records: list[dict[str, Any]] = []
+        thrown_in: list[bool] = []  # a thrown-in game is dealt again by the same dealer and does not count
+        while len(thrown_in) - sum(thrown_in) < required:
+            dealer, _played = deal_schedule(thrown_in, table.size)
+            record = random_hand(rng, table_size=table.size, dealer=dealer, muss_allowed=rules.all_pass == "muss",
+                                 tout_allowed=rules.tout_allowed, sie_allowed=rules.sie_allowed,
+                                 all_pass=rules.all_pass)
+            records.append(record)
+            thrown_in.append(score_hand({**record, "dealer": dealer}, rules, table.size).thrown_in)
         table_sheet_record(table=table, records=records, device="simulation")
         for seat in range(1, table.size + 1):
             table_confirm(table=table, seat=seat, device="simulation")
@@ -57,9 +65,14 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
 
 
 @transaction.atomic
-def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int) -> Tournament:
-    """A whole rehearsal tournament, or nothing: a field that cannot be seated leaves no half-made tournament."""
-    tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed)
+def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int,
+                        rules: dict[str, Any] | None = None) -> Tournament:
+    """A whole rehearsal tournament, or nothing: a field that cannot be seated leaves no half-made tournament.
+
+    ``rules``: a ruleset document for the rehearsal (all_pass = kreuz plays Kreuz, redeal throws in).
+    """
+    tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed,
+                                           rules=rules)
     rng = random.Random(seed)
     with standings_deferred():  # one recompute at the end, not one per table
         for _ in range(rounds):

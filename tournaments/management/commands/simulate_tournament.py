@@ -1,4 +1,7 @@
+import json
 import time
+from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,6 +10,23 @@ from scoring.rules import RuleError, ruleset_from_dict
 from tournaments.models import Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.simulation import tournament_simulate
+
+
+def read_rules(path: str) -> dict[str, Any]:
+    """A ruleset document (rules.md section 10, any subset of the keys) from a JSON file, or - for stdin."""
+    import sys
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise CommandError(f"rules: cannot read {path}: {err.strerror or err}") from err
+    try:
+        rules = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CommandError(f"rules: {path} is not JSON (line {err.lineno}: {err.msg})") from err
+    if not isinstance(rules, dict):
+        raise CommandError(f"rules: {path} must hold a JSON object of ruleset keys")
+    return rules
 
 
 class Command(BaseCommand):
@@ -18,21 +38,27 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=32, help="games per round at a table of four")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--slug", default=None, help="default: probelauf-<players>-<seed>")
+        parser.add_argument("--rules", default=None, metavar="FILE",
+                            help='a ruleset JSON file (e.g. {"all_pass": "kreuz", "kreuz_tie": "replay"}); '
+                                 "--rounds and --games win over its rounds and games_per_round")
 
-    def handle(self, *args, players: int, rounds: int, games: int, seed: int, slug: str | None, **options) -> None:
+    def handle(self, *args, players: int, rounds: int, games: int, seed: int, slug: str | None,
+               rules: str | None = None, **options) -> None:
         slug = slug or f"probelauf-{players}-{seed}"
         if players < 4:
             raise CommandError("players: a tournament needs at least 4 players")
+        document = read_rules(rules) if rules else {}
         try:
-            ruleset_from_dict({"rounds": rounds, "games_per_round": games})
+            ruleset_from_dict({**document, "rounds": rounds, "games_per_round": games})
         except RuleError as err:
-            option = {"games_per_round": "games"}.get(err.field, err.field)  # the command's own option names
-            raise CommandError(f"{option}: {rule_error_text(err)}") from err
+            option = {"games_per_round": "games", "rounds": "rounds"}.get(err.field)  # the command's own options
+            raise CommandError(f"{option or 'rules.' + err.field}: {rule_error_text(err)}") from err
         if Tournament.objects.filter(slug=slug).exists():
             raise CommandError(f"slug: a tournament {slug!r} exists already; choose another with --slug")
         started = time.perf_counter()
         try:
-            tournament = tournament_simulate(slug=slug, players=players, rounds=rounds, games=games, seed=seed)
+            tournament = tournament_simulate(slug=slug, players=players, rounds=rounds, games=games, seed=seed,
+                                             rules=document)
         except ServiceError as err:
             raise CommandError(str(err)) from err
         self.stdout.write(self.style.SUCCESS(
