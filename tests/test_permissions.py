@@ -96,6 +96,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:entry_delete": {"POST": KEY},
     "tournaments:entry_preview": {"POST": KEY},
     "tournaments:entry_confirm": {"POST": KEY},
+    "tournaments:entry_conflict": {"POST": KEY},
+    "tournaments:entry_manifest": {"GET": KEY},
+    "tournaments:entry_service_worker": {"GET": PUBLIC},  # the same script for every table, no data
     # A table card's all-evening link and a player's own page: their keys instead of a login.
     "tournaments:table_link": {"GET": KEY},
     "tournaments:table_link_status": {"GET": KEY},
@@ -105,6 +108,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:table_link_delete": {"POST": KEY},
     "tournaments:table_link_preview": {"POST": KEY},
     "tournaments:table_link_confirm": {"POST": KEY},
+    "tournaments:table_link_conflict": {"POST": KEY},
+    "tournaments:table_link_manifest": {"GET": KEY},
+    "tournaments:player_table_conflict": {"POST": KEY},
     "tournaments:player": {"GET": KEY},
     "tournaments:player_status": {"GET": KEY},
     "tournaments:player_table": {"GET": KEY},
