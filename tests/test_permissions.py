@@ -132,6 +132,12 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
     "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
+    # A player's personal data: export and anonymise, organisers of his club only.
+    "tournaments:player-export": {"GET": ORGANISER},
+    "tournaments:player-anonymise": {"POST": ORGANISER},
+    # The audit log, per club and per tournament: organisers only.
+    "tournaments:club_log": {"GET": ORGANISER},
+    "tournaments:tournament_log": {"GET": ORGANISER},
     # Control panel (read-only for everyone with a role) and setup.
     "tournaments:control": {"GET": VIEWER},
     "tournaments:settings": {"GET": ORGANISER, "POST": ORGANISER},

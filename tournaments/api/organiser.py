@@ -92,7 +92,7 @@ class RegistrationDetailView(TournamentApiView):
         registration = self.registration(tournament, start_number)
         body = s.RegistrationUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        registration_change(registration=registration, **body.validated_data)
+        registration_change(registration=registration, by=request.user, **body.validated_data)
         return Response(s.RegistrationSerializer(self.registration(tournament, start_number)).data)
 
 
@@ -116,7 +116,7 @@ class RoundListView(TournamentApiView):
         tournament = self.tournament(write=True)
         body = s.RoundDrawSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        rounds = round_draw(tournament=tournament, seed=body.validated_data.get("seed"))
+        rounds = round_draw(tournament=tournament, seed=body.validated_data.get("seed"), by=request.user)
         return Response(s.RoundSerializer(rounds, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -134,7 +134,7 @@ class RoundPublishView(TournamentApiView):
                    responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                               409: conflict("Published already, or an earlier round is still open.")})
     def post(self, request: Request, slug: str, number: int) -> Response:
-        rnd = round_publish(round=_round(self.tournament(write=True), number))
+        rnd = round_publish(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
 
 
@@ -148,7 +148,7 @@ class RoundRedrawView(TournamentApiView):
         rnd = _round(self.tournament(write=True), number)
         body = s.RoundDrawSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(_round_detail(round_redraw(round=rnd, seed=body.validated_data.get("seed"))))
+        return Response(_round_detail(round_redraw(round=rnd, seed=body.validated_data.get("seed"), by=request.user)))
 
 
 class RoundCloseView(TournamentApiView):
@@ -158,7 +158,7 @@ class RoundCloseView(TournamentApiView):
                    responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                               409: conflict("Not published, or tables are not complete and confirmed.")})
     def post(self, request: Request, slug: str, number: int) -> Response:
-        rnd = round_close(round=_round(self.tournament(write=True), number))
+        rnd = round_close(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
 
 

@@ -7,7 +7,7 @@ from scoring.rules import ruleset_to_dict
 from scoring.services import hand_record
 from scoring.standings import standings_compute
 
-from ..models import Hand, Registration, Seat, Table, Tournament
+from ..models import AuditEntry, Hand, Registration, Seat, Table, Tournament
 
 
 def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[str, Any]:
@@ -44,7 +44,17 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
         "players": [_player(reg, with_keys) for reg in registrations],
         "rounds": _rounds(tournament, start_numbers, with_keys),
         **_ledger_and_standings(tournament),
+        "audit": _audit(tournament),
     }
+
+
+def _audit(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tournament's audit log, oldest first: who changed what, when, before → after."""
+    return [
+        {"at": timezone.localtime(e.at).isoformat(), "action": e.action, "by": e.by_name or None,
+         "subject": e.subject, "before": e.before, "after": e.after, "reason": e.reason}
+        for e in AuditEntry.objects.filter(tournament=tournament).order_by("at", "id")
+    ]
 
 
 def _ledger_and_standings(tournament: Tournament) -> dict[str, Any]:
