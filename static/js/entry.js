@@ -17,6 +17,9 @@
  */
 (function () {
   "use strict";
+  /* numbers as the lists print them: one minus sign, "−5" (U+2212), never a hyphen */
+  function minus(n) { return String(n).replace("-", "\u2212"); }
+
 
   var POLL_MS = 3000;
   var SEND_TIMEOUT_MS = 8000;
@@ -373,10 +376,10 @@
         if (item.thrownIn) pts = null;
         if (pts === undefined) unknown = true;
         if (typeof pts === "number") { running[seat] += pts; known[seat] += pts; }
-        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : String(pts));
+        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : minus(pts));
         var cls = pts > 0 ? " plus" : pts < 0 ? " minus" : "";
         return '<span class="c-seat' + (out ? " out" : "") + '" data-seat="' + seat + '"><b class="pts' + cls + '">' +
-          esc(shown) + '</b><span class="run">' + (unknown ? "?" : running[seat]) + "</span></span>";
+          esc(shown) + '</b><span class="run">' + (unknown ? "?" : minus(running[seat])) + "</span></span>";
       }).join("");
       var note;
       if (item.state === "conflict") {
@@ -416,7 +419,7 @@
       if (!box) return;
       box.hidden = !q.length;
       var sum = known[seat] || 0;
-      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : String(sum))) + " " + text("unsent") : "";
+      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : minus(sum))) + " " + text("unsent") : "";
     });
     markBusy();
   }
