@@ -79,6 +79,16 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
     "scoring:projector": {"GET": PUBLIC},
     "scoring:download": {"GET": PUBLIC},
+    # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
+    "tournaments:series": {"GET": PUBLIC},
+    "tournaments:series_download": {"GET": PUBLIC},
+    "tournaments:series_player": {"GET": PUBLIC},
+    "tournaments:tournament_statistics": {"GET": PUBLIC},
+    "tournaments:player_history": {"GET": KEY},
+    # Setting a series up: organisers (of any club: they add their own club's tournaments to a cup).
+    "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_manage": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:series_certificates": {"GET": DESK},
     # The tablet pages: the private table key instead of a login.
     "tournaments:entry_table": {"GET": KEY},
     "tournaments:entry_record": {"POST": KEY},
@@ -86,6 +96,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:entry_delete": {"POST": KEY},
     "tournaments:entry_preview": {"POST": KEY},
     "tournaments:entry_confirm": {"POST": KEY},
+    "tournaments:entry_conflict": {"POST": KEY},
+    "tournaments:entry_manifest": {"GET": KEY},
+    "tournaments:entry_service_worker": {"GET": PUBLIC},  # the same script for every table, no data
     # A table card's all-evening link and a player's own page: their keys instead of a login.
     "tournaments:table_link": {"GET": KEY},
     "tournaments:table_link_status": {"GET": KEY},
@@ -95,6 +108,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:table_link_delete": {"POST": KEY},
     "tournaments:table_link_preview": {"POST": KEY},
     "tournaments:table_link_confirm": {"POST": KEY},
+    "tournaments:table_link_conflict": {"POST": KEY},
+    "tournaments:table_link_manifest": {"GET": KEY},
+    "tournaments:player_table_conflict": {"POST": KEY},
     "tournaments:player": {"GET": KEY},
     "tournaments:player_status": {"GET": KEY},
     "tournaments:player_table": {"GET": KEY},
@@ -330,9 +346,13 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "club_id": world.tournament.club_id,
         "player_id": world.player.pk,
         "doc": "spielliste-leer" if url.name == "tournaments:print_table_document" else "sitzplan",
+        "series": "jahreswertung-2026",  # the demo's season
+        "player_key": world.tournament.registrations.get(start_number=1).key,
     }
     if url.name == "scoring:download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
+    if url.name == "tournaments:series_download":
+        return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
     if url.name.startswith("tournaments:table_link"):  # the table card's all-evening key
         values.update(key=table_link_key(world.tournament.pk, world.table.number), round=world.table.round.number)
     elif url.name.startswith(("tournaments:player", "api:player")) and "key" in url.params:  # the player's key
@@ -505,7 +525,7 @@ def test_a_wrong_or_revoked_token_is_401(name, world, db):
 def test_a_wrong_table_key_is_404_for_everyone(name, world, db):
     url = site_urls()[name]
     (kwargs,) = kwargs_for(url, world)
-    param = "entry_key" if "entry_key" in kwargs else "key"
+    param = next(p for p in ("entry_key", "player_key", "key") if p in kwargs)
     wrong = {**kwargs, param: "x" * len(kwargs[param])}
     problems = []
     path = reverse(name, kwargs=wrong)

@@ -3,7 +3,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from scoring.rules import Ruleset
 from scoring.rules.seats import kreuz_partner
@@ -548,3 +548,16 @@ def table_of_tournament(tournament: Tournament, table_id: int) -> Table | None:
 def rounds_with_tables(tournament: Tournament) -> list[Round]:
     """The rounds whose tables play or have played (published or closed), first round first."""
     return list(tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("number"))
+
+
+def table_entry_version(table: Table) -> str:
+    """A short tag that changes whenever the table's page would (a game, a confirmation, the round's state).
+
+    Every change to a game writes a revision, so the newest revision's id stands for the games.
+    """
+    facts = Table.objects.filter(pk=table.pk).aggregate(
+        revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
+    )
+    rnd = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).first()
+    paper = "p" if table.paper_totals is not None else ""
+    return f"{rnd}-{facts['revision'] or 0}-{facts['confirmed']}{paper}"

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, game_statistics, leaders
@@ -223,6 +225,17 @@ def player_history(player: Player, *, tournaments: list[Tournament] | None = Non
     return PlayerHistory(player=player, rows=rows)
 
 
+def player_games(player: Player, history: PlayerHistory) -> dict[str, Any] | None:
+    """The player's own games over his history's finished tournaments: games, declarer share, win rate by contract."""
+    tournaments = [r.tournament for r in history.rows if r.tournament.status == Tournament.Status.FINISHED]
+    games = game_statistics(game_facts(tournaments)).players.get(player.pk)
+    if games is None:
+        return None
+    return {"games": games.games, "declared": games.declared, "won": games.won,
+            "share": round(100 * games.declarer_share),
+            "by_category": [(category_label(s.category), s.games, s.won) for s in games.by_category]}
+
+
 # --- statistics ------------------------------------------------------------------------------------
 
 def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
@@ -239,10 +252,10 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
         seats[table_id][number] = player_id
     facts = []
     for (table_id, tournament_id, rnd, table, size, number, contract, declarer, won, tout, sie, muss, augen,
-         schwarz, dealer, points) in Hand.objects.filter(**closed).values_list(
+         schwarz, dealer, points, thrown_in) in Hand.objects.filter(**closed).values_list(
             "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
             "number", "contract", "declarer", "declarer_won", "tout", "sie", "muss", "augen", "schwarz", "dealer",
-            "points").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
+            "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
         at_table = seats[table_id]
         playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
         facts.append(GameFact(
@@ -251,7 +264,7 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             points={at_table[int(s)]: int(v) for s, v in (points or {}).items() if int(s) in at_table},
             declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
             sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
-            win_line=muss_win[tournament_id] if muss else 61,
+            win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),
         ))
     return facts
 
@@ -326,3 +339,113 @@ def series_statistics(data: SeriesStandings) -> Statistics:
 
 def last_played(data: SeriesStandings) -> datetime.date | None:
     return data.played[-1].date if data.played else None
+
+
+# --- labels, the PDF's and the certificates' data ---------------------------------------------------
+
+CATEGORY_LABELS = {
+    "rufspiel": _lazy("Rufspiel"), "muss": _lazy("Muss"), "wenz": _lazy("Wenz"), "farbsolo": _lazy("Farbsolo"),
+    "tout": _lazy("Tout"), "sie": _lazy("Sie"), "weiter": _lazy("thrown in"),
+}
+
+
+def category_label(name: str) -> str:
+    return str(CATEGORY_LABELS.get(name, name.capitalize()))
+
+
+def scoring_text(series: Series) -> str:
+    """ "best 2 of 3 tournaments", "placement points 25, 20, 16 …", "sum of tournament points" """
+    if series.scoring == Series.Scoring.BEST_N:
+        text = _("best %(n)d results count") % {"n": series.best}
+    elif series.scoring == Series.Scoring.PLACEMENT:
+        if series.per_player_beaten:
+            text = _("placement points: one per player beaten")
+        else:
+            shown = ", ".join(str(p) for p in (series.placement_points or [])[:6])
+            more = " …" if len(series.placement_points or []) > 6 else ""
+            text = _("placement points %(points)s") % {"points": shown + more}
+        if series.best:
+            text += ", " + _("best %(n)d results count") % {"n": series.best}
+    else:
+        text = _("sum of tournament points")
+    if series.min_participations > 1:
+        text += ", " + _("ranked from %(n)d tournaments") % {"n": series.min_participations}
+    return text
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)} %" if whole else "\u2013"
+
+
+def statistics_facts(stats: Statistics) -> list[tuple[str, str]]:
+    """The figures beside the charts, as (label, value) for the pages and the PDF."""
+    games = stats.games
+    facts = [(_("Games"), str(games.games)),
+             (_("Solo win rate"), f"{percent(games.solo_won, games.solo_games)} ({games.solo_won}/{games.solo_games})"),
+             (_("Schneider"), str(games.schneider)), (_("Schwarz"), str(games.schwarz))]
+    if games.biggest is not None:
+        big = games.biggest
+        facts.append((_("Biggest game"), _("%(contract)s by %(name)s, %(points)d points (%(where)s)") % {
+            "contract": category_label(_category(big)), "name": stats.name(big.declarer) or "\u2013",
+            "points": stats.biggest_size, "where": _("round %(round)d, table %(table)d") % {
+                "round": big.round, "table": big.table}}))
+    names, count = stats.tischbester_leaders
+    if count:
+        facts.append((_("Most often Tischbester"), f"{', '.join(names)} ({count}\u00d7)"))
+    return facts
+
+
+def _category(game: GameFact) -> str:
+    from scoring.rules.statistics import category
+
+    return category(game)
+
+
+def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
+    from django.utils import timezone
+
+    from .pdf.lists import ListHead
+    from .pdf.series import SeriesDocument, SeriesLine
+    from .selectors_print import _logo
+
+    series = data.series
+    labels = tuple(str(n) for n in range(1, len(data.played) + 1))
+
+    def line(row: SeriesRow) -> SeriesLine:
+        results = []
+        for t in data.played:
+            value = row.results.get(t.slug)
+            text = "" if value is None else f"\u2212{-value}" if value < 0 else str(value)
+            results.append(text if value is None or t.slug in row.counted else f"({text})")
+        return SeriesLine(place=row.rank, name=row.name, club=row.club, points=row.points,
+                          participations=row.participations, wins=row.wins, results=tuple(results))
+
+    stats = stats if stats is not None else series_statistics(data)
+    head = ListHead(tournament=f"{series.name} \u00b7 {series.club.name}", date=last_played(data) or timezone.localdate(),
+                    venue=_("%(played)d of %(all)d tournaments played") % {
+                        "played": len(data.played), "all": len(data.tournaments)}, computed_at=timezone.localtime(), current=True,
+                    logo=_logo(series.club))
+    return SeriesDocument(
+        head=head, scoring=scoring_text(series), tournaments=labels,
+        tournament_names=tuple(f"{t.name} ({t.date:%d.%m.%Y})" for t in data.played),
+        lines=tuple(line(r) for r in data.rows), unranked=tuple(line(r) for r in data.unranked),
+        progression=tuple((name, tuple(values)) for name, values in stats.progression),
+        mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
+        facts=tuple(statistics_facts(stats)),
+    )
+
+
+def series_certificates_data(data: SeriesStandings, *, places: int = 3):
+    """A certificate for each of the series' first ``places`` places (shared places each get one)."""
+    from django.utils import timezone
+
+    from .pdf.certificates import Certificate, Certificates
+    from .selectors_print import _logo
+
+    series = data.series
+    return Certificates(
+        tournament=series.name, date=last_played(data) or timezone.localdate(), venue=series.club.town,
+        organiser=series.club.name, logo=_logo(series.club),
+        certificates=tuple(Certificate(place=r.rank, name=r.name, points=r.points, club=r.club)
+                           for r in data.rows if r.rank is not None and r.rank <= places),
+    )

@@ -7,6 +7,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", public.home, name="home"),
     # Each area of the product has its own URL module (they live beside their views).
+    path("", include("tournaments.views.urls_series")),  # before o/<slug>/: "o/serien/" is not a tournament
     path("", include("tournaments.views.urls_desk")),
     path("", include("tournaments.views.urls_entry")),
     path("", include("tournaments.views.urls_console")),

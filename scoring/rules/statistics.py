@@ -40,6 +40,7 @@ class GameFact:
     augen: int | None = None  # the declarer side's Augen
     schwarz: bool = False
     win_line: int = WIN_LINE  # the Augen the declarer needed (a Muss may need 60)
+    thrown_in: bool = False  # no game came of it (all passed and redealt, a Kreuz replayed)
 
 
 def category(game: GameFact) -> str:
@@ -57,7 +58,7 @@ def category(game: GameFact) -> str:
 
 def is_schneider(game: GameFact) -> bool:
     """One side stayed Schneider (Schwarz included); never for Tout, Sie or a thrown-in game."""
-    if game.contract == WEITER or game.tout or game.sie:
+    if game.contract == WEITER or game.thrown_in or game.tout or game.sie:
         return False
     if game.schwarz:
         return True
@@ -124,7 +125,7 @@ def game_statistics(games: Iterable[GameFact]) -> GameStatistics:
         played[name] += 1
         for player in game.players:
             per_player_games[player] += 1
-        if game.contract == WEITER:
+        if game.contract == WEITER or game.thrown_in:
             continue
         if game.declarer_won:
             won[name] += 1

@@ -97,6 +97,7 @@ def save(page, next_number: int | None) -> None:
         expect(page.get_by_test_id("confirm-panel")).to_be_visible()
     else:
         expect(page.locator("#game-form")).to_have_attribute("data-number", str(next_number))
+        expect(page.get_by_test_id(f"game-{next_number - 1}")).to_be_visible()  # the server's sheet has it
 
 
 def expected_totals(records: list[dict], size: int) -> dict[int, int]:
@@ -241,13 +242,16 @@ def test_a_game_entered_offline_is_kept_and_sent_when_the_network_is_back(page, 
     expect(page.get_by_test_id("pending")).to_be_visible()
     screenshot(page, "entry-offline", full_page=False)
     assert not table.hands.exists()
-    pending = page.evaluate(f"localStorage.getItem('skr:{table.entry_key}:pending')")
-    assert pending and '"number":"1"' in pending
+    queued = page.evaluate(f"JSON.parse(localStorage.getItem('skr:{table.entry_key}:queue'))")
+    assert [item["number"] for item in queued] == [1]
+    # The points the preview showed before the network dropped are in the sheet, marked as not sent.
+    expect(page.get_by_test_id("unsent-1").locator('.c-seat[data-seat="1"] .pts')).to_have_text("+1")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("game-1")).to_be_visible()
     expect(page.locator("#game-form")).to_have_attribute("data-number", "2")
     assert table.hands.count() == 1
-    assert page.evaluate(f"localStorage.getItem('skr:{table.entry_key}:pending')") is None
+    assert page.evaluate(f"localStorage.getItem('skr:{table.entry_key}:queue')") is None
 
 
 def test_two_tablets_submitting_the_same_game_one_wins_the_other_is_told(browser, live_server, screenshot):
@@ -264,11 +268,16 @@ def test_two_tablets_submitting_the_same_game_one_wins_the_other_is_told(browser
     tap_game(second, {"contract": "wenz", "declarer": 3, "augen": 80})
     save(first, 2)
     second.get_by_test_id("save").click()
+    # Both versions of game 1 side by side; the table keeps one with a tap, the other is a revision.
     expect(second.get_by_test_id("conflict")).to_be_visible()
     expect(second.get_by_test_id("conflict")).to_contain_text("1")
+    expect(second.get_by_test_id("version-stored")).to_contain_text("Rufspiel")
+    expect(second.get_by_test_id("version-rival")).to_contain_text("Wenz")
     screenshot(second, "entry-conflict", full_page=False)
-    second.locator("[data-reload]").click()
+    second.get_by_test_id("keep-stored").click()
+    expect(second.get_by_test_id("conflict")).to_be_hidden()
     expect(second.locator("#game-form")).to_have_attribute("data-number", "2")
     assert table.hands.count() == 1 and table.hands.get().contract == "rufspiel"
+    assert HandRevision.objects.get(table=table, action="conflict").old["contract"] == "wenz"
     for p in pages:
         p.context.close()

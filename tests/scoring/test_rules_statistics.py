@@ -53,3 +53,11 @@ def test_an_evening():
 def test_leaders():
     assert leaders({1: 2, 2: 3, 3: 3}) == ((2, 3), 3)
     assert leaders({}) == ((), 0)
+
+
+def test_a_thrown_in_kreuz_counts_as_played_but_not_as_a_game_won_or_lost():
+    replayed = game("kreuz", declarer=None, won=None, augen=60, thrown_in=True, points={1: 0, 2: 0, 3: 0, 4: 0})
+    stats = game_statistics([replayed, game("kreuz", declarer=None, won=None, augen=None,
+                                            points={1: 2, 2: -2, 3: 2, 4: -2})])
+    assert [(m.category, m.games, m.won) for m in stats.mix] == [("kreuz", 2, 0)]
+    assert stats.schneider == 0 and stats.biggest is not replayed

@@ -42,6 +42,9 @@ class HandRevision(models.Model):
         UPDATE = "update", _("corrected")
         DELETE = "delete", _("deleted")
         TOTALS = "totals", _("round totals entered")
+        # Two devices entered the same game differently; the table kept one. ``old``: the version
+        # set aside, ``new``: the one kept (now the game).
+        CONFLICT = "conflict", _("other version set aside")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_revisions", verbose_name=_("table"))
     hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions",

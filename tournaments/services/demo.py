@@ -7,13 +7,15 @@ from django.db import transaction
 
 from scoring.schedule import standings_deferred
 
-from ..models import Club, ClubMembership, Player, Tournament
+from ..models import Club, ClubMembership, Player, Series, Tournament
 from ..selectors import games_required
 from ..simulation import random_hand
 from .hands import table_sheet_record
 from .prizes import tournament_standings_publish
 from .registration import registration_create
 from .rounds import round_draw, round_publish
+from .series import series_create, series_tournament_add
+from .simulation import tournament_play
 from .tournament import tournament_create
 
 DEMO_CLUB = "Schafkopffreunde Musterdorf"
@@ -21,6 +23,15 @@ DEMO_SLUG = "herbstrennen"
 DEMO_USERNAME = "organisator"
 DEMO_PASSWORD = "herbstrennen-demo"
 DEMO_SEED = 20261121
+DEMO_SERIES_SLUG = "jahreswertung-2026"
+DEMO_SERIES_NAME = "Jahreswertung 2026"
+DEMO_GUEST_CLUB = "SK Nachbarort"
+# (name, slug, date, the players by their index in DEMO_PLAYERS; 22 is the guest): overlapping fields
+DEMO_SEASON = [
+    ("Frühjahrsrennen", "fruehjahrsrennen-2026", datetime.date(2026, 3, 14), [*range(0, 11), 22]),
+    ("Sommerrennen", "sommerrennen-2026", datetime.date(2026, 6, 13), list(range(4, 16))),
+    ("Kirtarennen", "kirtarennen-2026", datetime.date(2026, 9, 12), [*range(0, 4), *range(10, 18)]),
+]
 DEMO_PLAYERS = [
     ("Anna", "Huber"), ("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
     ("Michael", "Hofer"), ("Johanna", "Brandl"), ("Georg", "Reiter"), ("Resi", "Lechner"), ("Sepp", "Kainz"),
@@ -59,7 +70,32 @@ def demo_create() -> tuple[Tournament, str, str]:
     if not tournament.rounds.exists():
         with standings_deferred():
             _demo_round_half_played(tournament)
+    if not Series.objects.filter(slug=DEMO_SERIES_SLUG).exists():
+        _demo_season(club, players, user)
     return tournament, DEMO_USERNAME, DEMO_PASSWORD
+
+
+def _demo_season(club: Club, players: list[Player], user) -> Series:
+    """The club's finished season of three evenings (best 2 of 3), with a guest from the next village.
+
+    Small on purpose (12 players, two rounds of 8 games each evening): tests load the demo often.
+    """
+    guests, _ = Club.objects.get_or_create(name=DEMO_GUEST_CLUB, defaults={"town": "Nachbarort"})
+    guest = Player.objects.get_or_create(first_name="Hias", last_name="Gschwendtner", club=guests)[0]
+    people = [*players, guest]
+    series = series_create(club=club, name=DEMO_SERIES_NAME, slug=DEMO_SERIES_SLUG, by=user, kind=Series.Kind.SEASON,
+                           scoring=Series.Scoring.BEST_N, best=2, public=True)
+    for number, (name, slug, date, field) in enumerate(DEMO_SEASON, start=1):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            tournament = tournament_create(club=club, name=name, slug=slug, date=date, venue="Gasthaus zur Post, Musterdorf",
+                                           rules={"rounds": 2, "games_per_round": 8})
+            for index in field:
+                registration_create(tournament=tournament, player=people[index], paid=True, checked_in=True)
+            tournament_play(tournament=tournament, seed=DEMO_SEED + number)
+            tournament_standings_publish(tournament=tournament, public=True)
+        series_tournament_add(series=series, tournament=tournament, by=user)
+    return series
 
 
 def _demo_round_half_played(tournament: Tournament) -> None:

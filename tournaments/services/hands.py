@@ -82,6 +82,14 @@ def _clean_record(record: Any, size: int) -> dict[str, Any]:
     return record
 
 
+def _same_game(table: Table, number: int, record: dict[str, Any]) -> Hand | None:
+    """The stored game ``number`` when it was entered exactly as ``record``, else None."""
+    stored = table.hands.filter(number=number).first()
+    if stored is None or any(getattr(stored, name) != value for name, value in hand_columns(record).items()):
+        return None
+    return stored
+
+
 def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, **stored_record(hand, hand.table.size), "points": hand.points}
 
@@ -112,6 +120,9 @@ def hand_record(
     elif number < 1:
         raise ServiceError("number", _("Game numbers start at 1."))
     elif number <= last and (gapless or table.hands.filter(number=number).exists()):
+        same = _same_game(table, number, _clean_record(record, table.size))
+        if same is not None:  # the other device entered this very game: one game, not a conflict
+            return same, False
         raise ServiceError(
             "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
             status=409, code="number_taken",

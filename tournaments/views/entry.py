@@ -5,6 +5,7 @@ posted by static/js/entry.js (JSON answers, retried until the network is back) o
 JavaScript, as a plain form (redirect after success, the page again with errors). The points
 preview comes from the rules engine through htmx.
 """
+import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from scoring.rules.seats import active_seats, kreuz_pair, vorhand
 
@@ -32,6 +33,7 @@ from ..forms_entry import (
 )
 from ..models import Hand, Round, Table
 from ..services import hands as hand_services
+from ..services.conflicts import hand_conflict_resolve
 from ..services.errors import ServiceError
 
 # What the preview says is still missing, by the engine's field name.
@@ -55,6 +57,10 @@ class EntryUrls:
     game_prefix: str  # + "<number>/" opens a game for correction
     confirm: str = ""
     storage_key: str = ""
+    queue: bool = False  # the tablet keeps games on the device and sends them in order (entry.js)
+    manifest: str = ""
+    service_worker: str = ""
+    service_worker_scope: str = "/tisch/"
 
     def game(self, number: int) -> str:
         return f"{self.game_prefix}{number}/"
@@ -81,7 +87,9 @@ def tablet_mode(table: Table) -> EntryMode:
         preview=reverse("tournaments:entry_preview", args=[key]),
         game_prefix=reverse("tournaments:entry_table", args=[key]) + "spiel/",
         confirm=reverse("tournaments:entry_confirm", args=[key]),
-        storage_key=f"skr:{key}",
+        storage_key=f"skr:{key}", queue=True,
+        manifest=reverse("tournaments:entry_manifest", args=[key]),
+        service_worker=reverse("tournaments:entry_service_worker"),
     ))
 
 
@@ -186,7 +194,27 @@ def page_context(
         "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
         "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
         "preview": preview, "reason_needed": mode.organiser and sheet.round_status == Round.Status.CLOSED,
+        "state": entry_state(table, entry, mode),
         **mode.extra,
+    }
+
+
+def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> dict[str, Any]:
+    """What entry.js needs to carry on while the network is down: the next game and who deals it.
+
+    ``redeal``: the contracts after which the same dealer deals again; otherwise the deal passes to
+    the next seat (rules.md: the deal passes clockwise). The points of a queued game come from the
+    server's preview, never from the page.
+    """
+    sheet = entry.sheet
+    return {
+        "version": selectors.table_entry_version(table),
+        "next": sheet.next_number or "", "dealer": sheet.next_dealer or "", "size": table.size,
+        "required": sheet.games_required, "played": sheet.games_entered,
+        "open": "1" if entry.open_for_entry and not mode.organiser else "",
+        "names": json.dumps({str(seat): name for seat, name in entry.names.items()}),
+        "totals": json.dumps({str(s.seat): s.total for s in sheet.seats}),
+        "redeal": json.dumps([Hand.Contract.WEITER.value]), "games": mode.urls.game_prefix,
     }
 
 
@@ -217,6 +245,7 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
         for seat, points in sorted(score.points.items())
     ]
     augen = record.get("augen")
+    context["points_json"] = json.dumps({str(seat): points for seat, points in score.points.items()})
     context.update(
         state="ok", score=score, seats=seats, number=number, augen=augen,
         gegner=120 - augen if isinstance(augen, int) and 0 <= augen <= 120 else None,
@@ -309,7 +338,16 @@ def preview_response(request: HttpRequest, table: Table) -> HttpResponse:
 # --- the tablet's views ---------------------------------------------------------------------------------
 
 
+def table_page_etag(request: HttpRequest, key: str) -> str | None:
+    """The page's version: entry.js polls with it and gets a 304 while nothing changed at the table."""
+    table = selectors.table_for_entry_key(key)
+    if table is None:
+        return None
+    return f"{selectors.table_entry_version(table)}-{request.LANGUAGE_CODE}"
+
+
 @require_GET
+@condition(etag_func=table_page_etag)
 def table_page(request: HttpRequest, key: str) -> HttpResponse:
     table = table_or_404(key)
     return render_page(request, table, tablet_mode(table))
@@ -361,3 +399,30 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, err.message)
         return redirect(page)
     return redirect(f"{page}#confirm")
+
+
+@require_POST
+def conflict(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    table = table_or_404(key)
+    return conflict_response(request, table, tablet_mode(table), number)
+
+
+def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, number: int) -> HttpResponse:
+    """Two versions of game ``number``: keep the stored one or this device's (the posted form), the other becomes a revision."""
+    hand = _hand(table, number)
+    form = GameForm(request.POST, table_size=table.size)
+    record, errors = form.record_or_errors()
+    if record is None:
+        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": "invalid"},
+                            status=400)
+    client_id = form.cleaned_data.get("client_id")
+    if client_id is None:
+        return JsonResponse({"errors": {"client_id": [_("This game has no client id.")]}, "code": "invalid"},
+                            status=400)
+    try:
+        hand_conflict_resolve(hand=hand, record=record, keep=request.POST.get("keep", ""), client_id=client_id,
+                              device=device_of(request, form))
+    except ServiceError as err:
+        return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=err.status)
+    return JsonResponse({"ok": True, "redirect": mode.urls.page,
+                         "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})

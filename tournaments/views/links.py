@@ -26,7 +26,7 @@ from ..pdf.start_cards import render_start_cards
 from ..models import Round, Table
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
-from . import entry
+from . import entry, entry_app
 from .entry import EntryMode, EntryUrls
 
 POLL_SECONDS = 10  # how often an open link asks whether the round changed
@@ -49,6 +49,9 @@ def link_mode(table: Table, key: str, kind: str = TABLE) -> EntryMode:
         game_prefix=base + "spiel/",
         confirm=base + "bestaetigen/",
         storage_key=f"skr:{table.entry_key}",  # the queue belongs to the round's table, as on its own link
+        queue=True, service_worker=reverse("tournaments:entry_service_worker"),
+        service_worker_scope=reverse(page, args=[key]).removesuffix("tisch/") if kind == PLAYER else "/tk/",
+        manifest=reverse("tournaments:table_link_manifest", args=[key]) if kind == TABLE else "",
     ))
 
 
@@ -179,6 +182,22 @@ def link_delete(request: HttpRequest, key: str, round: int, number: int, kind: s
     table = _table_or_404(kind, key, round)
     return entry.delete_game(request, table, link_mode(table, key, kind), entry._hand(table, number),
                              template="entry/link.html")
+
+
+@require_POST
+def link_conflict(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
+    """Two versions of a game at this table: keep one (entry.js, after a 409)."""
+    table = _table_or_404(kind, key, round)
+    return entry.conflict_response(request, table, link_mode(table, key, kind), number)
+
+
+@require_GET
+def table_link_manifest(request: HttpRequest, key: str) -> HttpResponse:
+    """Installing the table card's page puts the table number on the home screen, for the whole evening."""
+    link = _link_or_404(key)
+    name = _("Table %(n)d") % {"n": link.number}
+    return entry_app.manifest_response(request, name=name, tournament=link.tournament,
+                                       page=reverse("tournaments:table_link", args=[key]))
 
 
 @require_POST

@@ -1,13 +1,16 @@
 """The tables' tablet pages (tisch/<entry_key>/, no login) and the organiser's tables and paper mode (o/...)."""
 from django.urls import path
 
-from . import entry, paper, table_actions
+from . import entry, entry_app, paper, table_actions
 
 urlpatterns = [
+    path("tisch/sw.js", entry_app.service_worker, name="entry_service_worker"),
     path("tisch/<str:key>/", entry.table_page, name="entry_table"),
+    path("tisch/<str:key>/manifest.webmanifest", entry_app.manifest, name="entry_manifest"),
     path("tisch/<str:key>/spiel/", entry.record, name="entry_record"),
     path("tisch/<str:key>/spiel/<int:number>/", entry.game, name="entry_game"),
     path("tisch/<str:key>/spiel/<int:number>/loeschen/", entry.delete, name="entry_delete"),
+    path("tisch/<str:key>/spiel/<int:number>/konflikt/", entry.conflict, name="entry_conflict"),
     path("tisch/<str:key>/vorschau/", entry.preview, name="entry_preview"),
     path("tisch/<str:key>/bestaetigen/", entry.confirm, name="entry_confirm"),
     path("o/<slug:slug>/tables/", paper.tables, name="entry_tables"),

@@ -15,6 +15,7 @@ def round_actions(prefix: str, name: str, kind: str) -> list:
         path(at + "spiel/", links.link_record, extra, name=f"{name}_record"),
         path(at + "spiel/<int:number>/", links.link_game, extra, name=f"{name}_game"),
         path(at + "spiel/<int:number>/loeschen/", links.link_delete, extra, name=f"{name}_delete"),
+        path(at + "spiel/<int:number>/konflikt/", links.link_conflict, extra, name=f"{name}_conflict"),
         path(at + "vorschau/", links.link_preview, extra, name=f"{name}_preview"),
         path(at + "bestaetigen/", links.link_confirm, extra, name=f"{name}_confirm"),
     ]
@@ -23,6 +24,7 @@ def round_actions(prefix: str, name: str, kind: str) -> list:
 urlpatterns = [
     path("tk/<str:key>/", links.table_link, name="table_link"),
     path("tk/<str:key>/stand/", links.table_link_status, name="table_link_status"),
+    path("tk/<str:key>/manifest.webmanifest", links.table_link_manifest, name="table_link_manifest"),
     *round_actions("tk/<str:key>/", "table_link", links.TABLE),
     path("s/<str:key>/", links.player, name="player"),
     path("s/<str:key>/stand/", links.player_status, name="player_status"),

@@ -1,0 +1,209 @@
+"""The table page on players' phones (360 x 640, touch), in headless Chromium: offline first, two devices
+at one table, a whole round at a table of five, an app on the table.
+
+Screenshots go to test-artifacts/phone-*.png (360 px) and tablet-*.png (800 x 1280).
+"""
+import time
+
+import pytest
+
+from scoring.rules import ruleset_from_dict, score_hand
+from tests.browser.conftest import TABLET_PORTRAIT
+from tests.browser.test_entry import NAMES, expect, expected_totals, page_totals, round_games, tap_game
+from tests.tournaments.test_services_hands import make_table
+from tournaments.models import HandRevision
+from tournaments.services.hands import dealer_for, hand_record
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 640}
+
+
+def new_page(browser, live_server, viewport=PHONE):
+    context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=True, is_mobile=viewport == PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.base_url = live_server.url
+    return page
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    page = new_page(browser, live_server)
+    yield page
+    page.context.close()
+
+
+def no_sideways_scroll(page, width: int = 360) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def wait_until(page, script: str, timeout: float = 15.0) -> None:
+    """Poll ``script`` in the page until it is true (page.wait_for_function evaluates with eval, which the CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"still false after {timeout}s: {script}"
+        page.wait_for_timeout(200)
+
+
+def wait_offline_ready(page) -> None:
+    """The service worker controls the page and has kept its shell."""
+    wait_until(page, "document.documentElement.dataset.offlineReady === '1'")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
+                     ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
+
+
+def cut(route) -> None:
+    route.abort("internetdisconnected")
+
+
+def go_offline(page) -> None:
+    """The hall's Wi-Fi drops: the context is offline, and (since Chromium's offline emulation can miss a
+    request that a service worker passes on) every request that would reach the network fails too."""
+    page.context.set_offline(True)
+    page.context.route("**/*", cut)
+
+
+def go_online(page) -> None:
+    page.context.unroute("**/*", cut)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+def queue_numbers(page, key: str) -> list[int]:
+    return page.evaluate(f"(JSON.parse(localStorage.getItem('skr:{key}:queue')) || []).map(i => i.number)")
+
+
+def test_five_games_entered_offline_survive_a_reload_and_are_stored_once_in_order(phone, screenshot):
+    table = make_table(size=4, names=NAMES[:4])
+    rules = ruleset_from_dict(None)
+    games = round_games(31, 7, 4, rules)
+    phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
+    wait_offline_ready(phone)
+    # Game 1 online, as usual.
+    tap_game(phone, games[0])
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id("game-1")).to_be_visible()
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", "2")
+
+    go_offline(phone)
+    for number, record in enumerate(games[1:6], start=2):
+        expect(phone.get_by_test_id("form-title")).to_contain_text(f"Spiel {number}")
+        tap_game(phone, record)
+        phone.get_by_test_id("save").click()
+        expect(phone.get_by_test_id(f"unsent-{number}")).to_be_visible()
+    assert table.hands.count() == 1
+    expect(phone.get_by_test_id("pending")).to_contain_text("5")
+    # The next game and its dealer follow the queued games.
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", "7")
+    expect(phone.get_by_test_id("dealer")).to_contain_text("Xaver")  # game 7: seat 3 deals
+    no_sideways_scroll(phone)
+    screenshot(phone, "phone-offline-queue", full_page=False)
+
+    phone.reload()  # still offline: the service worker opens the page, the queue is still there
+    for number in range(2, 7):
+        row = phone.get_by_test_id(f"unsent-{number}")
+        expect(row).to_be_visible()
+        expect(row).to_contain_text("nicht gesendet")
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", "7")
+    assert queue_numbers(phone, table.entry_key) == [2, 3, 4, 5, 6]
+    screenshot(phone, "phone-offline-reloaded")
+    assert table.hands.count() == 1
+
+    go_online(phone)
+    expect(phone.get_by_test_id("game-6")).to_be_visible(timeout=20_000)
+    expect(phone.locator("[data-queued]")).to_have_count(0)
+    expect(phone.get_by_test_id("pending")).to_be_hidden()
+    assert queue_numbers(phone, table.entry_key) == []
+    hands = list(table.hands.order_by("number"))
+    assert [h.number for h in hands] == [1, 2, 3, 4, 5, 6]
+    assert [h.pk for h in hands] == sorted(h.pk for h in hands), "stored in the order they were entered"
+    assert table.hands.values("client_id").distinct().count() == 6
+    assert page_totals(phone, 4) == expected_totals(games[:6], 4)
+    for hand, record in zip(hands, games[:6]):
+        assert hand.points == {str(s): p for s, p in score_hand(
+            {**record, "dealer": dealer_for(hand.number, 0, 4)}, rules, 4).points.items()}
+    screenshot(phone, "phone-after-sync")
+
+
+def test_a_game_refused_by_the_server_stays_on_the_device_with_the_reason(phone):
+    table = make_table(size=4, names=NAMES[:4])
+    phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
+    go_offline(phone)
+    tap_game(phone, {"contract": "wenz", "declarer": 2, "augen": 80})
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id("unsent-1")).to_be_visible()
+    table.round.status = "closed"  # meanwhile the organiser closed the round
+    table.round.save()
+    go_online(phone)
+    row = phone.get_by_test_id("unsent-1")
+    expect(row).to_contain_text("abgelehnt")
+    assert queue_numbers(phone, table.entry_key) == [1]
+    phone.reload()
+    expect(phone.get_by_test_id("unsent-1")).to_contain_text("abgelehnt")
+    assert not table.hands.exists()
+
+
+def test_a_game_saved_on_one_device_appears_on_the_other_and_a_conflict_keeps_the_chosen_version(
+        browser, live_server, screenshot):
+    table = make_table(size=4, names=NAMES[:4])
+    first, second = new_page(browser, live_server), new_page(browser, live_server)
+    for p in (first, second):
+        p.goto(f"{live_server.url}/tisch/{table.entry_key}/")
+    tap_game(first, {"contract": "rufspiel", "called": "eichel", "declarer": 1, "partner": 2, "augen": 70})
+    first.get_by_test_id("save").click()
+    expect(first.get_by_test_id("game-1")).to_be_visible()
+    # The other phone shows it without a reload, within 5 s.
+    expect(second.get_by_test_id("game-1")).to_be_visible(timeout=5_000)
+    expect(second.locator("#game-form")).to_have_attribute("data-number", "2")
+
+    # Game 2 entered on both phones, differently: the second one is offline, then comes back.
+    go_offline(second)
+    tap_game(second, {"contract": "wenz", "declarer": 3, "augen": 80})
+    second.get_by_test_id("save").click()
+    expect(second.get_by_test_id("unsent-2")).to_be_visible()
+    tap_game(first, {"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4, "augen": 65})
+    first.get_by_test_id("save").click()
+    expect(first.get_by_test_id("game-2")).to_be_visible()
+    go_online(second)
+    conflict = second.get_by_test_id("conflict")
+    expect(conflict).to_be_visible(timeout=10_000)
+    expect(conflict.get_by_test_id("version-stored")).to_contain_text("Rufspiel")
+    expect(conflict.get_by_test_id("version-rival")).to_contain_text("Wenz")
+    no_sideways_scroll(second)
+    screenshot(second, "phone-conflict", full_page=False)
+    conflict.get_by_test_id("keep-rival").click()
+    expect(conflict).to_be_hidden()
+    expect(second.get_by_test_id("game-2")).to_contain_text("Wenz")
+    expect(first.get_by_test_id("game-2")).to_contain_text("Wenz", timeout=5_000)
+    hand = table.hands.get(number=2)
+    assert hand.contract == "wenz" and hand.declarer == 3 and table.hands.count() == 2
+    revision = HandRevision.objects.get(table=table, number=2, action="conflict")
+    assert revision.old["contract"] == "rufspiel" and revision.old["declarer"] == 2
+    assert revision.new["contract"] == "wenz"
+    for p in (first, second):
+        p.context.close()
+
+
+def test_keeping_the_stored_version_sets_the_other_aside_as_a_revision(browser, live_server):
+    table = make_table(size=4, names=NAMES[:4])
+    phone = new_page(browser, live_server)
+    phone.goto(f"{live_server.url}/tisch/{table.entry_key}/")
+    go_offline(phone)
+    tap_game(phone, {"contract": "wenz", "declarer": 3, "augen": 80})
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id("unsent-1")).to_be_visible()
+    hand_record(table=table, record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4,
+                                     "augen": 65}, client_id="00000000-0000-4000-8000-000000000001", number=1)
+    go_online(phone)
+    conflict = phone.get_by_test_id("conflict")
+    expect(conflict).to_be_visible(timeout=10_000)
+    conflict.get_by_test_id("keep-stored").click()
+    expect(conflict).to_be_hidden()
+    expect(phone.locator("[data-queued]")).to_have_count(0)
+    assert table.hands.get().contract == "rufspiel"
+    revision = HandRevision.objects.get(table=table, number=1, action="conflict")
+    assert revision.old["contract"] == "wenz" and revision.old["declarer"] == 3
+    assert revision.new["contract"] == "rufspiel"
+    phone.context.close()
