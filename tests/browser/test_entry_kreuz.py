@@ -6,7 +6,7 @@ and the same dealer deals again. Screenshots: test-artifacts/entry-kreuz-*.png.
 """
 import pytest
 
-from tests.browser.test_entry import expect
+from tests.browser.test_entry import expect, save
 from tests.tournaments.test_services_hands import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,8 +36,8 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
         expect(page.get_by_test_id(f"preview-{seat}").locator(".pv-pts")).to_have_text(text)
     expect(page.get_by_test_id("preview-summary")).to_contain_text("2+4 über Kreuz")
     screenshot(page, "entry-kreuz-proposed", full_page=False)
-    page.get_by_test_id("save").click()
-    expect(page.locator("#game-form")).to_have_attribute("data-number", "2")
+    save(page, 2)
+    expect(page.get_by_test_id("form-title")).to_contain_text("1 von 10")  # the server's form for game 2
     first = table.hands.get(number=1)
     assert (first.contract, first.declarer, first.augen, first.laufende) == ("kreuz", 2, 95, 3)
     assert first.points == {"1": 0, "2": 5, "3": -5, "4": 5, "5": -5}
@@ -50,8 +50,7 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
     page.get_by_test_id("quick-60").click()
     expect(page.get_by_test_id("preview-summary")).to_contain_text("60:60")
     screenshot(page, "entry-kreuz-60-60", full_page=False)
-    page.get_by_test_id("save").click()
-    expect(page.locator("#game-form")).to_have_attribute("data-number", "3")
+    save(page, 3)
     replayed = table.hands.get(number=2)
     assert replayed.thrown_in and replayed.dealer == 2 and replayed.points == {}
     assert page.get_by_test_id("dealer").inner_text() == dealer  # the same dealer deals again
@@ -62,8 +61,7 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
     page.get_by_test_id("contract-kreuz").click()
     page.get_by_test_id("key-5").click()
     page.get_by_test_id("key-9").click()
-    page.get_by_test_id("save").click()
-    expect(page.locator("#game-form")).to_have_attribute("data-number", "4")
+    save(page, 4)
     assert table.hands.get(number=3).points == {"1": 1, "2": 0, "3": -1, "4": 1, "5": -1}
     screenshot(page, "entry-kreuz-sheet")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -76,3 +74,24 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
     screenshot(page, "entry-kreuz-phone", full_page=False)
     pairs = page.locator(".kreuz-pairs")
     assert pairs.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
+def test_a_replayed_60_to_60_entered_offline_keeps_the_dealer_for_the_next_queued_game(page):
+    table = make_table(size=4, rules=RULES, names=NAMES[:4])
+    page.goto(f"{page.base_url}/tisch/{table.entry_key}/")
+    page.context.set_offline(True)
+    page.get_by_test_id("contract-kreuz").click()
+    page.get_by_test_id("quick-60").click()
+    page.get_by_test_id("save").click()
+    expect(page.get_by_test_id("pending")).to_be_visible()
+    page.get_by_test_id("contract-kreuz").click()
+    page.get_by_test_id("quick-61").click()
+    page.get_by_test_id("save").click()
+    queued = page.evaluate(f"JSON.parse(localStorage.getItem('skr:{table.entry_key}:queue'))")
+    assert [(item["number"], item["dealer"], item["thrownIn"]) for item in queued] == [(1, 1, True), (2, 1, False)]
+    assert queued[0]["who"] == "Theresa Obermeier + Magdalena Brandl"  # the Vorhand's pair, as proposed
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("game-2")).to_be_visible()  # the server's sheet has both
+    expect(page.locator("#game-form")).to_have_attribute("data-number", "3")
+    assert [(h.number, h.dealer, h.thrown_in) for h in table.hands.order_by("number")] == [(1, 1, True), (2, 1, False)]
