@@ -91,7 +91,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 def publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     public = request.POST.get("public") == "1"
-    tournament_standings_publish(tournament=tournament, public=public)
+    tournament_standings_publish(tournament=tournament, public=public, by=request.user)
     messages.success(request, _("The standings are public now.") if public else _("The standings are hidden now."))
     return redirect("scoring:standings", slug=slug)
 
@@ -108,7 +108,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
     if request.method == "POST" and can_edit and formset.is_valid():
         try:
-            prizes_set(tournament=tournament, prizes=formset.prizes())
+            prizes_set(tournament=tournament, prizes=formset.prizes(), by=request.user)
         except ServiceError as err:
             formset._non_form_errors = formset.error_class([err.message])
         else:

@@ -3,6 +3,7 @@ from django.contrib import admin
 from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament,
                      WorkerPing)
 from .services.registration import start_number_next
+from .services.roles import role_remove, role_save
 from .services.tournament import rules_locked
 
 
@@ -29,8 +30,19 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(ClubMembership)
 class ClubMembershipAdmin(admin.ModelAdmin):
+    # Role changes go through the service, which logs them (who, when, before → after).
     list_display = ["user", "club", "role"]
     list_filter = ["role", "club"]
+
+    def save_model(self, request, obj, form, change):
+        role_save(membership=obj, by=request.user)
+
+    def delete_model(self, request, obj):
+        role_remove(membership=obj, by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for membership in queryset.select_related("club", "user"):
+            role_remove(membership=membership, by=request.user)
 
 
 @admin.register(Player)

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.tournaments.test_services_hands import RUF, close, fill, make_table, rufspiel
+from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, HandRevision, Round, TableConfirmation
 from tournaments.services.hands import table_confirm
 
@@ -322,6 +323,8 @@ def test_the_tables_page_lists_links_qr_codes_games_and_confirmations(client, or
     assert response.status_code == 200
     html = response.content.decode()
     assert f"http://testserver/tisch/{table.entry_key}/" in html
+    evening = url("table_link", table_link_key(table.round.tournament_id, table.number))
+    assert f'data-testid="evening-link-1">http://testserver{evening}</a>' in html  # the table card's link
     assert url("entry_table_qr", slug, table.pk) in html
     assert 'data-testid="games-1"><b>8</b> / 8' in html and 'data-testid="confirmations-1"><b>1</b> / 4' in html
     qr = client.get(url("entry_table_qr", slug, table.pk))

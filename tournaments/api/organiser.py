@@ -59,13 +59,14 @@ class RegistrationListView(TournamentApiView):
             if player is None:  # another club's player reads exactly like an id nobody has
                 raise ServiceError("player_id", _("No such player."))
             registration = registration_create(
-                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"]
+                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"],
+                by=request.user,
             )
         else:
             registration = registration_quick_add(
                 tournament=tournament, first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                 club_name=data.get("club", ""), paid=data["paid"], checked_in=data["checked_in"],
-                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club",
+                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club", by=request.user,
             )
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
@@ -92,7 +93,7 @@ class RegistrationDetailView(TournamentApiView):
         registration = self.registration(tournament, start_number)
         body = s.RegistrationUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        registration_change(registration=registration, **body.validated_data)
+        registration_change(registration=registration, by=request.user, **body.validated_data)
         return Response(s.RegistrationSerializer(self.registration(tournament, start_number)).data)
 
 
@@ -116,7 +117,7 @@ class RoundListView(TournamentApiView):
         tournament = self.tournament(write=True)
         body = s.RoundDrawSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        rounds = round_draw(tournament=tournament, seed=body.validated_data.get("seed"))
+        rounds = round_draw(tournament=tournament, seed=body.validated_data.get("seed"), by=request.user)
         return Response(s.RoundSerializer(rounds, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -134,7 +135,7 @@ class RoundPublishView(TournamentApiView):
                    responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                               409: conflict("Published already, or an earlier round is still open.")})
     def post(self, request: Request, slug: str, number: int) -> Response:
-        rnd = round_publish(round=_round(self.tournament(write=True), number))
+        rnd = round_publish(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
 
 
@@ -148,7 +149,7 @@ class RoundRedrawView(TournamentApiView):
         rnd = _round(self.tournament(write=True), number)
         body = s.RoundDrawSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(_round_detail(round_redraw(round=rnd, seed=body.validated_data.get("seed"))))
+        return Response(_round_detail(round_redraw(round=rnd, seed=body.validated_data.get("seed"), by=request.user)))
 
 
 class RoundCloseView(TournamentApiView):
@@ -158,7 +159,7 @@ class RoundCloseView(TournamentApiView):
                    responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                               409: conflict("Not published, or tables are not complete and confirmed.")})
     def post(self, request: Request, slug: str, number: int) -> Response:
-        rnd = round_close(round=_round(self.tournament(write=True), number))
+        rnd = round_close(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
 
 

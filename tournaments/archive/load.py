@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
 from scoring.services import hand_columns, hand_score, outcome_columns, points_json
 
-from ..models import Club, Hand, Player, Registration, Round, Seat, Table, Tournament
+from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
@@ -50,6 +51,8 @@ class _Table:
     hands: list[_Hand]
     entry_key: str | None
     paper_totals: dict[str, int] | None = None  # paper mode: each seat's round total, no games
+    confirmations: list[int] = field(default_factory=list)  # the seats that confirmed the sheet
+    closed_reason: str = ""  # closed by the organiser without every confirmation
 
 
 @dataclass
@@ -262,7 +265,15 @@ def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set
     for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
         hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
     paper_totals = _paper_totals(t.get("paper_totals"), f"{path}.paper_totals", rules, size, bool(hands))
-    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals)
+    confirmations: list[int] = []
+    for i, seat in enumerate(_list(t.get("confirmations", []), f"{path}.confirmations")):
+        seat = _int(seat, f"{path}.confirmations[{i}]", 1, size)
+        if seat in confirmations:
+            raise ArchiveError(f"{path}.confirmations[{i}]", f"seat {seat} confirmed twice")
+        confirmations.append(seat)
+    closed_reason = _str(t.get("closed_reason", ""), f"{path}.closed_reason", blank=True, max_length=300)
+    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals,
+                  confirmations=confirmations, closed_reason=closed_reason)
 
 
 def _paper_totals(value: Any, path: str, rules: Ruleset, size: int, has_hands: bool) -> dict[str, int] | None:
@@ -307,6 +318,7 @@ def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]
 def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
     """Validate the whole archive, then create the tournament; refuses an existing slug."""
     tournament_data, rules, players, rounds, standings = _validate(doc)
+    audit = _audit(doc.get("audit", []))  # optional: archives from before the audit log have none
     original = Tournament.objects.filter(slug=tournament_data["slug"]).first()  # the same server's source, if any
     if slug is not None:
         if not SLUG_RE.match(slug):
@@ -344,8 +356,12 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
             keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
             extra = {"entry_key": t.entry_key} if keep_key else {}
+            complete = len(t.confirmations) >= len(t.seats) or bool(t.closed_reason) or t.paper_totals is not None
             table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), paper_totals=t.paper_totals,
-                                         **extra)
+                                         closed_reason=t.closed_reason,
+                                         completed_at=timezone.now() if complete else None, **extra)
+            TableConfirmation.objects.bulk_create(TableConfirmation(table=table, seat=seat, device="archive")
+                                                  for seat in t.confirmations)
             Seat.objects.bulk_create(
                 Seat(table=table, round=rnd, number=seat, registration=registrations[start_number])
                 for seat, start_number in sorted(t.seats.items())
@@ -356,7 +372,43 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
                 for h in t.hands
             )
     _check_standings(tournament, standings)
+    _audit_write(tournament, audit)
     return tournament
+
+
+def _audit(value: Any) -> list[dict]:
+    """The archive's audit log: a list of entries (at, action, by, subject, before, after, reason)."""
+    from django.utils.dateparse import parse_datetime
+
+    entries = []
+    for i, e in enumerate(_list(value, "audit")):
+        path = f"audit[{i}]"
+        e = _obj(e, path)
+        at = parse_datetime(_str(_require(e, "at", path), f"{path}.at")) if isinstance(e.get("at"), str) else None
+        if at is None or at.tzinfo is None:
+            raise ArchiveError(f"{path}.at", "must be a date and time with its offset, like 2026-11-21T19:30:00+01:00")
+        entries.append({
+            "at": at,
+            "action": _str(_require(e, "action", path), f"{path}.action", max_length=60),
+            "by_name": _str(e.get("by"), f"{path}.by", null=True, blank=True, max_length=150) or "",
+            "subject": _str(e.get("subject", ""), f"{path}.subject", blank=True, max_length=300),
+            "before": e.get("before"),
+            "after": e.get("after"),
+            "reason": _str(e.get("reason", ""), f"{path}.reason", blank=True, max_length=300),
+        })
+    return entries
+
+
+def _audit_write(tournament: Tournament, entries: list[dict]) -> None:
+    """The log as it was: same times, same names (linked to the user of that name on this server, if any)."""
+    from django.contrib.auth import get_user_model
+
+    users = {u.get_username(): u for u in get_user_model().objects.filter(
+        username__in={e["by_name"] for e in entries if e["by_name"]})}
+    for e in entries:
+        row = AuditEntry.objects.create(club=tournament.club, tournament=tournament, by=users.get(e["by_name"]),
+                                        **{k: v for k, v in e.items() if k != "at"})
+        AuditEntry.objects.filter(pk=row.pk).update(at=e["at"])  # ``at`` is auto_now_add: set it afterwards
 
 
 def _player_for(p: dict, club: Club | None, original: Tournament | None, taken: set[int]) -> Player:

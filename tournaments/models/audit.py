@@ -97,6 +97,8 @@ class AuditEntry(models.Model):
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                            related_name="+", verbose_name=_("by"))
+    # The user's name as it was: stays when the account is deleted, travels in the archive.
+    by_name = models.CharField(_("by (name)"), max_length=150, blank=True)
     at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:

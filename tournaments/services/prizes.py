@@ -2,19 +2,23 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Prize, Tournament
+from .audit import audit_record
 from .errors import ServiceError
 
 
 @transaction.atomic
-def tournament_standings_publish(*, tournament: Tournament, public: bool) -> Tournament:
+def tournament_standings_publish(*, tournament: Tournament, public: bool, by=None) -> Tournament:
     """The organiser decides when the public may see the standings (often only at the prize-giving)."""
+    before = Tournament.objects.select_for_update().values_list("standings_public", flat=True).get(pk=tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(standings_public=public)
     tournament.standings_public = public
+    if before != public:
+        audit_record(action="standings.publish", by=by, tournament=tournament, before=before, after=public)
     return tournament
 
 
 @transaction.atomic
-def prizes_set(*, tournament: Tournament, prizes: list[dict]) -> list[Prize]:
+def prizes_set(*, tournament: Tournament, prizes: list[dict], by=None) -> list[Prize]:
     """Replace the prize list: each {"place": int or None (last place), "amount_cents", "goods"}."""
     seen: set = set()
     rows = []
@@ -30,5 +34,15 @@ def prizes_set(*, tournament: Tournament, prizes: list[dict]) -> list[Prize]:
             raise ServiceError(f"prizes[{index}].goods", _("Enter an amount or the goods."))
         seen.add(place)
         rows.append(Prize(tournament=tournament, place=place, amount_cents=amount, goods=goods))
-    Prize.objects.filter(tournament=tournament).delete()
-    return Prize.objects.bulk_create(rows)
+    old = Prize.objects.filter(tournament=tournament).order_by("place")
+    before = [_prize_json(p) for p in old]
+    old.delete()
+    created = Prize.objects.bulk_create(rows)
+    after = [_prize_json(p) for p in created]
+    if before != after:
+        audit_record(action="prizes.set", by=by, tournament=tournament, before=before, after=after)
+    return created
+
+
+def _prize_json(prize: Prize) -> dict:
+    return {"place": prize.place, "amount_cents": prize.amount_cents, "goods": prize.goods}

@@ -2,6 +2,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, Round, Seat, Tournament
+from .audit import audit_record, registration_label
 from .errors import ServiceError
 from .hooks import tournament_changed
 
@@ -22,18 +23,25 @@ def start_number_next(*, tournament: Tournament) -> int:
 @transaction.atomic
 def registration_create(
     *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
-    substitute_for: Registration | None = None,
+    substitute_for: Registration | None = None, by=None,
 ) -> Registration:
-    """Register a player; start numbers are given in order and never reused."""
+    """Register a player; start numbers are given in order and never reused.
+
+    Logged when a person does it (``by``: the desk, an organiser); the system's own registrations (demo,
+    simulation) are not organiser actions."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Registration.objects.filter(tournament=locked, player=player).exists():
         raise ServiceError("player", _("%(name)s is registered already.") % {"name": player.name}, status=409)
     start_number = start_number_next(tournament=locked)
     tournament.last_start_number = start_number
-    return Registration.objects.create(
+    reg = Registration.objects.create(
         tournament=locked, player=player, start_number=start_number, paid=paid, checked_in=checked_in,
         substitute_for=substitute_for,
     )
+    if by is not None:
+        audit_record(action="registration.create", by=by, tournament=locked, subject=registration_label(reg),
+                     after={"paid": paid, "checked_in": checked_in})
+    return reg
 
 
 def club_by_name(*, name: str, may_create: bool, field: str = "club_name") -> Club | None:
@@ -59,8 +67,10 @@ def player_create(*, first_name: str, last_name: str, club: Club | None = None, 
 
 
 @transaction.atomic
-def registration_update(*, registration: Registration, paid: bool | None = None, checked_in: bool | None = None) -> Registration:
-    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+def registration_update(*, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
+                        by=None) -> Registration:
+    reg = Registration.objects.select_for_update().select_related("player", "tournament__club").get(pk=registration.pk)
+    before = {"paid": reg.paid, "checked_in": reg.checked_in}
     if paid is not None:
         reg.paid = paid
     if checked_in is not None:
@@ -71,6 +81,10 @@ def registration_update(*, registration: Registration, paid: bool | None = None,
             )
         reg.checked_in = checked_in
     reg.save(update_fields=["paid", "checked_in"])
+    for field in ("paid", "checked_in"):
+        if before[field] != getattr(reg, field):
+            audit_record(action=f"registration.{field}", by=by, tournament=reg.tournament,
+                         subject=registration_label(reg), before=before[field], after=getattr(reg, field))
     return reg
 
 
@@ -88,20 +102,22 @@ def _last_played_round(reg: Registration) -> int:
 
 
 @transaction.atomic
-def registration_withdraw(*, registration: Registration) -> Registration:
+def registration_withdraw(*, registration: Registration, by=None) -> Registration:
     """The player leaves: from the next draw on he has no seat; his points so far stay."""
-    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    reg = Registration.objects.select_for_update().select_related("player", "tournament__club").get(pk=registration.pk)
     if reg.withdrawn:
         raise ServiceError("withdrawn", _("%(name)s is withdrawn already.") % {"name": reg.player.name}, status=409)
     reg.withdrawn_after_round = _last_played_round(reg)
     reg.save(update_fields=["withdrawn_after_round"])
+    audit_record(action="registration.withdraw", by=by, tournament=reg.tournament, subject=registration_label(reg),
+                 before=None, after={"withdrawn_after_round": reg.withdrawn_after_round})
     return reg
 
 
 @transaction.atomic
-def registration_substitute(*, withdrawn: Registration, player: Player) -> Registration:
+def registration_substitute(*, withdrawn: Registration, player: Player, by=None) -> Registration:
     """A substitute takes over a withdrawn player's seat (in the round under way) and points."""
-    reg = Registration.objects.select_for_update().select_related("tournament").get(pk=withdrawn.pk)
+    reg = Registration.objects.select_for_update().select_related("tournament__club", "player").get(pk=withdrawn.pk)
     if not reg.withdrawn:
         reg.withdrawn_after_round = _last_played_round(reg)
         reg.save(update_fields=["withdrawn_after_round"])
@@ -113,32 +129,34 @@ def registration_substitute(*, withdrawn: Registration, player: Player) -> Regis
     # The substitute sits down in the withdrawn player's seat of every round not yet closed.
     Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).update(registration=substitute)
     tournament_changed(reg.tournament_id)
+    audit_record(action="registration.substitute", by=by, tournament=reg.tournament, subject=registration_label(reg),
+                 before={"player": registration_label(reg)}, after={"substitute": registration_label(substitute)})
     return substitute
 
 
 @transaction.atomic
 def registration_quick_add(
     *, tournament: Tournament, first_name: str, last_name: str, club_name: str = "", paid: bool = False,
-    checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name",
+    checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name", by=None,
 ) -> Registration:
     """A new player registered at the desk in one step; an unknown club name becomes a new club when the
     user may create clubs (organisers), otherwise it is refused (desk helpers pick existing clubs)."""
     club = club_by_name(name=club_name, may_create=may_create_club, field=club_field)
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in)
+    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in, by=by)
 
 
 @transaction.atomic
 def registration_change(
     *, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
-    withdrawn: bool | None = None,
+    withdrawn: bool | None = None, by=None,
 ) -> Registration:
     """Paid, checked in and withdrawn in one go (all or nothing); a withdrawal is not undone here."""
     reg = registration
     if paid is not None or checked_in is not None:
-        reg = registration_update(registration=reg, paid=paid, checked_in=checked_in)
+        reg = registration_update(registration=reg, paid=paid, checked_in=checked_in, by=by)
     if withdrawn is True and not reg.withdrawn:
-        reg = registration_withdraw(registration=reg)
+        reg = registration_withdraw(registration=reg, by=by)
     elif withdrawn is False and reg.withdrawn:
         raise ServiceError("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."), status=409)
     return reg
@@ -147,8 +165,9 @@ def registration_change(
 @transaction.atomic
 def registration_substitute_new(
     *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "", may_create_club: bool = False,
+    by=None,
 ) -> Registration:
     """A person not yet in the database substitutes for a withdrawn player (created in the same step)."""
     club = club_by_name(name=club_name, may_create=may_create_club, field="club_name")
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_substitute(withdrawn=withdrawn, player=player)
+    return registration_substitute(withdrawn=withdrawn, player=player, by=by)

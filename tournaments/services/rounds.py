@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
+from .audit import audit_record, registration_label, round_label
 from .errors import ServiceError
 
 
@@ -102,7 +103,7 @@ def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration]) ->
 
 
 @transaction.atomic
-def round_draw(*, tournament: Tournament, seed: int | None = None) -> list[Round]:
+def round_draw(*, tournament: Tournament, seed: int | None = None, by=None) -> list[Round]:
     """Draw the next round (or, in draw mode all_in_advance, every remaining round)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rules = locked.ruleset
@@ -125,27 +126,33 @@ def round_draw(*, tournament: Tournament, seed: int | None = None) -> list[Round
     if locked.status == Tournament.Status.PLANNED:
         locked.status = Tournament.Status.RUNNING
         locked.save(update_fields=["status"])
+    for rnd in drawn:
+        audit_record(action="round.draw", by=by, tournament=locked, subject=round_label(rnd.number),
+                     after={"seed": rnd.seed, "tables": rnd.tables.count()})
     return drawn
 
 
 @transaction.atomic
-def round_redraw(*, round: Round, seed: int | None = None) -> Round:
+def round_redraw(*, round: Round, seed: int | None = None, by=None) -> Round:
     """Draw a round again (only before it is published), with a new seed."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != Round.Status.DRAWN:
         raise ServiceError("round", _("Round %(n)d is published; it cannot be drawn again.") % {"n": rnd.number},
                            status=409)
+    old_seed = rnd.seed
     rnd.tables.all().delete()
     rnd.seed = _new_seed() if seed is None else seed
     rnd.save(update_fields=["seed"])
     _draw_into(rnd, rnd.tournament, _field(rnd.tournament))
+    audit_record(action="round.redraw", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
+                 before={"seed": old_seed}, after={"seed": rnd.seed})
     return rnd
 
 
 @transaction.atomic
-def round_publish(*, round: Round) -> Round:
+def round_publish(*, round: Round, by=None) -> Round:
     """Seat lists become visible and the tables' entry links go live."""
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status != Round.Status.DRAWN:
         raise ServiceError("round", _("Round %(n)d is published already.") % {"n": rnd.number}, status=409)
     earlier_open = Round.objects.filter(
@@ -170,11 +177,13 @@ def round_publish(*, round: Round) -> Round:
     rnd.status = Round.Status.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
+    audit_record(action="round.publish", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
+                 before={"status": Round.Status.DRAWN}, after={"status": rnd.status})
     return rnd
 
 
 @transaction.atomic
-def round_close(*, round: Round) -> Round:
+def round_close(*, round: Round, by=None) -> Round:
     """Lock a round once every table is complete and confirmed by its players."""
     from .. import selectors
 
@@ -193,6 +202,8 @@ def round_close(*, round: Round) -> Round:
     rnd.closed_at = timezone.now()
     rnd.save(update_fields=["status", "closed_at"])
     tournament = rnd.tournament
+    audit_record(action="round.close", by=by, tournament=tournament, subject=round_label(rnd.number),
+                 before={"status": Round.Status.PUBLISHED}, after={"status": rnd.status})
     if rnd.number >= tournament.ruleset.rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
@@ -202,7 +213,7 @@ def round_close(*, round: Round) -> Round:
 @transaction.atomic
 def seat_swap(*, round: Round, first: Registration, second: Registration, by=None) -> SeatSwap:
     """Swap two players' seats before play; recorded with who and when."""
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status == Round.Status.CLOSED:
         raise ServiceError("round", _("Round %(n)d is closed.") % {"n": rnd.number}, status=409)
     seats = {s.registration_id: s for s in Seat.objects.select_related("table").filter(
@@ -224,4 +235,10 @@ def seat_swap(*, round: Round, first: Registration, second: Registration, by=Non
         Seat(table=a.table, round=rnd, number=a.number, registration=second),
         Seat(table=b.table, round=rnd, number=b.number, registration=first),
     ])
+    audit_record(action="round.swap", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
+                 before={registration_label(first): [a.table.number, a.number],
+                         registration_label(second): [b.table.number, b.number]},
+                 after={registration_label(first): [b.table.number, b.number],
+                        registration_label(second): [a.table.number, a.number]},
+                 reason=description)
     return SeatSwap.objects.create(round=rnd, first=first, second=second, description=description, by=by)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from scoring.rules import PRESETS
 
 from ..models import Club, Prize, Round, Tournament
+from .audit import audit_record, changed
 from .errors import ServiceError
 
 
@@ -50,8 +51,10 @@ def rules_locked(tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, rules: dict | None = None, **fields) -> Tournament:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+def tournament_update(*, tournament: Tournament, rules: dict | None = None, by=None, **fields) -> Tournament:
+    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    old_rules = dict(tournament.rules)
+    old_fields = {name: _jsonable(getattr(tournament, name)) for name in fields}
     if rules is not None and rules != tournament.rules:
         if rules_locked(tournament):
             raise ServiceError("rules", _("Play has started: the rules can no longer change."), status=409)
@@ -60,7 +63,18 @@ def tournament_update(*, tournament: Tournament, rules: dict | None = None, **fi
         setattr(tournament, name, value)
     _full_clean(tournament)
     tournament.save()
+    if tournament.rules != old_rules:
+        before, after = changed(old_rules, tournament.rules)
+        audit_record(action="tournament.rules", by=by, tournament=tournament, before=before, after=after)
+    before, after = changed(old_fields, {name: _jsonable(getattr(tournament, name)) for name in fields})
+    if after:
+        audit_record(action="tournament.details", by=by, tournament=tournament, before=before, after=after)
     return tournament
+
+
+def _jsonable(value):
+    """A field's value as the log stores it (dates as ISO text)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 @transaction.atomic

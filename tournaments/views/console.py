@@ -16,7 +16,7 @@ from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors_console import QUIET_MINUTES, tournament_panels, unpaid_registrations
+from ..selectors_console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
@@ -50,6 +50,7 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
         "can_print": access.has_role(request.user, tournament, access.DESK),
         "quiet_minutes": QUIET_MINUTES,
         "unpaid": unpaid_registrations(tournament) if can_draw else [],
+        "field_ready": field_ready(tournament) if can_draw else True,
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context)
@@ -95,7 +96,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     if "details" in request.POST and details.is_valid():
         data = details.cleaned_data
         try:
-            tournament_update(tournament=tournament, name=data["name"], date=data["date"], venue=data["venue"],
+            tournament_update(tournament=tournament, by=request.user, name=data["name"], date=data["date"], venue=data["venue"],
                               entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
                               sponsored_cents=euro_to_cents(data["sponsored"]))
         except ServiceError as err:
@@ -105,7 +106,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("tournaments:settings", slug=slug)
     if "rules" in request.POST and rules_form.is_valid():
         try:
-            tournament_update(tournament=tournament, rules=rules_form.rules)
+            tournament_update(tournament=tournament, rules=rules_form.rules, by=request.user)
         except ServiceError as err:
             rules_form.add_error(None, err.message)
         else:
@@ -211,4 +212,8 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:club", club_id=player.club_id)
-    return render(request, "console/player_edit.html", {"player": player, "form": form})
+    return render(request, "console/player_edit.html", {
+        "player": player, "form": form,
+        # personal data (export, anonymise): organisers of the player's club (tournaments/views/personal.py)
+        "can_manage": access.clubs_for(request.user, access.ORGANISER).filter(pk=player.club_id).exists(),
+    })

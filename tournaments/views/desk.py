@@ -112,7 +112,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such player")
     try:
         reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
-                                  checked_in=form.cleaned_data["checked_in"])
+                                  checked_in=form.cleaned_data["checked_in"], by=request.user)
     except ServiceError as err:
         return _render_desk(request, tournament, error=err.message, status=err.status)
     messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
@@ -127,7 +127,7 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = QuickAddForm(request.POST)
     if form.is_valid():
         try:
-            reg = registration_quick_add(tournament=tournament, **form.cleaned_data,
+            reg = registration_quick_add(tournament=tournament, **form.cleaned_data, by=request.user,
                                          may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
@@ -157,7 +157,8 @@ def flag(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         return HttpResponse(status=400)
     try:
-        reg = registration_update(registration=reg, **{form.cleaned_data["field"]: form.cleaned_data["value"]})
+        reg = registration_update(registration=reg, by=request.user,
+                                  **{form.cleaned_data["field"]: form.cleaned_data["value"]})
     except ServiceError as err:
         if request.htmx:
             return _row_response(request, reg, error=err.message, status=err.status)
@@ -174,7 +175,7 @@ def withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk_tournament(request, slug)
     reg = _registration(tournament, number)
     try:
-        reg = registration_withdraw(registration=reg)
+        reg = registration_withdraw(registration=reg, by=request.user)
     except ServiceError as err:
         if request.htmx:
             return _row_response(request, reg, error=err.message, status=err.status)
@@ -207,9 +208,9 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 player = selectors.player_for_desk(tournament=tournament, pk=data["player"])
                 if player is None:
                     raise Http404("No such player")
-                new = registration_substitute(withdrawn=reg, player=player)
+                new = registration_substitute(withdrawn=reg, player=player, by=request.user)
             else:
-                new = registration_substitute_new(withdrawn=reg, first_name=data["first_name"],
+                new = registration_substitute_new(withdrawn=reg, by=request.user, first_name=data["first_name"],
                                                   last_name=data["last_name"], club_name=data["club_name"],
                                                   may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import access, selectors
 from ..forms_entry import PaperTotalsForm
 from ..forms_tables import action_forms
+from ..links import table_link_key
 from ..models import Round, Table, Tournament
 from ..qr import qr_svg
 from ..services import hands as hand_services
@@ -75,6 +76,9 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
             "link": request.build_absolute_uri(reverse("tournaments:entry_table", args=[item.table.entry_key])),
             "qr": reverse("tournaments:entry_table_qr", args=[slug, item.table.pk]),
             "paper": reverse("tournaments:paper", args=[slug, item.table.pk]),
+            # the table card's link for the whole evening (this number in whatever round is current)
+            "evening": request.build_absolute_uri(
+                reverse("tournaments:table_link", args=[table_link_key(tournament.pk, item.table.number)])),
         }
         for item in overview
     ]

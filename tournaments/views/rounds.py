@@ -60,7 +60,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     """Draw the next round (or every round, when the ruleset draws all rounds in advance)."""
     tournament = _organiser_tournament(request, slug)
     try:
-        drawn = round_draw(tournament=tournament)
+        drawn = round_draw(tournament=tournament, by=request.user)
     except ServiceError as err:
         number = tournament.rounds.count() + 1
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
@@ -78,7 +78,7 @@ def redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _organiser_tournament(request, slug)
     rnd = _round(tournament, number)
     try:
-        round_redraw(round=rnd)
+        round_redraw(round=rnd, by=request.user)
     except ServiceError as err:
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
     messages.success(request, _("Round %(n)d is drawn again.") % {"n": number})
@@ -91,7 +91,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _organiser_tournament(request, slug)
     rnd = _round(tournament, number)
     try:
-        round_publish(round=rnd)
+        round_publish(round=rnd, by=request.user)
     except ServiceError as err:
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
     messages.success(request, _("Round %(n)d is published: seat lists and table entry are open.") % {"n": number})
@@ -104,7 +104,7 @@ def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _organiser_tournament(request, slug)
     rnd = _round(tournament, number)
     try:
-        round_close(round=rnd)
+        round_close(round=rnd, by=request.user)
     except ServiceError as err:
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
     messages.success(request, _("Round %(n)d is closed.") % {"n": number})

@@ -1,16 +1,22 @@
 from django.urls import path
 
-from . import account, console
+from . import account, archive, audit, console, personal
 
 urlpatterns = [
     path("o/zugang/", account.account, name="account"),
     path("o/zugang/token/", account.token_create, name="account_token_create"),
     path("o/zugang/token/widerrufen/", account.token_revoke, name="account_token_revoke"),
     path("o/neu/", console.tournament_new, name="tournament-new"),
+    path("o/neu/archiv/", archive.upload, name="archive-upload"),
     path("o/verein/<int:club_id>/", console.club, name="club"),
+    path("o/verein/<int:club_id>/protokoll/", audit.club_log, name="club_log"),
     path("o/spieler/<int:player_id>/", console.player_edit, name="player-edit"),
+    path("o/spieler/<int:player_id>/daten.json", personal.player_export, name="player-export"),
+    path("o/spieler/<int:player_id>/anonymisieren/", personal.player_anonymise_view, name="player-anonymise"),
     path("o/<slug:slug>/", console.control, name="control"),
     path("o/<slug:slug>/einstellungen/", console.tournament_settings, name="settings"),
+    path("o/<slug:slug>/protokoll/", audit.tournament_log, name="tournament_log"),
     path("o/<slug:slug>/einstellungen/beispiele/", console.rules_examples, name="rules-examples"),
     path("o/<slug:slug>/kopieren/", console.tournament_copy_view, name="copy"),
+    path("o/<slug:slug>/archiv.json", archive.download, name="archive-download"),
 ]

@@ -1,0 +1,55 @@
+"""A player's personal data: anonymising him keeps his results and forgets who he was."""
+import json
+import re
+
+from django.db import transaction
+
+from ..models import AuditEntry, Club, Player, Registration, SeatSwap
+from .audit import audit_record
+
+
+def anonymous_name(player: Player) -> str:
+    return f"Spieler {player.pk}"
+
+
+@transaction.atomic
+def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
+    """His name becomes "Spieler <id>", his contact details are deleted; registrations, seats, games and
+    points stay as they are. The log's and the seat swaps' texts that named him name "Spieler <id>" now."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    new = anonymous_name(player)
+    old_names = {n for n in (player.name, player.sort_name) if n and n != new}
+    labels = {f"{r.start_number}: {player.sort_name}": f"{r.start_number}: {new}"
+              for r in Registration.objects.filter(player=player)}
+    player.first_name, player.last_name, player.contact = "", new, ""
+    player.save(update_fields=["first_name", "last_name", "contact"])
+    tournaments = Registration.objects.filter(player=player).values("tournament_id")
+
+    def scrub(text: str) -> str:
+        for old_label, new_label in labels.items():
+            text = text.replace(old_label, new_label)
+        for name in sorted(old_names, key=len, reverse=True):  # whole names only: "Huber, Ann" is not "Huber, Anna"
+            text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", new, text)
+        return text
+
+    for entry in AuditEntry.objects.filter(tournament__in=tournaments).select_for_update():
+        fields = {"subject": scrub(entry.subject), "reason": scrub(entry.reason)}
+        for name in ("before", "after"):
+            value = getattr(entry, name)
+            if value is not None:
+                fields[name] = json.loads(scrub(json.dumps(value, ensure_ascii=False)))
+        if any(getattr(entry, k) != v for k, v in fields.items()):
+            AuditEntry.objects.filter(pk=entry.pk).update(**fields)
+    for swap in SeatSwap.objects.filter(round__tournament__in=tournaments).select_for_update():
+        description = scrub(swap.description)
+        if description != swap.description:
+            SeatSwap.objects.filter(pk=swap.pk).update(description=description)
+    audit_record(action="player.anonymise", by=by, club=club, subject=new)
+    # The standings snapshots carry names: recompute those of his tournaments (same points, the new name).
+    from scoring.models import StandingsSnapshot
+    from scoring.standings import standings_recompute
+
+    for tournament_id in StandingsSnapshot.objects.filter(tournament__in=tournaments).values_list(
+            "tournament_id", flat=True):
+        standings_recompute(tournament_id=tournament_id)
+    return player
