@@ -103,6 +103,7 @@
       version: d.version || "", next: parseInt(d.next, 10) || 0, dealer: parseInt(d.dealer, 10) || 0,
       size: parseInt(d.size, 10) || 4, required: parseInt(d.required, 10) || 0, played: parseInt(d.played, 10) || 0,
       open: !!d.open, names: json(d.names, {}), totals: json(d.totals, {}), redeal: json(d.redeal, []),
+      tie60: json(d.tie60, []), /* über Kreuz under kreuz_tie = replay: 60 Augen are thrown in */
       games: d.games || ""
     };
   }
@@ -332,7 +333,8 @@
     if (wonPart && !wonPart.hidden && checked("won")) result.push(labelOf(f, "won"));
     var lf = checked("laufende");
     if (lf && lf !== "0") result.push(lf + " Lf.");
-    var who = [s.names[checked("declarer")], s.names[checked("partner")]].filter(Boolean).join(" + ");
+    var who = c === "kreuz" ? (f.querySelector('input[name="pair"]:checked + label .nb-name') || {}).textContent || ""
+      : [s.names[checked("declarer")], s.names[checked("partner")]].filter(Boolean).join(" + ");
     return { label: parts.filter(Boolean).join(" "), result: result.join(" · "), who: who,
              called: c === "rufspiel" || c === "muss" ? checked("called") : "" };
   }
@@ -508,7 +510,9 @@
     var item = {
       cid: cid, number: pos.number, dealer: pos.dealer, action: f.action, fields: fields,
       points: previewPoints(f), label: d.label, result: d.result, who: d.who, called: d.called,
-      thrownIn: s.redeal.indexOf(checked("contract")) >= 0, state: "queued", reason: "", at: Date.now()
+      thrownIn: s.redeal.indexOf(checked("contract")) >= 0 ||
+        (s.tie60.indexOf(checked("contract")) >= 0 && f.querySelector('input[name="augen"]').value === "60"),
+      state: "queued", reason: "", at: Date.now()
     };
     var q = queue();
     q.push(item);
