@@ -428,7 +428,10 @@ def rounds_overview(tournament: Tournament) -> list[RoundPanel]:
             can_redraw=rnd.status == Round.Status.DRAWN,
             can_publish=rnd.status == Round.Status.DRAWN and all_closed_before,
             can_close=rnd.status == Round.Status.PUBLISHED,
-            can_swap=rnd.status != Round.Status.CLOSED,
+            # a swap only before play: once a table has games or totals, the form is gone
+            can_swap=rnd.status != Round.Status.CLOSED and not (
+                Hand.objects.filter(table__round=rnd).exists()
+                or rnd.tables.filter(paper_totals__isnull=False).exists()),
         ))
         all_closed_before = all_closed_before and rnd.status == Round.Status.CLOSED
     return panels

@@ -15,7 +15,7 @@ from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors_console import QUIET_MINUTES, tournament_panels, unpaid_registrations
+from ..selectors_console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
@@ -48,6 +48,7 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
         "can_print": access.has_role(request.user, tournament, access.DESK),
         "quiet_minutes": QUIET_MINUTES,
         "unpaid": unpaid_registrations(tournament) if can_draw else [],
+        "field_ready": field_ready(tournament) if can_draw else True,
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context)
