@@ -130,6 +130,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:account_token_create": {"POST": LOGIN},
     "tournaments:account_token_revoke": {"POST": LOGIN},
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:archive-upload": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
     "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
     # A player's personal data: export and anonymise, organisers of his club only.
@@ -168,6 +169,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_totals": {"POST": ORGANISER},
     "tournaments:table_confirm_for": {"POST": ORGANISER},
     "tournaments:table_close": {"POST": ORGANISER},
+    "tournaments:archive-download": {"GET": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},

@@ -22,6 +22,7 @@ from scoring.rules.statistics import GameFact, GameStatistics, game_statistics, 
 from scoring.standings import standings_compute
 
 from .models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
+from .spreadsheet import csv_cell
 
 
 def series_list(*, public_only: bool = False) -> QuerySet[Series]:
@@ -171,7 +172,7 @@ def series_csv(data: SeriesStandings) -> str:
 
 def _cell(text: str) -> str:
     """A name a spreadsheet must not run as a formula (=, +, -, @ at the start) gets a leading quote."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return csv_cell(text)
 
 
 # --- the players' history ------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Loaded in the head, before the page is drawn, so that a dark hall never sees a white flash. */
 (function () {
   try {
-    var theme = localStorage.getItem("skr:theme");
+    var theme = JSON.parse(localStorage.getItem("skr:theme") || "null");  // entry.js stores JSON
     if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
   } catch (e) { /* private mode: the device's setting */ }
 })();

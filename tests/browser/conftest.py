@@ -3,6 +3,7 @@
 Screenshots go to test-artifacts/ (kept by CI as artifacts of the run).
 """
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,15 @@ def screenshot():
         return path
 
     return take
+
+
+def wait_until(page, script: str, timeout: float = 15.0) -> None:
+    """Poll the expression ``script`` in the page until it is true.
+
+    ``page.wait_for_function`` evaluates its string with eval, which the pages' Content-Security-Policy
+    forbids (no 'unsafe-eval'); ``page.evaluate`` is not affected.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"still false after {timeout}s: {script}"
+        page.wait_for_timeout(100)

@@ -207,3 +207,84 @@ def test_keeping_the_stored_version_sets_the_other_aside_as_a_revision(browser, 
     assert revision.old["contract"] == "wenz" and revision.old["declarer"] == 3
     assert revision.new["contract"] == "rufspiel"
     phone.context.close()
+
+
+def test_a_whole_round_of_forty_games_at_a_table_of_five_through_the_table_card_link(browser, live_server, screenshot):
+    from tournaments.links import table_link_key
+
+    table = make_table(size=5, names=NAMES)
+    rules = ruleset_from_dict(None)
+    games = round_games(4711, 40, 5, rules)
+    phone = new_page(browser, live_server)
+    link = f"{live_server.url}/tk/{table_link_key(table.round.tournament_id, table.number)}/"
+    phone.goto(link)
+    expect(phone.get_by_test_id("seat-5")).to_contain_text("Korbinian")
+    no_sideways_scroll(phone)
+    screenshot(phone, "phone-table-empty", full_page=False)
+    for number, record in enumerate(games, start=1):
+        tap_game(phone, record)
+        if number == 1:
+            no_sideways_scroll(phone)
+            screenshot(phone, "phone-table-form", full_page=False)
+            screenshot(phone, "phone-table-form-full")
+        phone.get_by_test_id("save").click()
+        expect(phone.get_by_test_id(f"game-{number}")).to_be_visible()
+        if number < 40:
+            expect(phone.locator("#game-form")).to_have_attribute("data-number", str(number + 1))
+    expect(phone.get_by_test_id("confirm-panel")).to_be_visible()
+    assert table.hands.count() == 40
+    assert page_totals(phone, 5) == expected_totals(games, 5)
+    assert phone.evaluate("location.pathname").startswith("/tk/"), "the table stayed on its all-evening link"
+
+    # The sheet on the phone: game, contract, my column and its running total; the whole sheet one tap away.
+    phone.get_by_test_id("mine-3").click()
+    sheet = phone.get_by_test_id("sheet")
+    first_row = phone.get_by_test_id("game-40")
+    expect(first_row.locator('.c-seat[data-seat="3"]')).to_be_visible()
+    expect(first_row.locator('.c-seat[data-seat="1"]')).to_be_hidden()
+    no_sideways_scroll(phone)
+    sheet.scroll_into_view_if_needed()
+    screenshot(phone, "phone-sheet-mine")
+    phone.get_by_test_id("full-sheet").click()
+    for seat in range(1, 6):
+        expect(first_row.locator(f'.c-seat[data-seat="{seat}"]')).to_be_visible()
+    no_sideways_scroll(phone)
+    screenshot(phone, "phone-sheet-full")
+
+    tablet = new_page(browser, live_server, TABLET_PORTRAIT)
+    tablet.goto(link)
+    expect(tablet.get_by_test_id("game-40")).to_be_visible()
+    assert tablet.evaluate("document.documentElement.scrollWidth") <= TABLET_PORTRAIT["width"]
+    screenshot(tablet, "tablet-table-40-games")
+    for p in (phone, tablet):
+        p.context.close()
+
+
+def test_the_table_page_is_an_app_installable_awake_and_dark_on_request(browser, live_server, screenshot):
+    table = make_table(size=4, names=NAMES[:4])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True, color_scheme="dark")
+    phone = context.new_page()
+    phone.goto(f"{live_server.url}/tisch/{table.entry_key}/")
+    # Installable: a manifest with icons, and a service worker that controls the page.
+    manifest = phone.locator('link[rel="manifest"]').get_attribute("href")
+    data = phone.evaluate(f"fetch({manifest!r}).then(r => r.json())")
+    assert data["display"] == "standalone" and data["start_url"] == f"/tisch/{table.entry_key}/"
+    for icon in data["icons"]:
+        size = phone.evaluate(f"new Promise(ok => {{ const i = new Image(); i.onload = () => ok(i.naturalWidth + 'x' + "
+                              f"i.naturalHeight); i.src = {icon['src']!r}; }})")
+        assert size == icon["sizes"]
+    wait_offline_ready(phone)
+    # The screen stays on: the page asked for a screen wake lock (granted, or refused by a headless browser).
+    wait_until(phone, "['on', 'denied'].includes(document.documentElement.dataset.wakeLock)")
+    # Dark, as the phone asks; the switch turns it light, and the choice stays after a reload.
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert phone.evaluate(background) == "rgb(18, 20, 18)"
+    screenshot(phone, "phone-dark", full_page=False)
+    phone.get_by_test_id("theme-switch").click()
+    assert phone.evaluate(background) == "rgb(253, 252, 248)"
+    phone.reload()
+    assert phone.evaluate("document.documentElement.dataset.theme") == "light"
+    assert phone.evaluate(background) == "rgb(253, 252, 248)"
+    phone.get_by_test_id("theme-switch").click()
+    assert phone.evaluate(background) == "rgb(18, 20, 18)"
+    context.close()

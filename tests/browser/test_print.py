@@ -77,3 +77,35 @@ def test_build_the_print_pack_and_download_it(page, screenshot):
         page.get_by_test_id("pick-blank").click()
     assert response.value.url.endswith("/o/druck-browser/runde/1/tisch/2/spielliste-leer.pdf")
     assert response.value.status == 200 and response.value.header_value("content-type") == "application/pdf"
+
+
+def test_the_print_page_with_redis_down_on_a_phone(page, screenshot):
+    """Issue 13, fix 4: Redis down, the organiser's phone still gets the page and the single PDFs."""
+    from django.test import override_settings
+
+    from tests.pdf.test_print_trust import REDIS_DOWN
+
+    tournament = tournament_simulate_setup(slug="druck-ohne-redis", players=9, rounds=2, games=8, seed=5)
+    round_draw(tournament=tournament, seed=5)
+    user = get_user_model().objects.create_user("orga", password="geheim-123")
+    ClubMembership.objects.create(user=user, club=tournament.club, role=ClubMembership.Role.ORGANISER)
+    page.set_viewport_size({"width": 360, "height": 640})
+    target = f"/o/{tournament.slug}/runde/1/druck/"
+    page.goto(f"{page.base_url}/accounts/login/?next=/o/")
+    page.fill("#id_username", "orga")
+    page.fill("#id_password", "geheim-123")
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url("**/o/")
+
+    with override_settings(CACHES=REDIS_DOWN):
+        page.goto(page.base_url + target)
+        notice = page.get_by_test_id("pack-unavailable")
+        assert notice.is_visible() and "Druckdienst" in notice.inner_text()
+        assert page.get_by_test_id("pack-build").count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        screenshot(page, "print-round-redis-down-phone")
+        page.get_by_test_id("to-single-documents").click()
+        seat_list = page.get_by_test_id("doc-sitzplan")
+        assert seat_list.is_visible()
+        response = page.request.get(page.base_url + seat_list.get_attribute("href"))
+        assert response.status == 200 and response.body()[:5] == b"%PDF-"

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
 from scoring.rules import ruleset_from_dict, score_hand
-from tests.browser.conftest import TABLET_PORTRAIT
+from tests.browser.conftest import TABLET_PORTRAIT, wait_until
 from tests.browser.test_entry import expect, page_totals, save, tap_game, wait_for_preview
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments.models import ClubMembership, Registration, Round, Table, Tournament
@@ -220,7 +220,7 @@ def table_links(night: Night, number: int) -> list[str]:
     page.wait_for_url(re.compile(rf"/o/{night.slug}/tables/"))
     links = page.locator('a[data-testid^="link-"]')
     expect(links).to_have_count(3)
-    page.wait_for_function("[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)")
+    wait_until(page, "[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)")
     night.screenshot(f"round-{number}-table-links")
     return [links.nth(i).get_attribute("href") for i in range(3)]
 

@@ -7,7 +7,7 @@ from scoring.rules import ruleset_to_dict
 from scoring.services import hand_record
 from scoring.standings import standings_compute
 
-from ..models import AuditEntry, Hand, Registration, Seat, Table, Tournament
+from ..models import AuditEntry, Hand, Registration, Seat, Table, TableConfirmation, Tournament
 
 
 def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[str, Any]:
@@ -100,6 +100,10 @@ def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bo
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(table__round__tournament=tournament).order_by("table_id", "number"):
         hands.setdefault(hand.table_id, []).append(hand)
+    confirmed: dict[int, list[int]] = {}
+    for table_id, seat in (TableConfirmation.objects.filter(table__round__tournament=tournament)
+                           .order_by("table_id", "seat").values_list("table_id", "seat")):
+        confirmed.setdefault(table_id, []).append(seat)
 
     rounds: list[dict[str, Any]] = []
     for rnd in tournament.rounds.order_by("number"):
@@ -107,13 +111,14 @@ def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bo
             "number": rnd.number,
             "status": rnd.status,
             "seed": rnd.seed,
-            "tables": [_table(table, seats, hands, with_keys) for table in tables if table.round_id == rnd.pk],
+            "tables": [_table(table, seats, hands, with_keys, confirmed.get(table.pk, []))
+                       for table in tables if table.round_id == rnd.pk],
         })
     return rounds
 
 
 def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]],
-           with_keys: bool) -> dict[str, Any]:
+           with_keys: bool, confirmed: list[int] = ()) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "number": table.number,
         "seats": seats.get(table.pk, {}),
@@ -123,6 +128,10 @@ def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list
         entry["entry_key"] = table.entry_key
     if table.paper_totals is not None:  # paper mode: only each seat's round total, no games
         entry["paper_totals"] = {seat: table.paper_totals[seat] for seat in sorted(table.paper_totals, key=int)}
+    if confirmed:  # the seats that confirmed the sheet
+        entry["confirmations"] = list(confirmed)
+    if table.closed_reason:  # closed by the organiser without every confirmation
+        entry["closed_reason"] = table.closed_reason
     return entry
 
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
 from scoring.services import hand_columns, hand_score, outcome_columns, points_json
 
-from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, Tournament
+from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
@@ -50,6 +51,8 @@ class _Table:
     hands: list[_Hand]
     entry_key: str | None
     paper_totals: dict[str, int] | None = None  # paper mode: each seat's round total, no games
+    confirmations: list[int] = field(default_factory=list)  # the seats that confirmed the sheet
+    closed_reason: str = ""  # closed by the organiser without every confirmation
 
 
 @dataclass
@@ -262,7 +265,15 @@ def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set
     for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
         hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
     paper_totals = _paper_totals(t.get("paper_totals"), f"{path}.paper_totals", rules, size, bool(hands))
-    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals)
+    confirmations: list[int] = []
+    for i, seat in enumerate(_list(t.get("confirmations", []), f"{path}.confirmations")):
+        seat = _int(seat, f"{path}.confirmations[{i}]", 1, size)
+        if seat in confirmations:
+            raise ArchiveError(f"{path}.confirmations[{i}]", f"seat {seat} confirmed twice")
+        confirmations.append(seat)
+    closed_reason = _str(t.get("closed_reason", ""), f"{path}.closed_reason", blank=True, max_length=300)
+    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals,
+                  confirmations=confirmations, closed_reason=closed_reason)
 
 
 def _paper_totals(value: Any, path: str, rules: Ruleset, size: int, has_hands: bool) -> dict[str, int] | None:
@@ -345,8 +356,12 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
             keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
             extra = {"entry_key": t.entry_key} if keep_key else {}
+            complete = len(t.confirmations) >= len(t.seats) or bool(t.closed_reason) or t.paper_totals is not None
             table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), paper_totals=t.paper_totals,
-                                         **extra)
+                                         closed_reason=t.closed_reason,
+                                         completed_at=timezone.now() if complete else None, **extra)
+            TableConfirmation.objects.bulk_create(TableConfirmation(table=table, seat=seat, device="archive")
+                                                  for seat in t.confirmations)
             Seat.objects.bulk_create(
                 Seat(table=table, round=rnd, number=seat, registration=registrations[start_number])
                 for seat, start_number in sorted(t.seats.items())

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import account, audit, console, personal
+from . import account, archive, audit, console, personal
 
 urlpatterns = [
     path("o/zugang/", account.account, name="account"),
     path("o/zugang/token/", account.token_create, name="account_token_create"),
     path("o/zugang/token/widerrufen/", account.token_revoke, name="account_token_revoke"),
     path("o/neu/", console.tournament_new, name="tournament-new"),
+    path("o/neu/archiv/", archive.upload, name="archive-upload"),
     path("o/verein/<int:club_id>/", console.club, name="club"),
     path("o/verein/<int:club_id>/protokoll/", audit.club_log, name="club_log"),
     path("o/spieler/<int:player_id>/", console.player_edit, name="player-edit"),
@@ -17,4 +18,5 @@ urlpatterns = [
     path("o/<slug:slug>/protokoll/", audit.tournament_log, name="tournament_log"),
     path("o/<slug:slug>/einstellungen/beispiele/", console.rules_examples, name="rules-examples"),
     path("o/<slug:slug>/kopieren/", console.tournament_copy_view, name="copy"),
+    path("o/<slug:slug>/archiv.json", archive.download, name="archive-download"),
 ]
