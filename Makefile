@@ -35,6 +35,7 @@ demo: migrate
 
 run: demo
 	@echo "Serving the demo at http://$(HOST)/ (stop with Ctrl+C)"
+	@echo "Organiser console: http://$(HOST)/o/ (demo login: organisator / herbstrennen-demo)"
 	$(PY) manage.py runserver $(HOST)
 
 test: install-dev

@@ -28,6 +28,7 @@ MESSAGES: dict[str, Promise] = {
     "unknown_key": _("“%(key)s” is not a known field."),
     "duplicate": _("“%(value)s” is listed twice."),
     "final_tiebreak": _("Must end with exactly one of lot or shared place, and name neither elsewhere."),
+    "series_unused": _("Not used with this scoring: leave it empty."),
     # the game
     "contract_not_played": _("%(name)s is not played: this tournament plays Rufspiel, Wenz and Farbsolo only."),
     "unknown_contract": _("Unknown game “%(contract)s”: this tournament plays Rufspiel, Wenz and Farbsolo only."),
@@ -155,6 +156,10 @@ FIELD_LABELS: dict[str, Promise] = {
     "rounds": _("rounds"),
     "games_per_round": _("games per round (table of four)"),
     "tiebreaks": _("ties on points"),
+    # a series (Saison, Cup): scoring.rules.series
+    "best": _("best results that count"),
+    "placement_points": _("placement points"),
+    "min_participations": _("minimum participations"),
     "reuegeld_free_solos": _("free lost solos per round"),
     "keep_clubs_apart": _("keep members of a club apart"),
     "draw_mode": _("seat draw"),

@@ -7,9 +7,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import AuditEntry, Club, ClubMembership, Tournament
+from .models import AuditEntry, Club, ClubMembership, Round, Tournament
 
 ACTIONS = {
+    "registration.create": gettext_lazy("Registered"),
     "registration.paid": gettext_lazy("Paid"),
     "registration.checked_in": gettext_lazy("Checked in"),
     "registration.withdraw": gettext_lazy("Withdrawn"),
@@ -37,6 +38,25 @@ ACTIONS = {
 }
 
 
+KEYS = {
+    "status": gettext_lazy("status"),
+    "seed": gettext_lazy("lot number"),
+    "tables": gettext_lazy("tables"),
+    "withdrawn_after_round": gettext_lazy("withdrawn after round"),
+    "player": gettext_lazy("player"),
+    "substitute": gettext_lazy("substitute"),
+}
+
+
+def _key_label(key: str) -> str:
+    if key in KEYS:
+        return str(KEYS[key])
+    try:
+        return str(Tournament._meta.get_field(key).verbose_name)
+    except Exception:  # a rules key or another's: shown as it is stored
+        return key
+
+
 @dataclass(frozen=True)
 class Change:
     label: str  # the field ("" when the value is one thing)
@@ -48,6 +68,7 @@ class Change:
 class AuditRow:
     entry: AuditEntry
     action: str
+    subject: str
     who: str
     changes: list[Change]
 
@@ -62,8 +83,14 @@ def audit_for_club(club: Club) -> QuerySet[AuditEntry]:
 
 
 def audit_rows(entries) -> list[AuditRow]:
-    return [AuditRow(entry=e, action=str(ACTIONS.get(e.action, e.action)), who=_who(e), changes=_changes(e))
-            for e in entries]
+    return [AuditRow(entry=e, action=str(ACTIONS.get(e.action, e.action)), subject=_subject(e), who=_who(e),
+                     changes=_changes(e)) for e in entries]
+
+
+def _subject(entry: AuditEntry) -> str:
+    if entry.action.startswith("round.") and entry.subject.isdigit():
+        return _("Round %(n)s") % {"n": entry.subject}
+    return entry.subject
 
 
 def _who(entry: AuditEntry) -> str:
@@ -72,9 +99,11 @@ def _who(entry: AuditEntry) -> str:
     return entry.by_name or _("the system")
 
 
-def _text(value: Any, action: str) -> str:
+def _text(value: Any, action: str, key: str = "") -> str:
     if value is None:
         return "–"
+    if key == "status" and action.startswith("round.") and value in Round.Status.values:
+        return str(Round.Status(value).label)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if action.startswith("role.") and value in ClubMembership.Role.values:
@@ -89,7 +118,8 @@ def _changes(entry: AuditEntry) -> list[Change]:
     if isinstance(before, dict) or isinstance(after, dict):
         before, after = before if isinstance(before, dict) else {}, after if isinstance(after, dict) else {}
         keys = list(dict.fromkeys([*before, *after]))
-        return [Change(str(k), _text(before.get(k), entry.action), _text(after.get(k), entry.action)) for k in keys]
+        return [Change(_key_label(str(k)), _text(before.get(k), entry.action, str(k)),
+                       _text(after.get(k), entry.action, str(k))) for k in keys]
     if before is None and after is None:
         return []
     return [Change("", _text(before, entry.action), _text(after, entry.action))]

@@ -61,3 +61,12 @@ def unpaid_registrations(tournament: Tournament) -> list:
     """Checked-in players (not withdrawn) who have not paid: the desk and the console warn before a draw."""
     return list(tournament.registrations.filter(checked_in=True, paid=False, withdrawn_after_round__isnull=True)
                 .select_related("player").order_by("start_number"))
+
+
+MIN_FIELD = 4  # a table needs four
+
+
+def field_ready(tournament: Tournament) -> bool:
+    """Enough players checked in for a draw: otherwise the desk is the next step, not the draw."""
+    return (tournament.registrations.filter(checked_in=True, withdrawn_after_round__isnull=True).count()
+            >= MIN_FIELD)

@@ -86,30 +86,47 @@ class SeriesResult:
     progression: tuple[Mapping[int, int], ...] = field(default_factory=tuple)
 
 
+MAX_SETTING = 999
+
+
+def _unused(field: str) -> RuleError:
+    return RuleError(field, "series_unused", "is not used with this scoring: leave it empty")
+
+
 def validate_series_rules(rules: SeriesRules) -> None:
-    """RuleError naming the field for a setting that cannot work."""
+    """RuleError naming the field for a setting that cannot work (codes shared with the rules engine's)."""
     if rules.scoring not in SCORINGS:
-        raise RuleError("scoring", "unknown", "is not one of sum, best_n, placement", {"value": rules.scoring})
-    if rules.best is not None and rules.best < 1:
-        raise RuleError("best", "too_small", "must be at least 1", {"value": rules.best})
+        raise RuleError("scoring", "invalid_choice", f"must be one of {', '.join(SCORINGS)}",
+                        {"choices": ", ".join(SCORINGS), "value": rules.scoring})
+    if rules.best is not None and not 1 <= rules.best <= MAX_SETTING:
+        raise RuleError("best", "out_of_range", f"must be between 1 and {MAX_SETTING}",
+                        {"min": 1, "max": MAX_SETTING, "value": rules.best})
     if rules.scoring == BEST_N and rules.best is None:
         raise RuleError("best", "missing", "best N of M needs N")
     if rules.scoring == SUM and rules.best is not None:
-        raise RuleError("best", "not_allowed", "a plain sum counts every result")
+        raise _unused("best")  # a plain sum counts every result
     if rules.scoring == PLACEMENT:
-        if rules.per_player_beaten == bool(rules.placement_points):
+        if not rules.per_player_beaten and not rules.placement_points:
             raise RuleError("placement_points", "missing",
                             "placement needs either a table of points or one point per player beaten")
-        if rules.placement_points and any(p < 0 for p in rules.placement_points):
-            raise RuleError("placement_points", "negative", "placement points cannot be negative")
+        if rules.per_player_beaten and rules.placement_points:
+            raise _unused("placement_points")  # one point per player beaten needs no table
+        for points in rules.placement_points or ():
+            if not 0 <= points <= MAX_SETTING:
+                raise RuleError("placement_points", "out_of_range", f"must be between 0 and {MAX_SETTING}",
+                                {"min": 0, "max": MAX_SETTING, "value": points})
     elif rules.placement_points or rules.per_player_beaten:
-        raise RuleError("placement_points", "not_allowed", "placement points need the placement scoring")
-    if rules.min_participations < 0:
-        raise RuleError("min_participations", "too_small", "cannot be negative")
-    unknown = [t for t in rules.tiebreaks if t not in TIEBREAKS]
-    if unknown or len(set(rules.tiebreaks)) != len(rules.tiebreaks):
-        raise RuleError("tiebreaks", "unknown", "are participations, wins, best_result, lot, each once",
-                        {"value": ",".join(rules.tiebreaks)})
+        raise _unused("placement_points")
+    if not 0 <= rules.min_participations <= MAX_SETTING:
+        raise RuleError("min_participations", "out_of_range", f"must be between 0 and {MAX_SETTING}",
+                        {"min": 0, "max": MAX_SETTING, "value": rules.min_participations})
+    for tiebreak in rules.tiebreaks:
+        if tiebreak not in TIEBREAKS:
+            raise RuleError("tiebreaks", "invalid_choice", f"must be among {', '.join(TIEBREAKS)}",
+                            {"choices": ", ".join(TIEBREAKS), "value": tiebreak})
+    if len(set(rules.tiebreaks)) != len(rules.tiebreaks):
+        twice = next(t for t in rules.tiebreaks if rules.tiebreaks.count(t) > 1)
+        raise RuleError("tiebreaks", "duplicate", "each tie-break once", {"value": twice})
 
 
 def placement_value(rules: SeriesRules, rank: int, beaten: int) -> int:

@@ -23,6 +23,7 @@ from scoring.rules import (
     score_document,
     validate_hand,
 )
+from scoring.rules.series import SeriesRules, validate_series_rules
 from tests.scoring.test_rules_validation import VIOLATIONS
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "scoring" / "rules"
@@ -86,6 +87,7 @@ ERRORS = [
     raise_for(score_document, {"hands": [], "table_size": 6}),
     raise_for(score_document, {"hands": [], "rules": {"rounds": 9}}),
     raise_for(score_document, {"hands": [], "rules": "default"}),
+    raise_for(validate_series_rules, SeriesRules(best=2)),  # a season's setting its scoring does not use
 ]
 
 

@@ -88,6 +88,7 @@ def test_a_full_tie_is_shared_without_lot_and_decided_with_it():
     (SeriesRules(scoring="placement", placement_points=(3, -1)), "placement_points"),
     (SeriesRules(placement_points=(3, 2)), "placement_points"),
     (SeriesRules(scoring="elo"), "scoring"),
+    (SeriesRules(min_participations=-1), "min_participations"),
     (SeriesRules(tiebreaks=("lot", "lot")), "tiebreaks"),
 ])
 def test_bad_rules_name_the_field(rules, field):

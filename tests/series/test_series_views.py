@@ -200,3 +200,19 @@ def test_the_merged_players_history_page_shows_both_records(club, people, season
     html = client.get(url("series_player", series.slug, people[5].pk)).content.decode()
     for t in season_tournaments:  # 5 played the first three, 11 (merged in) the fourth
         assert t.name in html
+
+
+def test_the_series_pdf_carries_the_clubs_logo_and_its_charts(demo, client, settings, tmp_path):
+    from django.core.files.base import ContentFile
+
+    from tests.pdf.test_end_documents import page_images, png
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    without = pypdf.PdfReader(io.BytesIO(client.get(url("series_download", demo.slug, "pdf")).content))
+    assert not any(page_images(page) for page in without.pages)
+    demo.club.logo.save("vereinslogo.png", ContentFile(png(600, 200)), save=True)
+    with_logo = pypdf.PdfReader(io.BytesIO(client.get(url("series_download", demo.slug, "pdf")).content))
+    assert all(len(page_images(page)) == 1 for page in with_logo.pages)
+    charts = with_logo.pages[-1].extract_text()
+    assert "Verlauf der Wertung" in charts  # German first
+    assert "Rufspiel" in charts  # the bar chart's category axis

@@ -140,6 +140,10 @@ def test_the_web_and_the_api_log_the_user(club, orga):
     response = api.patch(f"/api/tournaments/{tournament.slug}/registrations/2/", {"paid": False}, format="json")
     assert response.status_code == 200
     assert entries(tournament, "registration.paid")[0].by_name == "kasse"
+    response = api.post(f"/api/tournaments/{tournament.slug}/registrations/", {"last_name": "Neu"}, format="json")
+    assert response.status_code == 201
+    (created,) = entries(tournament, "registration.create")
+    assert (created.by_name, created.subject, created.after) == ("kasse", "9: Neu", {"paid": False, "checked_in": False})
 
 
 def test_organisers_read_the_log_per_tournament_and_per_club(club, orga):
@@ -152,7 +156,7 @@ def test_organisers_read_the_log_per_tournament_and_per_club(club, orga):
     client.force_login(orga)
     page = client.get(f"/o/{tournament.slug}/protokoll/").content.decode()
     assert page.count('data-testid="audit-entry"') == 2
-    assert "Runde veröffentlicht" in page and "sepp" in page
+    assert "Runde veröffentlicht" in page and "· Runde 1" in page and "sepp" in page
     club_page = client.get(f"/o/verein/{club.pk}/protokoll/").content.decode()
     assert club_page.count('data-testid="audit-entry"') == 3
     # Desk helpers and viewers do not read it; another club's organiser gets a 404.

@@ -119,3 +119,19 @@ def test_the_conflict_view_names_the_field_and_keeps_the_chosen_version(client):
     hand.refresh_from_db()
     assert hand.contract == "wenz"
     assert client.post(reverse("tournaments:entry_conflict", args=[table.entry_key, 9]), form).status_code == 404
+
+
+def test_the_table_card_link_answers_304_until_its_table_changes(client):
+    from tournaments.links import table_link_key
+
+    table = make_table()
+    url = reverse("tournaments:table_link", args=[table_link_key(table.round.tournament_id, table.number)])
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert first.status_code == 200
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_LANGUAGE="de").status_code == 304
+    hand_record(table=table, record=rufspiel(1), client_id=uuid.uuid4())
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_LANGUAGE="de")
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    table.round.status = "closed"
+    table.round.save()
+    assert client.get(url, HTTP_IF_NONE_MATCH=changed["ETag"], HTTP_ACCEPT_LANGUAGE="de").status_code == 200

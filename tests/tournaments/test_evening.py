@@ -1,4 +1,8 @@
 """The organiser's evening (issue 15): the warnings, corrections and closing actions of the console."""
+import re
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -47,3 +51,52 @@ def test_money_fields_speak_german_a_decimal_comma_shown_and_accepted(client, to
     assert response.status_code == 302
     assert tournament.prizes.get().amount_cents == 1250
     assert 'value="12,50"' in client.get(f"/o/{tournament.slug}/preise/").content.decode()
+
+
+def test_an_empty_tournament_leads_to_the_desk_not_the_draw(client, tournament):
+    tournament.registrations.update(checked_in=False)
+    page = client.get(f"/o/{tournament.slug}/", **EN).content.decode()
+    assert 'data-testid="next-to-desk"' in page and 'data-testid="draw-next"' not in page
+    settings = client.get(f"/o/{tournament.slug}/einstellungen/", **EN).content.decode()
+    assert 'data-testid="settings-to-desk"' in settings
+    tournament.registrations.update(checked_in=True)
+    page = client.get(f"/o/{tournament.slug}/", **EN).content.decode()
+    assert 'data-testid="draw-next"' in page and 'data-testid="next-to-desk"' not in page
+    assert page.count('data-testid="help"') >= 1
+
+
+def test_forms_that_no_longer_apply_are_gone(client, tournament):
+    from tournaments.models import Tournament
+    from tournaments.services.hands import table_sheet_record
+    from tournaments.services.rounds import round_draw, round_publish
+    from tournaments.simulation import random_hand
+    import random
+
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    assert 'data-testid="swap-1"' in client.get(f"/o/{tournament.slug}/rounds/").content.decode()
+    round_publish(round=rnd)
+    table = rnd.tables.first()
+    table_sheet_record(table=table, records=[random_hand(random.Random(1), table_size=4, dealer=1)])
+    assert 'data-testid="swap-1"' not in client.get(f"/o/{tournament.slug}/rounds/").content.decode()
+    assert 'data-testid="withdraw-1"' in client.get(f"/o/{tournament.slug}/desk/").content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    assert 'data-testid="withdraw-1"' not in client.get(f"/o/{tournament.slug}/desk/").content.decode()
+
+
+def test_german_wording_anmelden_is_log_in_registrieren_and_zurueckziehen_are_the_desk():
+    from django.utils import translation
+
+    with translation.override("de"):
+        assert translation.gettext("Register") == "Registrieren"
+        assert translation.gettext("Withdraw") == "Zurückziehen"
+        assert translation.gettext("Log in") == "Anmelden" and translation.gettext("Log out") == "Abmelden"
+    catalogue = (Path(__file__).resolve().parents[2] / "locale/de/LC_MESSAGES/django.po").read_text()
+    for msgid, msgstr in re.findall(r'^msgid "(.*)"\nmsgstr "(.*)"', catalogue, re.M):
+        if re.search(r"\b(an|ab)meld", msgstr, re.I) and "Anmeldung" not in msgstr:
+            assert msgid in ("Log in", "Log out"), (msgid, msgstr)
+
+
+def test_make_run_prints_the_console_address():
+    out = subprocess.run(["make", "-n", "run", "HOST=127.0.0.1:8160"], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
+    assert "http://127.0.0.1:8160/o/" in out

@@ -70,8 +70,8 @@ def test_bad_options_raise_a_command_error_naming_the_option(simulate, options, 
 
 
 def test_too_few_players_for_the_tables_name_the_remedy(simulate):
-    # German first (LANGUAGE_CODE "de"): "7 Spieler ...: 1 dazunehmen oder 2 abmelden."
-    with pytest.raises(CommandError, match=r"^players: 7 Spieler .*: 1 dazunehmen oder 2 abmelden\.$"):
+    # German first (LANGUAGE_CODE "de"): "7 Spieler ...: 1 dazunehmen oder 2 zurückziehen."
+    with pytest.raises(CommandError, match=r"^players: 7 Spieler .*: 1 dazunehmen oder 2 zurückziehen\.$"):
         simulate("--players", "7", "--slug", "zu-wenige")
 
 

@@ -59,13 +59,14 @@ class RegistrationListView(TournamentApiView):
             if player is None:  # another club's player reads exactly like an id nobody has
                 raise ServiceError("player_id", _("No such player."))
             registration = registration_create(
-                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"]
+                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"],
+                by=request.user,
             )
         else:
             registration = registration_quick_add(
                 tournament=tournament, first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                 club_name=data.get("club", ""), paid=data["paid"], checked_in=data["checked_in"],
-                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club",
+                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club", by=request.user,
             )
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 

@@ -83,8 +83,9 @@ class Series(models.Model):
         try:
             validate_series_rules(self.rules)
         except RuleError as err:
-            field = err.field if err.field in {"best", "placement_points", "tiebreaks", "min_participations"} else "scoring"
-            raise ValidationError({field: err.message}) from err
+            from scoring.messages import rule_error_text
+
+            raise ValidationError({err.field: rule_error_text(err)}) from err
 
 
 class SeriesTournament(models.Model):

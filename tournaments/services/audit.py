@@ -27,9 +27,8 @@ def registration_label(registration) -> str:
 
 
 def round_label(number: int) -> str:
-    from django.utils.translation import gettext
-
-    return gettext("Round %(n)s") % {"n": number}
+    """A round is logged by its number alone; the pages say "Runde 2" / "Round 2" in the reader's language."""
+    return str(number)
 
 
 def changed(before: dict, after: dict) -> tuple[dict, dict]:

@@ -23,18 +23,25 @@ def start_number_next(*, tournament: Tournament) -> int:
 @transaction.atomic
 def registration_create(
     *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
-    substitute_for: Registration | None = None,
+    substitute_for: Registration | None = None, by=None,
 ) -> Registration:
-    """Register a player; start numbers are given in order and never reused."""
+    """Register a player; start numbers are given in order and never reused.
+
+    Logged when a person does it (``by``: the desk, an organiser); the system's own registrations (demo,
+    simulation) are not organiser actions."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Registration.objects.filter(tournament=locked, player=player).exists():
         raise ServiceError("player", _("%(name)s is registered already.") % {"name": player.name}, status=409)
     start_number = start_number_next(tournament=locked)
     tournament.last_start_number = start_number
-    return Registration.objects.create(
+    reg = Registration.objects.create(
         tournament=locked, player=player, start_number=start_number, paid=paid, checked_in=checked_in,
         substitute_for=substitute_for,
     )
+    if by is not None:
+        audit_record(action="registration.create", by=by, tournament=locked, subject=registration_label(reg),
+                     after={"paid": paid, "checked_in": checked_in})
+    return reg
 
 
 def club_by_name(*, name: str, may_create: bool, field: str = "club_name") -> Club | None:
@@ -130,13 +137,13 @@ def registration_substitute(*, withdrawn: Registration, player: Player, by=None)
 @transaction.atomic
 def registration_quick_add(
     *, tournament: Tournament, first_name: str, last_name: str, club_name: str = "", paid: bool = False,
-    checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name",
+    checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name", by=None,
 ) -> Registration:
     """A new player registered at the desk in one step; an unknown club name becomes a new club when the
     user may create clubs (organisers), otherwise it is refused (desk helpers pick existing clubs)."""
     club = club_by_name(name=club_name, may_create=may_create_club, field=club_field)
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in)
+    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in, by=by)
 
 
 @transaction.atomic

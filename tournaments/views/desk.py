@@ -112,7 +112,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such player")
     try:
         reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
-                                  checked_in=form.cleaned_data["checked_in"])
+                                  checked_in=form.cleaned_data["checked_in"], by=request.user)
     except ServiceError as err:
         return _render_desk(request, tournament, error=err.message, status=err.status)
     messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
@@ -127,7 +127,7 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = QuickAddForm(request.POST)
     if form.is_valid():
         try:
-            reg = registration_quick_add(tournament=tournament, **form.cleaned_data,
+            reg = registration_quick_add(tournament=tournament, **form.cleaned_data, by=request.user,
                                          may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)

@@ -14,6 +14,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
@@ -215,6 +217,9 @@ def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> d
         "names": json.dumps({str(seat): name for seat, name in entry.names.items()}),
         "totals": json.dumps({str(s.seat): s.total for s in sheet.seats}),
         "redeal": json.dumps([Hand.Contract.WEITER.value]), "games": mode.urls.game_prefix,
+        # a Kreuz with 60 Augen is thrown in under kreuz_tie = replay: the same dealer deals again
+        "tie60": json.dumps([Hand.Contract.KREUZ.value] if entry.rules.all_pass == "kreuz"
+                            and entry.rules.kreuz_tie == "replay" else []),
     }
 
 
@@ -261,6 +266,21 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
 def render_page(request: HttpRequest, table: Table, mode: EntryMode, *, template: str = "entry/table.html",
                 status: int = 200, **kwargs: Any) -> HttpResponse:
     return render(request, template, page_context(request, table, mode, **kwargs), status=status)
+
+
+def render_page_if_changed(request: HttpRequest, table: Table, mode: EntryMode, *, signature: str = "",
+                           **kwargs: Any) -> HttpResponse:
+    """render_page, or a bare 304 while the table (and ``signature``, e.g. the round a link follows) is unchanged.
+
+    entry.js polls the page it is on every few seconds with the ETag it got; a hall full of phones
+    then costs a handful of queries per poll instead of a rendered sheet.
+    """
+    etag = quote_etag(f"{selectors.table_entry_version(table)}-{signature}-{request.LANGUAGE_CODE}")
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = render_page(request, table, mode, **kwargs)
+        response["ETag"] = etag
+    return response
 
 
 def done(request: HttpRequest, url: str, message: str) -> HttpResponse:

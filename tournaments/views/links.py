@@ -92,7 +92,8 @@ def table_link(request: HttpRequest, key: str) -> HttpResponse:
     if link.table is not None and link.state != links.TableLink.MISSING:
         mode = link_mode(link.table, key)
         mode.extra.update(link=link, follow=follow)
-        return entry.render_page(request, link.table, mode, template="entry/link.html")
+        return entry.render_page_if_changed(request, link.table, mode, signature=link.signature,
+                                            template="entry/link.html")
     return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament,
                                                        "follow": follow})
 
@@ -135,7 +136,8 @@ def player_table(request: HttpRequest, key: str) -> HttpResponse:
         return redirect("tournaments:player", key=key)
     mode = link_mode(page.current.table, key, PLAYER)
     mode.extra.update(follow=_follow(reverse("tournaments:player_status", args=[key]), page.signature))
-    return entry.render_page(request, page.current.table, mode, template="entry/link.html")
+    return entry.render_page_if_changed(request, page.current.table, mode, signature=page.signature,
+                                        template="entry/link.html")
 
 
 @require_POST
