@@ -20,6 +20,20 @@ class LoginThrottleBackend(AxesStandaloneBackend):
         return super().authenticate(request, username, password, **kwargs)
 
 
+def client_address(request: HttpRequest) -> str:
+    """The address the login lock counts: REMOTE_ADDR, or behind ``PROXY_COUNT`` proxies the address the
+    outermost of ours saw (counted from the right of X-Forwarded-For: what a client writes there itself
+    stands further left and is ignored)."""
+    from django.conf import settings
+
+    count = settings.PROXY_COUNT
+    if count:
+        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+        if len(hops) >= count:
+            return hops[-count]
+    return request.META.get("REMOTE_ADDR", "")
+
+
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """The login page again, with a plain message how long the lock lasts (HTTP 429)."""
     cool_off = get_cool_off(request)

@@ -166,10 +166,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "schafkopfrennen.auth.locked_out"
 AXES_VERBOSE = False
-# Behind a reverse proxy (nginx, Caddy) the client's address is in X-Forwarded-For: name how many.
-if os.environ.get("DJANGO_PROXY_COUNT"):
-    AXES_IPWARE_PROXY_COUNT = int(os.environ["DJANGO_PROXY_COUNT"])
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+# Behind reverse proxies (nginx, Caddy) the client's address is in X-Forwarded-For: say how many proxies.
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0") or 0)
+AXES_CLIENT_IP_CALLABLE = "schafkopfrennen.auth.client_address"
 
 # E-mail: only when an SMTP host is configured. Then "forgot your password" is offered on the login
 # page; without it the login page says whom to ask (DJANGO_ACCOUNT_HELP, e.g. "Sepp Huber, 0171 ...").

@@ -214,3 +214,17 @@ def test_with_email_a_reset_link_is_mailed_and_works(orga, settings):
                                                     "new_password2": "ganz-neu-geheim-7"})
     assert done.status_code == 302
     assert login(Client(), "orga", "ganz-neu-geheim-7").status_code == 302
+
+
+def test_behind_a_proxy_the_lock_sees_the_clients_address(orga, settings):
+    settings.PROXY_COUNT = 1  # DJANGO_PROXY_COUNT=1: nginx appends the address it saw to X-Forwarded-For
+    # The guesser writes a made-up address into the header himself; our proxy appends his real one.
+    guesser = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.1, 203.0.113.9")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(guesser, "orga", "falsch")
+    assert login(guesser, "orga", "richtig-geheim-1").status_code == 429
+    changed_story = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.77, 203.0.113.9")
+    assert login(changed_story, "orga", "richtig-geheim-1").status_code == 429
+    # The organiser at the venue comes through the same proxy (same REMOTE_ADDR) from another address.
+    venue = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.4")
+    assert login(venue, "orga", "richtig-geheim-1").status_code == 302
