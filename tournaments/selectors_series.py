@@ -268,6 +268,7 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
             sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
             win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),
+            schneider=outcome.get("schneider"),
         ))
     return facts
 
