@@ -252,12 +252,13 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             "table_id", "number", "registration__player_id").order_by():
         seats[table_id][number] = player_id
     facts = []
-    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, won, tout, sie, muss, augen,
+    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, outcome, tout, sie, muss, augen,
          schwarz, dealer, points, thrown_in) in Hand.objects.filter(**closed).values_list(
             "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
-            "number", "contract", "declarer", "declarer_won", "tout", "sie", "muss", "augen", "schwarz", "dealer",
+            "number", "contract", "declarer", "outcome", "tout", "sie", "muss", "augen", "schwarz", "dealer",
             "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
         at_table = seats[table_id]
+        won = None if thrown_in else outcome.get("declarer_won")  # from the stored HandScore
         playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
         facts.append(GameFact(
             tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,

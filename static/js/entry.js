@@ -17,6 +17,9 @@
  */
 (function () {
   "use strict";
+  /* numbers as the lists print them: one minus sign, "−5" (U+2212), never a hyphen */
+  function minus(n) { return String(n).replace("-", "\u2212"); }
+
 
   var POLL_MS = 3000;
   var SEND_TIMEOUT_MS = 8000;
@@ -100,6 +103,7 @@
       version: d.version || "", next: parseInt(d.next, 10) || 0, dealer: parseInt(d.dealer, 10) || 0,
       size: parseInt(d.size, 10) || 4, required: parseInt(d.required, 10) || 0, played: parseInt(d.played, 10) || 0,
       open: !!d.open, names: json(d.names, {}), totals: json(d.totals, {}), redeal: json(d.redeal, []),
+      tie60: json(d.tie60, []), /* über Kreuz under kreuz_tie = replay: 60 Augen are thrown in */
       games: d.games || ""
     };
   }
@@ -329,7 +333,8 @@
     if (wonPart && !wonPart.hidden && checked("won")) result.push(labelOf(f, "won"));
     var lf = checked("laufende");
     if (lf && lf !== "0") result.push(lf + " Lf.");
-    var who = [s.names[checked("declarer")], s.names[checked("partner")]].filter(Boolean).join(" + ");
+    var who = c === "kreuz" ? (f.querySelector('input[name="pair"]:checked + label .nb-name') || {}).textContent || ""
+      : [s.names[checked("declarer")], s.names[checked("partner")]].filter(Boolean).join(" + ");
     return { label: parts.filter(Boolean).join(" "), result: result.join(" · "), who: who,
              called: c === "rufspiel" || c === "muss" ? checked("called") : "" };
   }
@@ -373,10 +378,10 @@
         if (item.thrownIn) pts = null;
         if (pts === undefined) unknown = true;
         if (typeof pts === "number") { running[seat] += pts; known[seat] += pts; }
-        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : String(pts));
+        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : minus(pts));
         var cls = pts > 0 ? " plus" : pts < 0 ? " minus" : "";
         return '<span class="c-seat' + (out ? " out" : "") + '" data-seat="' + seat + '"><b class="pts' + cls + '">' +
-          esc(shown) + '</b><span class="run">' + (unknown ? "?" : running[seat]) + "</span></span>";
+          esc(shown) + '</b><span class="run">' + (unknown ? "?" : minus(running[seat])) + "</span></span>";
       }).join("");
       var note;
       if (item.state === "conflict") {
@@ -416,7 +421,7 @@
       if (!box) return;
       box.hidden = !q.length;
       var sum = known[seat] || 0;
-      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : String(sum))) + " " + text("unsent") : "";
+      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : minus(sum))) + " " + text("unsent") : "";
     });
     markBusy();
   }
@@ -505,7 +510,9 @@
     var item = {
       cid: cid, number: pos.number, dealer: pos.dealer, action: f.action, fields: fields,
       points: previewPoints(f), label: d.label, result: d.result, who: d.who, called: d.called,
-      thrownIn: s.redeal.indexOf(checked("contract")) >= 0, state: "queued", reason: "", at: Date.now()
+      thrownIn: s.redeal.indexOf(checked("contract")) >= 0 ||
+        (s.tie60.indexOf(checked("contract")) >= 0 && f.querySelector('input[name="augen"]').value === "60"),
+      state: "queued", reason: "", at: Date.now()
     };
     var q = queue();
     q.push(item);

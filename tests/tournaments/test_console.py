@@ -208,3 +208,36 @@ def test_club_logo_upload(client, organiser, tmp_path, settings):
     bad = SimpleUploadedFile("logo.png", b"not an image", content_type="image/png")
     page = client.post(f"/o/verein/{organiser.pk}/", {"club": "1", "name": organiser.name, "logo": bad}, **EN)
     assert page.status_code == 200 and "logo" in page.context["club_form"].errors
+
+
+def test_kreuz_statt_muss_preset_rules_form_and_worked_examples(client, organiser):
+    response = client.post("/o/neu/", {
+        "club": organiser.pk, "name": "Kreuzrennen", "slug": "kreuz", "date": "2027-03-20", "venue": "Post",
+        "entry_fee": "10", "payout_percent": "100", "preset": "kreuz_statt_muss"}, **EN)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(slug="kreuz")
+    assert (tournament.rules["all_pass"], tournament.rules["kreuz_tie"]) == ("kreuz", "lost")
+    page = client.get(f"/o/{tournament.slug}/einstellungen/", **EN).content.decode()
+    assert "Kreuz 1+3 won with 72" in page and 'value="kreuz" selected' in page
+
+    form = {**_rules_post(tournament), "kreuz_tie": "replay"}
+    assert client.post(f"/o/{tournament.slug}/einstellungen/", form).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules["kreuz_tie"] == "replay"
+    example = client.post(f"/o/{tournament.slug}/einstellungen/beispiele/", form, **EN)
+    examples = dict(example.context["examples"])
+    assert examples["Kreuz 1+3 won with 72"] == (1, -1, 1, -1)
+    assert examples["Kreuz 1+3 with 60:60"] == (0, 0, 0, 0)  # thrown in and dealt again
+    lost = client.post(f"/o/{tournament.slug}/einstellungen/beispiele/", {**form, "kreuz_tie": "lost"}, **EN)
+    assert dict(lost.context["examples"])["Kreuz 1+3 with 60:60"] == (-1, 1, -1, 1)
+    bad = client.post(f"/o/{tournament.slug}/einstellungen/", {**form, "kreuz_tie": "draw"}, **EN)
+    assert "kreuz_tie" in bad.context["rules_form"].errors
+
+
+def test_rules_stored_before_kreuz_existed_open_in_the_form(client, organiser):
+    tournament = TournamentFactory(club=organiser)
+    rules = dict(tournament.rules)
+    rules.pop("kreuz_tie", None)
+    Tournament.objects.filter(pk=tournament.pk).update(rules=rules)
+    page = client.get(f"/o/{tournament.slug}/einstellungen/", **EN)
+    assert page.status_code == 200 and page.context["rules_form"].initial["kreuz_tie"] == "lost"

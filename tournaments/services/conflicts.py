@@ -38,7 +38,11 @@ def hand_conflict_resolve(
         return hand
     _require_open(table, organiser=False, reason="")
     record = _clean_record(record, table.size)
-    swapped = (record.get("contract") == Hand.Contract.WEITER) != (hand.contract == Hand.Contract.WEITER)
+    try:  # thrown in: a "weiter", or a Kreuz replayed after 60:60 (the engine says which)
+        rival_thrown_in = _score(table, record, hand.dealer).thrown_in
+    except ServiceError:
+        rival_thrown_in = record.get("contract") == Hand.Contract.WEITER
+    swapped = rival_thrown_in != hand.thrown_in
     if keep == "rival" and swapped:  # the deal after a thrown-in game depends on it
         raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game "
                                          "and enter it anew."))
@@ -52,8 +56,8 @@ def hand_conflict_resolve(
             setattr(hand, name, value)
         hand.save()
         old, new = stored, {**_snapshot(hand), "client_id": cid}
-        _unconfirm(table)
-        tournament_changed(table.round.tournament_id)
+        _unconfirm(table, changed=hand.number)  # the table is told "game N was changed – please confirm again"
+        tournament_changed(table.round.tournament_id, table.pk)
     else:
         try:
             rival["points"] = {str(k): v for k, v in _score(table, record, hand.dealer).points.items()}

@@ -32,7 +32,7 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     seats = set(table.seats.values_list("number", flat=True))
     if seat not in seats:
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
-    played = table.hands.exclude(contract=Hand.Contract.WEITER).count()
+    played = table.hands.exclude(thrown_in=True).count()
     required = games_required(table.round.tournament, table.size)
     if played < required and table.paper_totals is None:
         raise ServiceError("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
@@ -20,15 +21,16 @@ from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
 
+# Lazy: the labels are read when a page renders, in its language (not once at import).
 EXAMPLE_LABELS = {
-    "rufspiel_won": _("won Rufspiel"),
-    "rufspiel_schneider_3_laufende": _("Rufspiel won Schneider, 3 Laufende"),
-    "solo_won_3_laufende_schneider": _("won solo with 3 Laufende, Schneider"),
-    "wenz_won_2_laufende": _("won Wenz with 2 Laufende"),
-    "solo_lost": _("lost solo"),
-    "solo_tout_won_4_laufende": _("won Solo-Tout with 4 Laufende"),
-    "kreuz_won": _("Kreuz 1+3 won with 72"),
-    "kreuz_60_60": _("Kreuz 1+3 with 60:60"),
+    "rufspiel_won": gettext_lazy("won Rufspiel"),
+    "rufspiel_schneider_3_laufende": gettext_lazy("Rufspiel won Schneider, 3 Laufende"),
+    "solo_won_3_laufende_schneider": gettext_lazy("won solo with 3 Laufende, Schneider"),
+    "wenz_won_2_laufende": gettext_lazy("won Wenz with 2 Laufende"),
+    "solo_lost": gettext_lazy("lost solo"),
+    "solo_tout_won_4_laufende": gettext_lazy("won Solo-Tout with 4 Laufende"),
+    "kreuz_won": gettext_lazy("Kreuz 1+3 won with 72"),
+    "kreuz_60_60": gettext_lazy("Kreuz 1+3 with 60:60"),
 }
 
 

@@ -217,6 +217,9 @@ def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> d
         "names": json.dumps({str(seat): name for seat, name in entry.names.items()}),
         "totals": json.dumps({str(s.seat): s.total for s in sheet.seats}),
         "redeal": json.dumps([Hand.Contract.WEITER.value]), "games": mode.urls.game_prefix,
+        # a Kreuz with 60 Augen is thrown in under kreuz_tie = replay: the same dealer deals again
+        "tie60": json.dumps([Hand.Contract.KREUZ.value] if entry.rules.all_pass == "kreuz"
+                            and entry.rules.kreuz_tie == "replay" else []),
     }
 
 
