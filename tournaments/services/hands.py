@@ -166,15 +166,20 @@ def hand_record(
         raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
                                          "because the same dealer deals again after it."), code="weiter_not_last")
     try:
-        # No savepoint: under the table's lock the number is free; a unique clash can only be the
-        # submission id, used at another table, and then the whole transaction is given up anyway.
+        # No savepoint: under the table's lock the number is free; a unique clash is the submission id
+        # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
+        # the whole transaction is given up anyway.
         hand = Hand.objects.create(
             table=table, number=number, dealer=dealer, **outcome_columns(score),
             entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
             client_id=client_id, **hand_columns(record),
         )
-    except IntegrityError:
-        raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
+    except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
+        if "client_id" in str(err):
+            raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
+        # SQLite has no row locks: another device's game with this number got in first
+        raise ServiceError("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
+                           status=409, code="number_taken") from None
     HandRevision.objects.create(
         table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
         by=hand.entered_by, device=device[:200], reason=reason[:300],
