@@ -2,10 +2,12 @@
 
     .venv/bin/python bench/standings.py [--players 1000] [--games 48] [--reuse]
 
-Prints (1) a full recompute (load every game, score, rank, ledger, replace the snapshot) next to a
-raw SQL ``SUM ... GROUP BY`` over the same stored points, as a ratio, and (2) the time from the last
-game of a table committed to the standings showing it, with a real Celery worker on Redis.
-Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379. Not a test.
+Prints (1) a full recompute (read every game's stored outcome, per-table results, rank, ledger,
+replace the snapshot), the merge of one changed table (what a save costs the worker), and the floor:
+a raw SQL ``SUM ... GROUP BY`` over the same stored points; interleaved, median and range, with the
+load average; and (2) the time from the last game of a table committed to the standings showing it,
+with a real Celery worker on Redis. Database and broker from BENCH_DATABASE_URL (a server URL plus
+a database name this bench may drop) and BENCH_REDIS_URL. Not a test.
 """
 import argparse
 import os
@@ -18,10 +20,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DB = "schafkopfrennen_bench_standings"
-BROKER = "redis://127.0.0.1:6379/14"
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench_standings")
+SERVER, DB = DATABASE_URL.rsplit("/", 1)
+BROKER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.update(
-    DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", CELERY_BROKER_URL=BROKER,
+    DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER,
     DJANGO_SETTINGS_MODULE="schafkopfrennen.settings", DJANGO_LOG_LEVEL="WARNING",
 )
 
@@ -39,8 +42,8 @@ RAW_SQL = """
 def recreate_database() -> None:
     import psycopg
 
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB}")
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {DB}")
 
 
@@ -51,15 +54,24 @@ def hand_record_of(hand) -> dict:
     return stored_record(hand, hand.table.size)
 
 
-def interleaved_medians_ms(fns, repeat: int = 11) -> list[float]:
-    """Median time of each function, run in turns so that a slow spell of the machine hits all alike."""
+def interleaved_ms(fns, repeat: int = 11) -> list[list[float]]:
+    """Times of each function, run in turns (the order turning round) so that a slow spell of the machine hits all alike."""
     times: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeat):
-        for fn, bucket in zip(fns, times):
+    for turn in range(repeat):
+        order = list(zip(fns, times))
+        for fn, bucket in (order if turn % 2 == 0 else order[::-1]):
             started = time.perf_counter()
             fn()
             bucket.append((time.perf_counter() - started) * 1000)
-    return [statistics.median(bucket) for bucket in times]
+    return times
+
+
+def interleaved_medians_ms(fns, repeat: int = 11) -> list[float]:
+    return [statistics.median(bucket) for bucket in interleaved_ms(fns, repeat)]
+
+
+def described(values: list[float]) -> str:
+    return f"median {statistics.median(values):8.1f} ms (range {min(values):.1f}–{max(values):.1f})"
 
 
 def main() -> None:
@@ -116,13 +128,33 @@ def main() -> None:
             cursor.execute(RAW_SQL, [tournament.pk])
             return cursor.fetchall()
 
-    standings_recompute(tournament_id=tournament.pk)  # warm both up once
+    from scoring.standings import standings_update
+    from tournaments.services.hands import hand_correct
+
+    open_tables = list(Hand.objects.filter(table__round__tournament=tournament, table__round__status="published")
+                       .order_by("table_id", "-number").distinct("table_id")[:11])
+
+    def merge_one() -> None:
+        """A correction at one table (not timed here), then what the worker does with it."""
+        hand = open_tables.pop()
+        hand_correct(hand=hand, record=hand_record_of(hand), device="bench")
+        started = time.perf_counter()
+        standings_update(tournament_id=tournament.pk, table_ids=[hand.table_id])
+        merge_times.append((time.perf_counter() - started) * 1000)
+
+    merge_times: list[float] = []
+    standings_recompute(tournament_id=tournament.pk)  # warm them up once
     raw_sum()
-    recompute_ms, raw_ms = interleaved_medians_ms([lambda: standings_recompute(tournament_id=tournament.pk), raw_sum])
-    print(f"games stored:                 {hands:,}")
-    print(f"full recompute (median of 11): {recompute_ms:8.1f} ms")
-    print(f"raw SQL SUM ... GROUP BY:      {raw_ms:8.1f} ms")
-    print(f"ratio:                         {recompute_ms / raw_ms:8.2f} ×")
+    load_before = os.getloadavg()
+    recompute, raw, _ = interleaved_ms([lambda: standings_recompute(tournament_id=tournament.pk), raw_sum, merge_one])
+    load_after = os.getloadavg()
+    print(f"games stored: {hands:,}; 11 interleaved turns; load {load_before[0]:.2f} before, {load_after[0]:.2f} after "
+          f"on {os.cpu_count()} cores (the machine may be shared)")
+    print(f"full recompute:            {described(recompute)}")
+    print(f"merge of one changed table: {described(merge_times)}")
+    print(f"raw SQL SUM ... GROUP BY:  {described(raw)}")
+    ratios = [a / b for a, b in zip(recompute, raw, strict=True)]
+    print(f"full recompute / raw SQL:  median {statistics.median(ratios):.2f} × (range {min(ratios):.2f}–{max(ratios):.2f}; target ≤ 2)")
 
     if not last_games:  # --reuse: take the last game of ten tables of the open round back, to enter it again
         rnd = tournament.rounds.order_by("-number").first()
@@ -152,8 +184,8 @@ def main() -> None:
                 time.sleep(0.02)
             delays.append((time.perf_counter() - committed) * 1000)
             time.sleep(1.5)  # the next table's last game, a moment later
-        print(f"last game committed -> standings visible, 10 tables: median {statistics.median(delays):.0f} ms, "
-              f"max {max(delays):.0f} ms (includes the 1 s coalescing window)")
+        print(f"last game committed -> standings visible, 10 tables, 1.5 s apart: median {statistics.median(delays):.0f} ms, "
+              f"range {min(delays):.0f}–{max(delays):.0f} ms; load {os.getloadavg()[0]:.2f}")
     finally:
         worker.terminate()
         worker.wait(timeout=30)

@@ -15,8 +15,10 @@ class CompactJSONEncoder(json.JSONEncoder):
 class StandingsSnapshot(models.Model):
     """The standings, Tischbeste and ledger of a tournament, recomputed from the games.
 
-    Replaced whole in one transaction by the recompute task; ``marker`` says which state of the
-    games it was computed from, so pages can tell whether newer games are still being counted.
+    Written in one transaction by the recompute or the merge of changed tables; ``revision`` is the
+    newest game revision it reflects (pages tell from it whether newer games are still being counted),
+    ``version`` counts the writes (the pages' ETag), ``parts`` keeps every table's result so that a
+    change merges in one table's work.
     """
 
     tournament = models.OneToOneField(
@@ -24,6 +26,9 @@ class StandingsSnapshot(models.Model):
         verbose_name=_("tournament"),
     )
     marker = models.CharField(_("state of the games"), max_length=100)
+    revision = models.BigIntegerField(_("newest game revision counted"), default=0)
+    version = models.PositiveBigIntegerField(_("version"), default=0)
+    parts = models.JSONField(_("results per table"), default=dict, encoder=CompactJSONEncoder)
     computed_at = models.DateTimeField(_("computed"))
     duration_ms = models.PositiveIntegerField(_("computing time (ms)"), default=0)
     data = models.JSONField(_("standings"), encoder=CompactJSONEncoder)

@@ -1,43 +1,61 @@
-"""When standings are recomputed: after a committed change, coalesced, and never at the cost of entry.
+"""When standings are brought up to date: right after a committed change, coalesced, never at the cost of entry.
 
-A change opens a one-second window in the cache and enqueues one recompute for when the window
-closes; further changes inside the window only ride along (they are committed before that recompute
-reads the games). The window expires by itself, so it needs no cooperation from the worker and
-works with a per-process cache too (each web process then coalesces its own changes).
-If the broker is down the change is still stored (the tables keep playing), the page shows that the standings lag, and the next change, a
-page view or a starting worker schedules the catch-up.
+A change at a table merges that table into the snapshot (``standings.standings_update``); a change of
+the players (a substitute) recomputes the whole tournament. With a worker, the first change after a
+quiet moment is sent at once (no countdown) and opens a one-second window; changes inside the window
+send one more task between them, due when the window has closed, so it reads them all (the merge finds
+their tables in the revision log). Every window expires by itself: no cooperation from the worker is
+needed, and a per-process cache works too (each web process then coalesces its own changes).
+Without a broker (the embedded default) the merge runs in-process after the commit, in one table's
+work, never a whole-tournament recompute.
+If the broker is down the change is still stored (the tables keep playing), the page shows that the
+standings lag, and the next change, a page view or a starting worker schedules the catch-up.
 """
 import contextlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from django.core.cache import cache
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-COALESCE_SECONDS = 1  # a burst of saves within this window leads to one recompute (whole seconds: Redis)
+WINDOW_SECONDS = 1  # changes within this of the first one share one trailing task (whole seconds: Redis)
 
 
-def pending_key(tournament_id: int) -> str:
-    return f"standings:pending:{tournament_id}"
+def pending_key(tournament_id: int, kind: str = "merge") -> str:
+    return f"standings:pending:{kind}:{tournament_id}"
 
 
-def standings_schedule(tournament_id: int) -> bool:
-    """Enqueue one recompute unless one is scheduled already; returns whether it enqueued."""
-    from .tasks import standings_recompute_task
+def trailing_key(tournament_id: int, kind: str = "merge") -> str:
+    return f"standings:trailing:{kind}:{tournament_id}"
 
-    in_process = standings_recompute_task.app.conf.task_always_eager
+
+def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = None) -> bool:
+    """Bring the snapshot up to date: merge ``table_ids`` (None: recompute all). Returns whether it sent work."""
+    from .tasks import standings_recompute_task, standings_update_task
+
+    task = standings_recompute_task if table_ids is None else standings_update_task
+    args = [tournament_id] if table_ids is None else [tournament_id, sorted(table_ids)]
+    in_process = task.app.conf.task_always_eager
+    kind = "full" if table_ids is None else "merge"
+    keys = [pending_key(tournament_id, kind)]
     try:
-        if not in_process and not cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS):
-            return False
-        standings_recompute_task.apply_async(args=[tournament_id], countdown=COALESCE_SECONDS)
-    except Exception:  # Redis (cache or broker) unreachable, or in-process the recompute failed: entry
+        if in_process:
+            task.apply_async(args=args)
+        elif cache.add(keys[0], 1, timeout=WINDOW_SECONDS):  # the first change after a quiet moment: at once
+            task.apply_async(args=args)
+        else:
+            keys = [trailing_key(tournament_id, kind)]
+            if not cache.add(keys[0], 1, timeout=WINDOW_SECONDS):
+                return False  # the window's trailing task is due later and will read this change
+            task.apply_async(args=args, countdown=WINDOW_SECONDS)
+    except Exception:  # Redis (cache or broker) unreachable, or in-process the update failed: entry
         # goes on, the standings page says they are not current, and a later change catches up.
         with contextlib.suppress(Exception):
-            cache.delete(pending_key(tournament_id))
-        log.warning("standings recompute for tournament %s did not go through", tournament_id, exc_info=True)
+            cache.delete_many(keys)
+        log.warning("standings update for tournament %s did not go through", tournament_id, exc_info=True)
         return False
     return True
 
@@ -47,41 +65,51 @@ _deferred = threading.local()
 
 @contextlib.contextmanager
 def standings_deferred() -> Iterator[None]:
-    """Within this block changes only collect tournament ids; one recompute each is scheduled at the end.
+    """Within this block changes only collect tournament ids; one update each is scheduled at the end.
 
-    For bulk work (a whole rehearsal tournament) that would otherwise recompute after every table.
+    For bulk work (a whole rehearsal tournament) that would otherwise update after every table.
     """
-    outer = getattr(_deferred, "ids", None)
-    _deferred.ids = set() if outer is None else outer
+    outer = getattr(_deferred, "changes", None)
+    _deferred.changes = {} if outer is None else outer
     try:
         yield
     finally:
         if outer is None:
-            ids, _deferred.ids = _deferred.ids, None
-            for tournament_id in sorted(ids):
-                standings_schedule_on_commit(tournament_id)
+            changes, _deferred.changes = _deferred.changes, None
+            for tournament_id in sorted(changes):
+                tables = changes[tournament_id]
+                standings_schedule_on_commit(tournament_id, None if tables is None else tables)
 
 
-def standings_schedule_on_commit(tournament_id: int) -> None:
-    ids = getattr(_deferred, "ids", None)
-    if ids is not None:
-        ids.add(tournament_id)
+def standings_schedule_on_commit(tournament_id: int, table_ids: Iterable[int] | None = None) -> None:
+    changes = getattr(_deferred, "changes", None)
+    if changes is not None:
+        if table_ids is None or changes.get(tournament_id, set()) is None:
+            changes[tournament_id] = None
+        else:
+            changes.setdefault(tournament_id, set()).update(table_ids)
         return
-    transaction.on_commit(lambda: standings_schedule(tournament_id))
+    tables = None if table_ids is None else set(table_ids)
+    transaction.on_commit(lambda: standings_schedule(tournament_id, tables))
 
 
 def standings_is_current(tournament) -> bool:
-    from .standings import games_marker
+    """No game revision is newer than the snapshot (one indexed read of the newest revisions)."""
+    from .standings import revisions_after
 
     snapshot = getattr(tournament, "standings_snapshot", None)
-    return snapshot is not None and snapshot.marker == games_marker(tournament)
+    return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
 
 
 def standings_catch_up() -> int:
+    """Recompute every started tournament whose snapshot misses games or substitutes (after an outage)."""
     from tournaments.models import Tournament
+
+    from .standings import games_marker
 
     count = 0
     for tournament in Tournament.objects.exclude(status=Tournament.Status.PLANNED).select_related("standings_snapshot"):
-        if not standings_is_current(tournament) and standings_schedule(tournament.pk):
+        snapshot = getattr(tournament, "standings_snapshot", None)
+        if (snapshot is None or snapshot.marker != games_marker(tournament)) and standings_schedule(tournament.pk):
             count += 1
     return count

@@ -7,6 +7,10 @@ from django.utils import timezone
 
 from .models import StandingsSnapshot
 from .schedule import standings_is_current
+from .standings import revisions_after
+
+
+PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
 
 
 @dataclass(frozen=True)
@@ -17,25 +21,79 @@ class StandingsView:
     computed_at: Any
     current: bool  # False: newer games are still being counted (or the worker is behind)
     exists: bool
+    page: int = 1
+    pages: int = 1
+    total: int = 0  # rows before paging (after a search)
+    me: dict[str, Any] | None = None  # the viewer's own row (from his player page), wherever it stands
+    version: int = 0
 
 
 def _snapshot(tournament) -> StandingsSnapshot | None:
     return StandingsSnapshot.objects.filter(tournament=tournament).first()
 
 
-def standings_view(tournament, *, round: int | None = None, query: str = "") -> StandingsView:
-    snapshot = _snapshot(tournament)
+def standings_state(slug: str) -> tuple[str, Any] | None:
+    """What the public standings of a tournament show follows from this token (None: no such tournament).
+
+    Two small reads, never the snapshot's document: the tournament with its snapshot's version and
+    what the progress line counts (rounds published and closed, confirmations, tables closed with a
+    reason), and whether a game revision is newer than the snapshot.
+    """
+    from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+
+    from tournaments.models import Round, TableConfirmation, Tournament
+
+    def counted(query, **filters) -> Subquery:
+        return Subquery(query.annotate(n=Count("pk", filter=Q(**filters) if filters else None)).values("n")[:1],
+                        output_field=IntegerField())
+
+    rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    row = Tournament.objects.filter(slug=slug).annotate(
+        published=counted(rounds, status=Round.Status.PUBLISHED), closed=counted(rounds, status=Round.Status.CLOSED),
+        confirmed=counted(TableConfirmation.objects.filter(table__round__tournament=OuterRef("pk")).order_by()
+                          .values("table__round__tournament")),
+        with_reason=counted(rounds, tables__closed_reason__gt=""),
+    ).values("pk", "status", "standings_public", "standings_snapshot__version", "standings_snapshot__revision",
+             "standings_snapshot__computed_at", "published", "closed", "confirmed", "with_reason").first()
+    if row is None:
+        return None
+    version = row["standings_snapshot__version"]
+    current = version is not None and not revisions_after(row["pk"], row["standings_snapshot__revision"])
+    progress = ".".join(str(row[k] or 0) for k in ("published", "closed", "confirmed", "with_reason"))
+    return (f"{version}-{int(current)}-{int(row['standings_public'])}-{row['status']}-{progress}",
+            row["standings_snapshot__computed_at"])
+
+
+def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
+                   me: int | None = None, paged: bool = False) -> StandingsView:
+    """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
+
+    Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
+    """
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("data", "parts").first()
     tournament.standings_snapshot = snapshot  # for standings_is_current without another query
-    current = snapshot is not None and standings_is_current(tournament)
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    data = snapshot.data
-    rounds = sorted(int(r) for r in data["rounds"])
-    rows = data["overall"] if round is None else data["rounds"].get(str(round), [])
+    current = standings_is_current(tournament)
+    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
+    if round is None:
+        rows = one.values_list("data__overall", flat=True).get() or []
+        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
+    else:
+        per_round = one.values_list("data__rounds", flat=True).get() or {}
+        rounds = sorted(int(r) for r in per_round)
+        rows = per_round.get(str(round), [])
+    mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
     query = query.strip().casefold()
     if query:
         rows = [r for r in rows if query in r["name"].casefold() or query == str(r["start_number"])]
-    return StandingsView(rows, round, rounds, snapshot.computed_at, current, True)
+    total = len(rows)
+    pages = max(1, -(-total // PAGE_SIZE)) if paged else 1
+    if paged:
+        page = min(max(page or 1, 1), pages)
+        rows = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
+    return StandingsView(rows, round, rounds, snapshot.computed_at, current, True, page=page or 1, pages=pages,
+                         total=total, me=mine, version=snapshot.version)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 from typing import Any
 
 from scoring.rules import HAND_FIELDS, Hand, HandScore, Ruleset, hand_to_dict, score_hand
+from scoring.rules.outcome import outcome_from_dict, outcome_to_dict
 
 # The Hand model's columns that hold the record of rules.md section 4 (dealer is always stored).
 RECORD_COLUMNS: tuple[str, ...] = tuple(name for name in HAND_FIELDS if name != "dealer")
@@ -30,11 +31,12 @@ def points_json(score: HandScore) -> dict[str, int]:
 
 
 def outcome_columns(score: HandScore) -> dict[str, Any]:
-    """The stored outcome of a game: points per seat, who won, the money it costs."""
-    return {
-        "points": points_json(score) if not score.thrown_in else {},
-        "declarer_won": None if score.thrown_in else score.declarer_won,
-        "thrown_in": score.thrown_in,
-        "reuegeld_cents": sum(score.reuegeld.values()),  # only the declarer ever pays Reuegeld
-        "weitergeld_cents": max(score.weitergeld.values(), default=0),  # every seat pays the same
-    }
+    """The stored outcome of a game: the engine's whole HandScore (lossless), and the points per seat
+    the sheet, the archive and the admin show (empty for a thrown-in game)."""
+    return {"points": points_json(score) if not score.thrown_in else {}, "thrown_in": score.thrown_in,
+            "outcome": outcome_to_dict(score)}
+
+
+def stored_score(hand: Any) -> HandScore:
+    """The HandScore stored with a game (never scored again)."""
+    return outcome_from_dict(hand.outcome)

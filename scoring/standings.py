@@ -1,22 +1,35 @@
-"""Standings from the database: load the tables' results, run the pure computation, keep a snapshot.
+"""Standings from the database: the tables' results, the pure computation, the snapshot.
 
-Reads and writes of standings live here (the bridge between tournaments' models and
-scoring.rules.standings); the Celery task and the pages call these functions.
+A table's result comes from the outcomes stored with its games (``Hand.outcome``, the engine's whole
+HandScore) through the pure ``rules.standings.table_result``: no SQL of any vendor re-expands them and
+no game is scored again. The snapshot keeps every table's result next to the standings, so a change at
+one table costs that table's work: ``standings_update`` reads only the changed tables' games and
+merges them in; ``standings_recompute`` (the repair path) reads every game. Both give the same
+snapshot (tests/scoring/test_standings_incremental.py checks it over random sequences of changes).
+
+Which tables changed is read from the revision log (every change of a game or of paper totals writes
+a ``HandRevision``): the snapshot remembers the newest revision it reflects, overall and per table.
+Writers of one tournament's snapshot take its row lock (``FOR NO KEY UPDATE`` on the tournament), so
+two workers never merge over each other; the second finds nothing new and writes nothing.
 """
 import time
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from scoring.rules.seats import active_seats
-from scoring.rules.standings import REUEGELD, WEITERGELD, Money, StandingsResult, TableResult, compute_standings
+from scoring.rules.outcome import outcome_from_dict, table_result_from_dict, table_result_to_dict
+from scoring.rules.standings import StandingsResult, TableResult, compute_standings, table_result
 
 from .models import StandingsSnapshot
 
-SOLO_CONTRACTS = ("wenz", "solo")  # Tout and Sie are played as one of these
+# Changes commit in an order slightly different from their revision ids; a merge looks back this many
+# revisions behind the newest it reflected, so a change that committed late is still found.
+REVISION_LOOKBACK = 1000
 
 
 @dataclass(frozen=True)
@@ -29,12 +42,13 @@ class PlayerInfo:
     substitute_for: str  # name of the player whose seat and points he took over, or ""
 
 
-def _accounts(tournament) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
+def _accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
     """registration id -> the registration holding its points (a substitute takes them over)."""
     from tournaments.models import Registration
 
-    regs = list(Registration.objects.filter(tournament=tournament).values_list(
-        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name", "player__club__name"))
+    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
+        "player__club__name").order_by())
     successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
     names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
     account = {}
@@ -55,125 +69,86 @@ def _accounts(tournament) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
     return account, info
 
 
-# One pass over the games gives every table's points per seat, its won and lost solos per
-# declaring seat and the games that cost money: grouping the games by table (a few columns per seat
-# number) reads each game once, where joining every game to its four or five seats first made four
-# to five times the rows and cost more than a plain SUM ... GROUP BY over the same points.
-MAX_SEATS = 5
-_SEAT_POINTS = {
-    "postgresql": "(h.points ->> '{seat}')::int",
-    "sqlite": """CAST(json_extract(h.points, '$."{seat}"') AS INTEGER)""",
-}
-_CONCAT = {"postgresql": "string_agg", "sqlite": "group_concat"}
-_SOLO = "h.contract IN ({})".format(", ".join(f"'{c}'" for c in SOLO_CONTRACTS))
-# "number:declarer:dealer:contract:reuegeld:weitergeld" of every game that cost money, comma separated.
-_MONEY = ("{concat}(h.number || ':' || COALESCE(h.declarer, 0) || ':' || h.dealer || ':' || h.contract"
-          " || ':' || h.reuegeld_cents"
-          " || ':' || h.weitergeld_cents, ',') FILTER (WHERE h.reuegeld_cents > 0 OR h.weitergeld_cents > 0)")
+def _table_results(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
+    from tournaments.models import Hand, Round, Seat, Table
 
-
-def _table_sums_sql(vendor: str) -> str:
-    seats = range(1, MAX_SEATS + 1)
-    points = [f"COALESCE(SUM({_SEAT_POINTS[vendor].format(seat=n)}), 0)" for n in seats]
-    won = [f"COUNT(*) FILTER (WHERE h.declarer = {n} AND {_SOLO} AND h.declarer_won)" for n in seats]
-    lost = [f"COUNT(*) FILTER (WHERE h.declarer = {n} AND {_SOLO} AND NOT h.declarer_won)" for n in seats]
-    return f"""
-        SELECT h.table_id, {", ".join(points + won + lost)}, {_MONEY.format(concat=_CONCAT[vendor])}
-        FROM tournaments_hand h
-        JOIN tournaments_table t ON t.id = h.table_id JOIN tournaments_round r ON r.id = t.round_id
-        WHERE r.tournament_id = %s AND (%s = 0 OR r.status = 'closed')
-        GROUP BY h.table_id"""
-
-
-@dataclass(frozen=True)
-class _TableSums:
-    points: tuple[int, ...]  # indexed by seat number − 1
-    won: tuple[int, ...]
-    lost: tuple[int, ...]
-    # (game, declarer, dealer, contract, reuegeld, weitergeld) by game
-    money: tuple[tuple[int, int, int, str, int, int], ...]
-
-
-def _money_games(text: str | None) -> tuple[tuple[int, int, int, str, int, int], ...]:
-    games = []
-    for item in (text or "").split(","):
-        if item:
-            number, declarer, dealer, contract, reuegeld, weitergeld = item.split(":")
-            games.append((int(number), int(declarer), int(dealer), contract, int(reuegeld), int(weitergeld)))
-    return tuple(sorted(games))
-
-
-def _table_sums(tournament, closed_only: bool) -> dict[int, _TableSums]:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(_table_sums_sql(connection.vendor), [tournament.pk, int(closed_only)])
-        return {
-            row[0]: _TableSums(points=row[1:1 + MAX_SEATS], won=row[1 + MAX_SEATS:1 + 2 * MAX_SEATS],
-                               lost=row[1 + 2 * MAX_SEATS:1 + 3 * MAX_SEATS], money=_money_games(row[-1]))
-            for row in cursor.fetchall()
-        }
-
-
-def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
-    """Every table of the tournament's rounds, aggregated from the games' stored outcomes."""
-    from tournaments.models import Round, Seat, Table
-
-    rounds = Round.objects.filter(tournament=tournament)
-    if closed_only:
-        rounds = rounds.filter(status=Round.Status.CLOSED)
-    if account is None:
-        account, _info = _accounts(tournament)
+    if table_ids is not None:
+        where = Q(table_id__in=list(table_ids))
+        tables_where = Q(pk__in=list(table_ids))
+    else:
+        where = Q(table__round__tournament_id=tournament_id)
+        tables_where = Q(round__tournament_id=tournament_id)
+        if closed_only:
+            where &= Q(table__round__status=Round.Status.CLOSED)
+            tables_where &= Q(round__status=Round.Status.CLOSED)
     tables = {
         pk: (rnd, number, paper)
-        for pk, rnd, number, paper in Table.objects.filter(round__in=rounds).values_list(
+        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
             "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
     }
     seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for table_id, seat, reg_id in Seat.objects.filter(round__in=rounds).values_list(
-            "table_id", "number", "registration_id").order_by():
+    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
         seats[table_id][seat] = account[reg_id]
-    points: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    won: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    lost: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    money: dict[int, list[Money]] = {pk: [] for pk in tables}
-    for table_id, sums in _table_sums(tournament, closed_only).items():
-        for seat in seats[table_id]:
-            points[table_id][seat] = int(sums.points[seat - 1])
-            if sums.won[seat - 1] or sums.lost[seat - 1]:
-                won[table_id][seat], lost[table_id][seat] = sums.won[seat - 1], sums.lost[seat - 1]
-        for number, declarer, dealer, contract, reuegeld, weitergeld in sums.money:
-            if reuegeld:
-                money[table_id].append(Money(number, declarer, REUEGELD, reuegeld, contract in SOLO_CONTRACTS))
-            if weitergeld:  # who took part in the deal pays: at a table of five not the dealer (rules.md 6)
-                payers = active_seats(len(seats[table_id]), dealer) if len(seats[table_id]) in (4, 5) \
-                    else tuple(seats[table_id])
-                money[table_id].extend(Money(number, seat, WEITERGELD, weitergeld) for seat in payers)
-    results = []
-    for pk, (rnd, number, paper) in sorted(tables.items(), key=lambda kv: (kv[1][0], kv[1][1])):
-        seat_points = {seat: points[pk].get(seat, 0) for seat in seats[pk]}
-        for seat, total in (paper or {}).items():
-            seat_points[int(seat)] = seat_points.get(int(seat), 0) + total
-        results.append(TableResult(round=rnd, table=number, seats=seats[pk], points=seat_points,
-                                   won_solos=won[pk], lost_solos=lost[pk], money=tuple(money[pk])))
+    games: dict[int, list] = defaultdict(list)
+    for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
+        games[table_id].append((number, outcome_from_dict(outcome)))
+    results = {}
+    for pk, (rnd, number, paper) in tables.items():
+        played = sorted(games.get(pk, ()), key=lambda game: game[0])
+        totals = {int(seat): total for seat, total in (paper or {}).items()}
+        results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
     return results
 
 
+def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
+    """Every table of the tournament's rounds (in round and table order), from the games' stored outcomes."""
+    if account is None:
+        account, _info = _accounts(tournament.pk)
+    results = _table_results(tournament.pk, account=account, closed_only=closed_only)
+    return sorted(results.values(), key=lambda t: (t.round, t.table))
+
+
 def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
-    account, info = _accounts(tournament)
+    account, info = _accounts(tournament.pk)
     result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
                                tournament.ruleset, lot_seed=tournament.lot_seed)
     return result, info
 
 
-def games_marker(tournament) -> str:
-    """Which state of the games a snapshot reflects: the newest revision and the paper tables."""
-    from tournaments.models import HandRevision, Table
+def _substitutes(tournament_id: int) -> int:
+    from tournaments.models import Registration
 
-    last_revision = HandRevision.objects.filter(table__round__tournament=tournament).aggregate(m=Max("id"))["m"] or 0
-    paper = Table.objects.filter(round__tournament=tournament, paper_totals__isnull=False).count()
-    seats = tournament.registrations.filter(substitute_for__isnull=False).count()
-    return f"{last_revision}:{paper}:{seats}"
+    return Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False).count()
+
+
+def games_marker(tournament) -> str:
+    """Which state of the games a snapshot reflects: the newest revision and the substitutes.
+
+    Reads every revision of the tournament: for the catch-up and for tests; pages ask the cheaper
+    ``revisions_after``.
+    """
+    from tournaments.models import HandRevision
+
+    last = HandRevision.objects.filter(table__round__tournament_id=tournament.pk).aggregate(m=Max("id"))["m"] or 0
+    return f"{last}:{_substitutes(tournament.pk)}"
+
+
+def revisions_after(tournament_id: int, revision: int) -> bool:
+    """Whether a change of this tournament's games is newer than ``revision`` (reads only newer rows)."""
+    from tournaments.models import HandRevision
+
+    return HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id).exists()
+
+
+def _layout(tournament_id: int) -> list[int]:
+    """Which tables and seats there are: a redraw, a seat swap or a new round changes it."""
+    from tournaments.models import Seat
+
+    row = Seat.objects.filter(round__tournament_id=tournament_id).order_by().aggregate(
+        seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id"))
+    return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
 
 
 def _standing_rows(standings, info: dict[int, PlayerInfo]) -> list[dict[str, Any]]:
@@ -214,33 +189,95 @@ def snapshot_data(result: StandingsResult, info: dict[int, PlayerInfo]) -> dict[
     }
 
 
-@transaction.atomic
-def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
-    """Recompute everything from the games and replace the snapshot; running it twice gives the same."""
+def _locked_tournament(tournament_id: int):
+    """The tournament's row, locked for the snapshot's writers (FK inserts elsewhere are not blocked)."""
     from tournaments.models import Tournament
 
-    started = time.perf_counter()
-    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-    marker = games_marker(tournament)
-    result, info = standings_compute(tournament)
-    data = snapshot_data(result, info)
-    values = {"marker": marker, "computed_at": timezone.now(), "data": data,
-              "duration_ms": round((time.perf_counter() - started) * 1000)}
-    if not _snapshot_update(tournament.pk, values):
+    return Tournament.objects.select_for_update(no_key=True).only("pk", "rules", "lot_seed").get(pk=tournament_id)
+
+
+def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, parts: dict[str, Any],
+           result: StandingsResult, info: dict[int, PlayerInfo], started: float) -> StandingsSnapshot:
+    values = {
+        "marker": f"{revision}:{sum(1 for p in info.values() if p.substitute_for)}",
+        "revision": revision, "version": (snapshot.version if snapshot else 0) + 1, "parts": parts,
+        "computed_at": timezone.now(), "data": snapshot_data(result, info),
+        "duration_ms": round((time.perf_counter() - started) * 1000),
+    }
+    if snapshot is None or not _snapshot_update(tournament.pk, values):
         StandingsSnapshot.objects.create(tournament=tournament, **values)
     return StandingsSnapshot(tournament=tournament, **values)
 
 
+@transaction.atomic
+def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
+    """Recompute everything from the games and replace the snapshot; running it twice gives the same."""
+    from tournaments.models import HandRevision
+
+    started = time.perf_counter()
+    tournament = _locked_tournament(tournament_id)
+    snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).defer("data", "parts").first()
+    layout = _layout(tournament_id)
+    # Revisions before games: a change committing in between is then counted again later, never missed.
+    revs = dict(HandRevision.objects.filter(table__round__tournament_id=tournament_id).order_by()
+                .values("table_id").annotate(m=Max("id")).values_list("table_id", "m"))
+    account, info = _accounts(tournament_id)
+    results = _table_results(tournament_id, account=account)
+    parts = {"layout": layout, "accounts": {str(k): v for k, v in account.items()},
+             "tables": {str(pk): {**table_result_to_dict(r), "rev": revs.get(pk, 0)} for pk, r in results.items()}}
+    result = compute_standings(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
+                               lot_seed=tournament.lot_seed)
+    return _write(tournament, snapshot=snapshot, revision=max(revs.values(), default=0), parts=parts,
+                  result=result, info=info, started=started)
+
+
+@transaction.atomic
+def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> StandingsSnapshot | None:
+    """Merge the changed tables into the snapshot: their games are read, no other table's.
+
+    ``table_ids`` are tables known to have changed; others are found in the revision log. Returns
+    None when the snapshot already reflects every change (another worker merged them). Falls back to
+    ``standings_recompute`` when there is no snapshot yet, or tables, seats or substitutes changed.
+    """
+    from tournaments.models import HandRevision
+
+    started = time.perf_counter()
+    tournament = _locked_tournament(tournament_id)
+    snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).defer("data").first()
+    if snapshot is None or not snapshot.parts or snapshot.parts.get("layout") != _layout(tournament_id):
+        return standings_recompute(tournament_id=tournament_id)
+    parts = snapshot.parts
+    stored = parts["tables"]
+    known = Q(table_id__in=list(table_ids)) if table_ids else Q(pk__in=[])
+    latest = dict(HandRevision.objects.filter(
+        Q(pk__gt=snapshot.revision - REVISION_LOOKBACK, table__round__tournament_id=tournament_id) | known,
+    ).order_by().values("table_id").annotate(m=Max("id")).values_list("table_id", "m"))
+    if any(str(pk) not in stored for pk in latest):
+        return standings_recompute(tournament_id=tournament_id)
+    stale = sorted(pk for pk, rev in latest.items() if rev > stored[str(pk)]["rev"])
+    if not stale:
+        return None
+    account, info = _accounts(tournament_id)
+    if {str(k): v for k, v in account.items()} != parts["accounts"]:
+        return standings_recompute(tournament_id=tournament_id)
+    for pk, result in _table_results(tournament_id, account=account, table_ids=stale).items():
+        stored[str(pk)] = {**table_result_to_dict(result), "rev": latest[pk]}
+    results = sorted((table_result_from_dict(t) for t in stored.values()), key=lambda t: (t.round, t.table))
+    result = compute_standings(results, tournament.ruleset, lot_seed=tournament.lot_seed)
+    return _write(tournament, snapshot=snapshot, revision=max(snapshot.revision, *latest.values()), parts=parts,
+                  result=result, info=info, started=started)
+
+
 _SNAPSHOT_UPDATE_SQL = f"""
-    UPDATE {StandingsSnapshot._meta.db_table} SET marker = %s, computed_at = %s, data = %s, duration_ms = %s
-    WHERE tournament_id = %s"""
+    UPDATE {StandingsSnapshot._meta.db_table} SET marker = %s, revision = %s, version = %s, parts = %s,
+    computed_at = %s, data = %s, duration_ms = %s WHERE tournament_id = %s"""
 
 
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     """Overwrite the snapshot without reading the old one back; False if there is none yet.
 
-    On PostgreSQL the document (1.5 MB for 1,000 players over three rounds) is encoded by orjson
-    and sent as a parameter of its own: Django's psycopg cursor quotes parameters into the SQL
+    On PostgreSQL the documents (1.5 MB for 1,000 players over three rounds) are encoded by orjson
+    and sent as parameters of their own: Django's psycopg cursor quotes parameters into the SQL
     text, and quoting and encoding the document cost more than the rest of the write.
     """
     from django.db import connection
@@ -251,9 +288,12 @@ def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     import psycopg
     from psycopg.types.json import Jsonb
 
+    def dumps(o):
+        return orjson.dumps(o).decode()
+
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:  # server-side binding
         cursor.execute(_SNAPSHOT_UPDATE_SQL, [
-            values["marker"], values["computed_at"], Jsonb(values["data"], dumps=lambda o: orjson.dumps(o).decode()),
-            values["duration_ms"], tournament_id])
+            values["marker"], values["revision"], values["version"], Jsonb(values["parts"], dumps=dumps),
+            values["computed_at"], Jsonb(values["data"], dumps=dumps), values["duration_ms"], tournament_id])
         return cursor.rowcount > 0

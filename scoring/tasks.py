@@ -1,19 +1,24 @@
-"""Thin Celery wrappers: recompute standings from the games."""
+"""Thin Celery wrappers: merge changed tables into the standings, or recompute them from the games."""
 import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
 
 from . import schedule
-from .standings import standings_recompute
+from .standings import standings_recompute, standings_update
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
-def standings_recompute_task(tournament_id: int) -> str:
-    snapshot = standings_recompute(tournament_id=tournament_id)
-    return snapshot.marker
+def standings_update_task(tournament_id: int, table_ids: list[int] | None = None) -> int | None:
+    snapshot = standings_update(tournament_id=tournament_id, table_ids=table_ids or ())
+    return snapshot.version if snapshot else None
+
+
+@shared_task(acks_late=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
+def standings_recompute_task(tournament_id: int) -> int:
+    return standings_recompute(tournament_id=tournament_id).version
 
 
 @shared_task(acks_late=True)

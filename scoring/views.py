@@ -2,11 +2,15 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from schafkopfrennen.polling import polled_page
 from tournaments import access
 from tournaments.forms_setup import cents_to_euro
 from tournaments.models import Tournament
@@ -30,21 +34,50 @@ def _round_param(request: HttpRequest) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def _view(request: HttpRequest, tournament: Tournament):
-    view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""))
+def _number_param(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 7 else None
+
+
+def _view(request: HttpRequest, tournament: Tournament, **paging):
+    view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
+                                    **paging)
     if not view.current and tournament.status != Tournament.Status.PLANNED:
-        standings_schedule(tournament.pk)  # self-healing: a look at a lagging page asks for the catch-up
+        standings_schedule(tournament.pk, ())  # self-healing: a look at a lagging page asks for the catch-up
     return view
 
 
+def _standings_state(request: HttpRequest, slug: str):
+    return selectors.standings_state(slug)
+
+
+@polled_page(_standings_state)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The top of the list, a search, the viewer's own row (``?ich=<start number>`` from his player
+    page) and pages through the rest (``?seite=2``); an unchanged poll is a 304."""
     tournament, visible = _visible_tournament(request, slug)
     if not visible:
         return render(request, "standings/hidden.html", {"tournament": tournament})
-    context = {"tournament": tournament, "view": _view(request, tournament), "q": request.GET.get("q", ""),
-               "can_publish": access.has_role(request.user, tournament, access.ORGANISER)}
-    template = "standings/_table.html" if request.htmx else "standings/page.html"
-    return render(request, template, context)
+    me = _number_param(request, "ich")
+    view = _view(request, tournament, paged=True, page=_number_param(request, "seite"), me=me)
+    q = request.GET.get("q", "")
+    # The list is rendered once per snapshot version for everyone asking the same (a fragment cache);
+    # the viewer's own row is rendered apart, so that his phone shares the list with every other.
+    key = "standings-html:" + "|".join(str(part) for part in (
+        request._polled_state[0], tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.current, view.round,
+        view.page, q.strip().casefold()[:40], get_language()))
+    table_html = cache.get(key)
+    if table_html is None:
+        table_html = render_to_string("standings/_table.html", {"tournament": tournament, "view": view, "q": q,
+                                                                "paged": True}, request)
+        cache.set(key, table_html, timeout=600)
+    if view.me:
+        table_html = render_to_string("standings/_me.html", {"view": view}, request) + table_html
+    if request.htmx:
+        return HttpResponse(table_html)
+    return render(request, "standings/page.html", {
+        "tournament": tournament, "view": view, "q": q, "table_html": table_html,
+        "can_publish": access.has_role(request.user, tournament, access.ORGANISER)})
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:

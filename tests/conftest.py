@@ -5,6 +5,16 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
+try:
+    from hypothesis import settings as hypothesis_settings
+except ImportError:  # the pure engine tests also run on a bare Python
+    pass
+else:
+    # No per-example deadline: tests never assert wall-clock times, and on a busy 2-core machine a
+    # pure example can take 500 ms once (hypothesis then calls the test "flaky" and fails it).
+    hypothesis_settings.register_profile("schafkopfrennen", deadline=None)
+    hypothesis_settings.load_profile("schafkopfrennen")
+
 
 def skip_or_fail(reason: str) -> None:
     """Skip on a newcomer's machine; fail under CI, where nothing may skip for a missing service."""

@@ -52,7 +52,8 @@ def celery_worker(queue: str | None = None) -> Iterator[str]:
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",
-         "-Q", queue, "--without-gossip", "--without-mingle", "--loglevel=WARNING"],
+         "-Q", queue, "-n", f"celery@test-{uuid.uuid4().hex[:8]}", "--without-gossip", "--without-mingle",
+         "--loglevel=WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:

@@ -126,7 +126,7 @@ def registrations_for_desk(tournament: Tournament) -> QuerySet[Registration]:
 def table_for_entry_key(entry_key: str, *, with_round: bool = True) -> Table | None:
     """The table a tablet's private key opens, or None; ``with_round``: its round and tournament too.
 
-    A write passes the table to a service that locks and reloads it anyway (``with_round=False``).
+    A write passes it on to a service that locks the table's row and re-reads only what can change.
     """
     tables = Table.objects.select_related("round__tournament") if with_round else Table.objects.all()
     try:
@@ -524,7 +524,7 @@ def table_entry_sheet(table: Table) -> EntrySheet:
             running[seat] += points or 0
             cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,
                                    sits_out=sits_out, plays=seat in (hand.declarer, partner)))
-        won = None if thrown_in else hand.declarer_won
+        won = None if thrown_in else hand.outcome.get("declarer_won")
         rows.append(SheetRow(
             hand=hand, number=hand.number, dealer=hand.dealer, thrown_in=thrown_in, declarer_won=won,
             won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO), cells=cells,

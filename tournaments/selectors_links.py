@@ -8,6 +8,7 @@ per round, his place when the standings are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .links import table_link_parse
 from .models import Registration, Round, Seat, Table, Tournament
@@ -194,3 +195,27 @@ def player_page(registration: Registration) -> PlayerPage:
         current_round=current_round, rank=rank, standings_public=tournament.standings_public,
         total=sum(r.total for r in rounds),
     )
+
+
+def player_page_state(key: str) -> tuple[str, Any] | None:
+    """What a player's own page shows follows from this token (None: no such key), for its ETag.
+
+    The standings' token (snapshot version, newer games, progress), the newest revision of a game at
+    any of his tables and who sits at them: a handful of small reads instead of rendering his sheets.
+    """
+    from django.db.models import Count, Max, Sum
+
+    from scoring.selectors import standings_state
+
+    from .models import HandRevision
+
+    if not key or len(key) > 64:
+        return None
+    found = Registration.objects.filter(key=key).values("pk", "tournament__slug").first()
+    if found is None:
+        return None
+    standings = standings_state(found["tournament__slug"])
+    mine = Table.objects.filter(seats__registration_id=found["pk"]).values("pk")
+    revision = HandRevision.objects.filter(table__in=mine).aggregate(m=Max("id"))["m"] or 0
+    seated = Seat.objects.filter(table__in=mine).aggregate(who=Sum("registration_id"), n=Count("id"))
+    return f"{standings[0] if standings else ''}-{revision}-{seated['who']}.{seated['n']}", standings and standings[1]

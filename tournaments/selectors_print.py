@@ -18,9 +18,8 @@ from django.db.models import Count, Max, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from scoring.rules import RuleError
 from scoring.selectors import cash_list, prize_list, standings_view
-from scoring.services import RECORD_COLUMNS, hand_record, hand_score
+from scoring.services import RECORD_COLUMNS, stored_score
 from scoring.templatetags.standings import tie_note
 
 from .links import table_link_key
@@ -66,7 +65,7 @@ def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
 
 
 # The columns a score sheet needs of a stored game (not who entered it, when, from which device).
-_HAND_COLUMNS = ("table_id", "number", "dealer", "points", *RECORD_COLUMNS)
+_HAND_COLUMNS = ("table_id", "number", "dealer", "points", "outcome", *RECORD_COLUMNS)
 
 
 def _players(seats: list[Seat]) -> tuple[SheetPlayer, ...]:
@@ -107,10 +106,7 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
             rows.append(SheetRow(number=number, dealer=dealer_for(number, thrown_in, size)))
             played += 1
             continue
-        try:
-            score = hand_score(hand_record(hand, size), dealer=hand.dealer, rules=rules, table_size=size)
-        except RuleError:  # stored under other rules; print it as it stands
-            score = None
+        score = stored_score(hand) if hand.outcome else None  # the outcome stored with the game, never rescored
         if hand.thrown_in:
             thrown_in += 1
             if score is not None:

@@ -252,12 +252,14 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             "table_id", "number", "registration__player_id").order_by():
         seats[table_id][number] = player_id
     facts = []
-    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, won, tout, sie, muss, augen,
+    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, outcome, tout, sie, muss, augen,
          schwarz, dealer, points, thrown_in) in Hand.objects.filter(**closed).values_list(
             "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
-            "number", "contract", "declarer", "declarer_won", "tout", "sie", "muss", "augen", "schwarz", "dealer",
-            "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number", "number"):
+            "number", "contract", "declarer", "outcome", "tout", "sie", "muss", "augen", "schwarz", "dealer",
+            "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number",
+                                            "number"):
         at_table = seats[table_id]
+        won = None if thrown_in else outcome.get("declarer_won")  # from the stored HandScore
         playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
         facts.append(GameFact(
             tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,
@@ -266,6 +268,7 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
             declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
             sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
             win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),
+            schneider=outcome.get("schneider"),
         ))
     return facts
 
@@ -422,9 +425,9 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
                           participations=row.participations, wins=row.wins, results=tuple(results))
 
     stats = stats if stats is not None else series_statistics(data)
+    played = _("%(played)d of %(all)d tournaments played") % {"played": len(data.played), "all": len(data.tournaments)}
     head = ListHead(tournament=f"{series.name} \u00b7 {series.club.name}", date=last_played(data) or timezone.localdate(),
-                    venue=_("%(played)d of %(all)d tournaments played") % {
-                        "played": len(data.played), "all": len(data.tournaments)}, computed_at=timezone.localtime(), current=True,
+                    venue=played, computed_at=timezone.localtime(), current=True,
                     logo=_logo(series.club))
     return SeriesDocument(
         head=head, scoring=scoring_text(series), tournaments=labels,

@@ -41,6 +41,7 @@ class GameFact:
     schwarz: bool = False
     win_line: int = WIN_LINE  # the Augen the declarer needed (a Muss may need 60)
     thrown_in: bool = False  # no game came of it (all passed and redealt, a Kreuz replayed)
+    schneider: bool | None = None  # as the engine stored it; None: derived from the Augen
 
 
 def category(game: GameFact) -> str:
@@ -62,6 +63,8 @@ def is_schneider(game: GameFact) -> bool:
         return False
     if game.schwarz:
         return True
+    if game.schneider is not None:
+        return game.schneider
     if game.augen is None:
         return False
     return game.augen >= game.win_line + SCHNEIDER_MARGIN or game.augen < game.win_line - SCHNEIDER_MARGIN

@@ -62,3 +62,12 @@ def tournament_podium(tournament) -> dict:
 
     finished = tournament.status == "finished" and tournament.standings_public
     return {"tournament": tournament, "steps": podium(tournament) if finished else []}
+
+
+@register.filter
+def minus(value) -> str:
+    """−3 with a real minus sign, positive numbers as they are (running totals, seat totals)."""
+    if value is None or value == "":
+        return ""
+    value = int(value)
+    return f"−{-value}" if value < 0 else str(value)

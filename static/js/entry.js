@@ -17,6 +17,9 @@
  */
 (function () {
   "use strict";
+  /* numbers as the lists print them: one minus sign, "−5" (U+2212), never a hyphen */
+  function minus(n) { return String(n).replace("-", "\u2212"); }
+
 
   var POLL_MS = 3000;
   var SEND_TIMEOUT_MS = 8000;
@@ -375,10 +378,10 @@
         if (item.thrownIn) pts = null;
         if (pts === undefined) unknown = true;
         if (typeof pts === "number") { running[seat] += pts; known[seat] += pts; }
-        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : String(pts));
+        var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : minus(pts));
         var cls = pts > 0 ? " plus" : pts < 0 ? " minus" : "";
         return '<span class="c-seat' + (out ? " out" : "") + '" data-seat="' + seat + '"><b class="pts' + cls + '">' +
-          esc(shown) + '</b><span class="run">' + (unknown ? "?" : running[seat]) + "</span></span>";
+          esc(shown) + '</b><span class="run">' + (unknown ? "?" : minus(running[seat])) + "</span></span>";
       }).join("");
       var note;
       if (item.state === "conflict") {
@@ -418,7 +421,7 @@
       if (!box) return;
       box.hidden = !q.length;
       var sum = known[seat] || 0;
-      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : String(sum))) + " " + text("unsent") : "";
+      box.textContent = q.length ? (unknown ? "?" : (sum > 0 ? "+" + sum : minus(sum))) + " " + text("unsent") : "";
     });
     markBusy();
   }
@@ -662,11 +665,15 @@
     if (now && next) now.replaceWith(document.importNode(next, true));
   }
 
+  /* The version is "<round status>-<newest revision id>-<confirmations>": every change to a game adds a revision. */
+  function revision(version) { return parseInt(String(version || "").split("-")[1], 10) || 0; }
+
   function apply(html, force) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var nextRoot = doc.getElementById("entry-root");
     if (!nextRoot) return;
     if (!force && nextRoot.dataset.version === root.dataset.version) return; // nothing changed at the table
+    if (revision(nextRoot.dataset.version) < revision(root.dataset.version)) return; // an older state of the table
     Array.prototype.forEach.call(nextRoot.attributes, function (a) { root.setAttribute(a.name, a.value); });
     swap(doc, "entry-top");
     swap(doc, "entry-bottom");
@@ -682,16 +689,26 @@
     keepPage();
   }
 
+  /* Answers can arrive out of order (a slow poll after the refresh that followed a save): the page
+     only ever takes an answer to a request started after the one it showed last. */
+  var started = 0;
+  var shown = 0;
+
   function refresh(force) {
     if (!queueMode || editing() || (polling && !force)) return Promise.resolve();
     polling = true;
+    var mine = ++started;
     var headers = { "Accept": "text/html" };
     if (etag && !force) headers["If-None-Match"] = etag;
     return fetch(pageUrl, { headers: headers, cache: "no-store", credentials: "same-origin" }).then(function (res) {
       polling = false;
-      if (res.status === 304 || !res.ok) return;
-      etag = res.headers.get("ETag") || etag;
-      return res.text().then(function (html) { apply(html, force); });
+      if (res.status === 304 || !res.ok || mine < shown) return;
+      return res.text().then(function (html) {
+        if (mine < shown) return;
+        shown = mine;
+        etag = res.headers.get("ETag") || etag;
+        apply(html, force);
+      });
     }, function () { polling = false; });
   }
 

@@ -50,7 +50,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var row = event.target.closest("table.standings:not(.projector-table) tbody tr");
+    var row = event.target.closest("table.ranking:not(.projector-table) tbody tr");
     if (!row || row.classList.contains("row-details") || event.target.closest("a, button")) return;
     var key = row.dataset.startNumber || "";
     if (row.classList.contains("is-open")) { hide(row); delete open[key]; }
@@ -58,7 +58,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll("table.standings tbody tr[data-start-number]").forEach(function (row) {
+    document.querySelectorAll("#standings table.standings tbody tr[data-start-number]").forEach(function (row) {
       if (open[row.dataset.startNumber] && !row.classList.contains("is-open")) show(row);
     });
   });

@@ -163,7 +163,7 @@ def test_a_game_at_one_table_does_not_wait_for_another_table_or_the_standings(pg
     table = pg_table
     # Without a broker the recompute runs in the request after the commit and would wait for the
     # held tournament row itself; with workers (production) it does not. Only the entry is measured.
-    monkeypatch.setattr("tournaments.services.hands.tournament_changed", lambda tournament_id: None)
+    monkeypatch.setattr("tournaments.services.hands.tournament_changed", lambda *args: None)
 
     other = table.round.tables.get(number=2)
     url = f"/api/tisch/{table.entry_key}/hands/"
@@ -179,12 +179,14 @@ def test_a_game_at_one_table_does_not_wait_for_another_table_or_the_standings(pg
 
 
 def test_closing_the_round_waits_for_a_game_being_entered(pg_table):
-    """A game in flight share-locks its round: closing it (which locks the round) must wait."""
+    """A game in flight holds its table's row: closing the round (which locks the round's tables before
+    it checks them) must wait, and a game entered after the close reads the round's status after its lock."""
     table = pg_table
 
     def close_now() -> None:
         with transaction.atomic():
-            Round.objects.select_for_update(nowait=True).get(pk=table.round_id)
+            Round.objects.select_for_update(nowait=True).get(pk=table.round_id)  # no game locks the round itself
+            list(Table.objects.select_for_update(nowait=True).filter(round_id=table.round_id))
 
     def game_in_flight() -> None:
         hand_record(table=table, record=rufspiel(1), client_id=uuid.uuid4())

@@ -117,3 +117,15 @@ def test_oversized_body_is_json_413(organiser, tournament, table, tablet):
         assert response["Content-Type"] == "application/json"
         assert list(response.json()) == ["detail"]
     assert tournament.registrations.count() == 8
+
+
+@pytest.mark.parametrize("action", ["correct", "delete"])
+def test_the_tablet_page_answers_the_same_race_without_a_server_error(monkeypatch, client, table, action):
+    _played(table)
+    _deleted_meanwhile(monkeypatch, hand_services, "hand_correct" if action == "correct" else "hand_delete")
+    if action == "correct":
+        response = client.post(f"/tisch/{table.entry_key}/spiel/2/", {**rufspiel(2), "augen": 80})
+    else:
+        response = client.post(f"/tisch/{table.entry_key}/spiel/2/loeschen/")
+    assert response.status_code == 404
+    assert "wurde inzwischen gelöscht" in response.content.decode()

@@ -87,7 +87,7 @@ def wait_for_preview(page, record: dict, size: int) -> None:
     rules = ruleset_from_dict(None)
     points = score_hand({**record, "dealer": dealer}, rules, size).points
     for seat, value in points.items():
-        text = "–" if size == 5 and seat == dealer else (f"+{value}" if value > 0 else str(value))
+        text = "–" if size == 5 and seat == dealer else (f"+{value}" if value > 0 else str(value).replace("-", "\u2212"))
         expect(page.get_by_test_id(f"preview-{seat}").locator(".pv-pts")).to_have_text(text)
 
 
@@ -110,7 +110,9 @@ def expected_totals(records: list[dict], size: int) -> dict[int, int]:
 
 
 def page_totals(page, size: int) -> dict[int, int]:
-    return {seat: int(page.get_by_test_id(f"total-{seat}").inner_text()) for seat in range(1, size + 1)}
+    """Each seat's total as the page shows it (a real minus sign, "−11")."""
+    return {seat: int(page.get_by_test_id(f"total-{seat}").inner_text().replace("\u2212", "-"))
+            for seat in range(1, size + 1)}
 
 
 def test_a_table_enters_a_whole_round_corrects_a_game_and_confirms(page, screenshot):

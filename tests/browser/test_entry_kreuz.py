@@ -32,7 +32,7 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
     page.get_by_test_id("key-9").click()
     page.get_by_test_id("key-5").click()
     page.get_by_test_id("laufende-3").click()
-    for seat, text in ((1, "–"), (2, "+5"), (3, "-5"), (4, "+5"), (5, "-5")):
+    for seat, text in ((1, "–"), (2, "+5"), (3, "\u22125"), (4, "+5"), (5, "\u22125")):  # a real minus sign
         expect(page.get_by_test_id(f"preview-{seat}").locator(".pv-pts")).to_have_text(text)
     expect(page.get_by_test_id("preview-summary")).to_contain_text("2+4 über Kreuz")
     screenshot(page, "entry-kreuz-proposed", full_page=False)

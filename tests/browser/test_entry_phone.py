@@ -250,6 +250,10 @@ def test_a_whole_round_of_forty_games_at_a_table_of_five_through_the_table_card_
         expect(first_row.locator(f'.c-seat[data-seat="{seat}"]')).to_be_visible()
     no_sideways_scroll(phone)
     screenshot(phone, "phone-sheet-full")
+    first_row.click()  # a game opened for correction: the same form, on the phone too
+    expect(phone.get_by_test_id("form-title")).to_contain_text("40")
+    no_sideways_scroll(phone)
+    screenshot(phone, "phone-correction", full_page=False)
 
     tablet = new_page(browser, live_server, TABLET_PORTRAIT)
     tablet.goto(link)

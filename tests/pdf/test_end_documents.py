@@ -215,7 +215,12 @@ def test_the_same_data_gives_the_same_bytes(finished_tournament):
 def test_certificates_printed_before_the_standings_are_final_say_so(finished_tournament):
     final = pdf_pages(render_certificates(certificates_data(finished_tournament)))
     assert not any("Printed before the standings were final." in page for page in final)
-    finished_tournament.rounds.get(number=2).tables.filter(number=1).update(paper_totals={"1": 0})
+    from tournaments.models import HandRevision
+
+    table = finished_tournament.rounds.get(number=2).tables.get(number=1)
+    # a change the standings have not counted yet (written as the services write one, not merged)
+    HandRevision.objects.create(table=table, number=HandRevision.TOTALS_NUMBER, action=HandRevision.Action.TOTALS,
+                                new={"1": 0})
     early = pdf_pages(render_certificates(certificates_data(finished_tournament)))
     assert all("Printed before the standings were final." in page for page in early)
 

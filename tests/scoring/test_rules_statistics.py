@@ -61,3 +61,8 @@ def test_a_thrown_in_kreuz_counts_as_played_but_not_as_a_game_won_or_lost():
                                             points={1: 2, 2: -2, 3: 2, 4: -2})])
     assert [(m.category, m.games, m.won) for m in stats.mix] == [("kreuz", 2, 0)]
     assert stats.schneider == 0 and stats.biggest is not replayed
+
+
+def test_the_stored_schneider_wins_over_the_augen():
+    assert not is_schneider(game("rufspiel", augen=95, schneider=False))
+    assert is_schneider(game("rufspiel", augen=70, schneider=True))

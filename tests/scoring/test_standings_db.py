@@ -74,33 +74,36 @@ def test_ledger_sums_match_the_hands_reuegeld(committed):
     assert data["pot_cents"] == data["collected_cents"] - data["paid_out_cents"]
 
 
-def test_a_burst_of_changes_enqueues_one_recompute(monkeypatch):
-    """Fifty saves within the window -> one task; after the window the next change enqueues again."""
+def test_a_burst_of_changes_enqueues_one_merge_at_once(monkeypatch):
+    """The first change is sent at once (no countdown); fifty more in the same second send one trailing
+    task due when the window has closed; after the window the next change is sent at once again."""
     from django.core.cache import cache
 
-    from scoring.tasks import standings_recompute_task
+    from scoring.tasks import standings_update_task
 
     sent = []
-    monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
-    monkeypatch.setattr(standings_recompute_task, "apply_async", lambda args, countdown: sent.append((args, countdown)))
-    cache.delete(schedule.pending_key(42))
-    for _ in range(50):
-        schedule.standings_schedule(42)
-    assert sent == [([42], 1)]
-    cache.delete(schedule.pending_key(42))  # the window closed
-    schedule.standings_schedule(42)
-    assert len(sent) == 2
+    monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(standings_update_task, "apply_async", lambda args, **options: sent.append((args, options)))
+    cache.delete_many([schedule.pending_key(42), schedule.trailing_key(42)])
+    for table in range(50):
+        schedule.standings_schedule(42, [table])
+    assert sent == [([42, [0]], {}), ([42, [1]], {"countdown": schedule.WINDOW_SECONDS})]
+    cache.delete_many([schedule.pending_key(42), schedule.trailing_key(42)])  # the window closed
+    schedule.standings_schedule(42, [7])
+    assert sent[-1] == ([42, [7]], {}) and len(sent) == 3
 
 
 def test_a_broker_outage_does_not_stop_entry(monkeypatch):
-    from scoring.tasks import standings_recompute_task
+    from scoring.tasks import standings_recompute_task, standings_update_task
 
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError("redis down")
 
     monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
     monkeypatch.setattr(standings_recompute_task, "apply_async", broker_down)
+    monkeypatch.setattr(standings_update_task, "apply_async", broker_down)
     assert schedule.standings_schedule(7) is False  # logged, not raised
+    assert schedule.standings_schedule(7, [3]) is False
 
 
 def test_a_cache_outage_does_not_stop_entry(monkeypatch):
@@ -112,9 +115,10 @@ def test_a_cache_outage_does_not_stop_entry(monkeypatch):
 
     monkeypatch.setitem(standings_recompute_task.app.conf, "task_always_eager", False)
     monkeypatch.setattr(schedule.cache, "add", redis_down)
-    monkeypatch.setattr(schedule.cache, "delete", redis_down)
+    monkeypatch.setattr(schedule.cache, "delete_many", redis_down)
     monkeypatch.setattr(standings_recompute_task, "apply_async", redis_down)
     assert schedule.standings_schedule(7) is False
+    assert schedule.standings_schedule(7, [3]) is False
 
 
 def test_the_pages_show_standings_search_rounds_and_staleness(client, committed):
@@ -131,7 +135,7 @@ def test_the_pages_show_standings_search_rounds_and_staleness(client, committed)
     assert client.get("/t/herbstrennen/rangliste/?runde=1").status_code == 200
     assert client.get("/t/herbstrennen/rangliste/beamer/").status_code == 200
     # a change not yet counted shows as not current
-    StandingsSnapshot.objects.filter(tournament=tournament).update(marker="0:0:0")
+    StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)
     stale = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Newer games are still being counted" in stale
 

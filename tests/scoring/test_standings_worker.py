@@ -71,3 +71,38 @@ def test_standings_catch_up_after_the_worker_was_down():
         # Back again: the queued recomputes (and the page's catch-up request) bring them up to date.
         with celery_worker(queue):
             assert wait_for(lambda: _standings_right(tournament), timeout=60), "the standings did not catch up"
+
+
+def test_two_workers_on_a_burst_of_saves_agree_with_a_full_recompute():
+    """Many workers, one truth: two real workers on one queue take the merges of a burst of saves at
+    five tables (and a flood of extra merge tasks, as several web hosts would send) side by side; the
+    tournament's row lock makes them merge one after the other, and the end equals a full recompute."""
+    import json
+    import threading
+
+    from django.db import connections
+
+    from scoring.standings import snapshot_data, standings_compute
+    from scoring.tasks import standings_update_task
+
+    tournament, tables = _published_round(players=20)
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    with real_broker(queue), celery_worker(queue), celery_worker(queue):
+        def tablet(table, seed):
+            try:
+                _enter_games([table], 5, seed=seed)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=tablet, args=(t, i)) for i, t in enumerate(tables)]
+        for thread in threads:
+            thread.start()
+        for table in tables * 4:
+            standings_update_task.delay(tournament.pk, [table.pk])
+        for thread in threads:
+            thread.join(timeout=120)
+        assert wait_for(lambda: _standings_right(tournament), timeout=90), "the workers did not count every game"
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament)
+    result, info = standings_compute(tournament)
+    assert snapshot.data == json.loads(json.dumps(snapshot_data(result, info)))
+    assert sum(t.hands.count() for t in tables) == 5 * len(tables)

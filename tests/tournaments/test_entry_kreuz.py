@@ -80,7 +80,7 @@ def test_a_replayed_60_to_60_is_thrown_in_and_the_same_dealer_deals_again(client
     assert post_game(client, table, {"contract": "kreuz", "pair": "3", "augen": "60"}, number=2).status_code == 200
 
     replayed = table.hands.get(number=2)
-    assert replayed.thrown_in and replayed.points == {} and replayed.weitergeld_cents == 0
+    assert replayed.thrown_in and replayed.points == {} and replayed.outcome["weitergeld"] == {}
     assert (replayed.contract, replayed.augen) == ("kreuz", 60)
     after = client.get(url("entry_table", table.entry_key))
     assert (after.context["dealer"], after.context["sheet"].games_entered) == (2, 1)  # same dealer, no game counted

@@ -135,3 +135,18 @@ def test_the_table_card_link_answers_304_until_its_table_changes(client):
     table.round.status = "closed"
     table.round.save()
     assert client.get(url, HTTP_IF_NONE_MATCH=changed["ETag"], HTTP_ACCEPT_LANGUAGE="de").status_code == 200
+
+
+def test_keeping_the_rival_after_the_table_confirmed_asks_for_the_confirmations_again():
+    from tests.tournaments.test_services_hands import fill
+    from tournaments.services.hands import table_confirm
+
+    table = make_table(rules={"games_per_round": 8})
+    fill(table, 8)
+    for seat in range(1, 5):
+        table_confirm(table=table, seat=seat)
+    hand = table.hands.get(number=3)
+    hand_conflict_resolve(hand=hand, record=WENZ, keep="rival", client_id=uuid.uuid4())
+    table.refresh_from_db()
+    assert not table.confirmations.exists() and table.completed_at is None
+    assert table.reconfirm_game == 3

@@ -404,7 +404,7 @@ def test_at_a_table_of_five_only_who_took_part_in_the_deal_pays_weitergeld():
 
     table = make_table(size=5, rules={"all_pass": "redeal", "weitergeld_cents": 20})
     weiter, _ = hand_record(table=table, record={"contract": "weiter"}, client_id=uuid.uuid4(), number=1)
-    assert weiter.dealer == 1 and weiter.weitergeld_cents == 20
+    assert weiter.dealer == 1 and weiter.outcome["weitergeld"] == {"2": 20, "3": 20, "4": 20, "5": 20}
     result, _info = standings_compute(table.round.tournament)
     payers = {entry.player: entry.cents for entry in result.ledger if entry.kind == "weitergeld"}
     seated = {seat.number: seat.registration_id for seat in table.seats.all()}

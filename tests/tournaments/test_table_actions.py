@@ -1,4 +1,6 @@
 """A correction after confirmation is announced and marked; the organiser confirms for a player or closes a table."""
+import re
+
 import pytest
 from django.test import Client
 
@@ -120,3 +122,11 @@ def test_a_desk_helper_cannot_close_a_table():
     assert response.status_code in (403, 404)
     table.refresh_from_db()
     assert not table.closed_reason
+
+
+def test_the_tablet_sheet_prints_one_minus_sign():
+    table = confirmed_table()
+    html = Client().get(f"/tisch/{table.entry_key}/").content.decode()
+    points = re.findall(r'<b class="pts[^"]*">([^<]*)</b>', html) + re.findall(r'<span class="run">([^<]*)</span>', html)
+    assert any(p.startswith("\u2212") for p in points)
+    assert not any(re.match(r"-\d", p) for p in points), points

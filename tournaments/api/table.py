@@ -33,7 +33,7 @@ class TableKeyView(ApiView):
 
     def table(self, *, for_write: bool = False) -> Table:
         key = self.kwargs["entry_key"]
-        table = selectors.table_for_entry_key(key, with_round=not for_write)
+        table = selectors.table_for_entry_key(key)  # with its round: a write needs it too
         if table is None:
             link = table_link_resolve(key)  # a table card's key: its number in the current round
             table = link.table if link is not None else None

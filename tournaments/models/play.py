@@ -130,13 +130,12 @@ class Hand(models.Model):
     # Who sat out / dealt this game: always stored (rules.md section 2), part of the record at a table of five.
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     points = models.JSONField(_("points per seat"), default=dict)
-    # The rules engine's outcome, stored with the game so standings only add up (never rescore).
-    declarer_won = models.BooleanField(_("declarer won"), null=True, blank=True)
+    # The rules engine's whole outcome (scoring.rules.outcome), stored with the game so that standings,
+    # sheets and cash lists only add up and never score a game again.
+    outcome = models.JSONField(_("outcome"), default=dict)
     # Thrown in: the same dealer deals again and the game does not count (a "weiter" under all-pass =
     # redeal, a Kreuz ending 60:60 under kreuz_tie = replay); the engine's HandScore.thrown_in.
     thrown_in = models.BooleanField(_("thrown in"), default=False)
-    reuegeld_cents = models.PositiveIntegerField(_("Reuegeld the declarer owes (cents)"), default=0)
-    weitergeld_cents = models.PositiveIntegerField(_("Weitergeld each seat owes (cents)"), default=0)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("entered by"),

@@ -59,7 +59,8 @@ class Series(models.Model):
         verbose_name_plural = _("series")
         ordering = ["-created_at", "name"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(best__isnull=True) | models.Q(best__gte=1), name="series_best_positive"),
+            models.CheckConstraint(condition=models.Q(best__isnull=True) | models.Q(best__gte=1),
+                                   name="series_best_positive"),
         ]
 
     def __str__(self) -> str:
@@ -95,7 +96,8 @@ class SeriesTournament(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="series_entries", verbose_name=_("tournament"))
     added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("added by"))
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("added by"))
     added_at = models.DateTimeField(_("added"), auto_now_add=True)
 
     class Meta:

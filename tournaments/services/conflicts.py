@@ -56,8 +56,8 @@ def hand_conflict_resolve(
             setattr(hand, name, value)
         hand.save()
         old, new = stored, {**_snapshot(hand), "client_id": cid}
-        _unconfirm(table)
-        tournament_changed(table.round.tournament_id)
+        _unconfirm(table, changed=hand.number)  # the table is told "game N was changed – please confirm again"
+        tournament_changed(table.round.tournament_id, table.pk)
     else:
         try:
             rival["points"] = {str(k): v for k, v in _score(table, record, hand.dealer).points.items()}

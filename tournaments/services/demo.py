@@ -89,7 +89,8 @@ def _demo_season(club: Club, players: list[Player], user) -> Series:
     for number, (name, slug, date, field) in enumerate(DEMO_SEASON, start=1):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
-            tournament = tournament_create(club=club, name=name, slug=slug, date=date, venue="Gasthaus zur Post, Musterdorf",
+            tournament = tournament_create(club=club, name=name, slug=slug, date=date,
+                                           venue="Gasthaus zur Post, Musterdorf",
                                            rules={"rounds": 2, "games_per_round": 8})
             for index in field:
                 registration_create(tournament=tournament, player=people[index], paid=True, checked_in=True)

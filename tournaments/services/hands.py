@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -94,27 +94,53 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, **stored_record(hand, hand.table.size), "points": hand.points}
 
 
+_CHANGING = ("paper_totals", "completed_at", "closed_reason")  # a table's columns a write may find changed
+
+
+def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
+    """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
+
+    The hot path of a tournament: the caller loaded the table with its round and tournament (the key
+    lookup); the lock re-reads only the table's own changing columns, and the round's status comes
+    with the game facts from a statement after the lock, so a round closed meanwhile is seen (closing
+    a round locks its tables first). ``twin``: this submission was stored before (a retry).
+    """
+    fresh = Table.objects.select_for_update().filter(pk=table.pk).values(*_CHANGING).get()
+    for name in _CHANGING:
+        setattr(table, name, fresh[name])
+    hands = Hand.objects.filter(table_id=table.pk).order_by().values("table_id")
+
+    def count(query) -> Subquery:
+        return Subquery(query.annotate(n=Count("pk")).values("n"))
+
+    return Round.objects.filter(pk=table.round_id).values("status").annotate(
+        twin=Subquery(hands.filter(client_id=client_id).values("pk")[:1]),
+        last=Subquery(hands.annotate(m=Max("number")).values("m")),
+        entered=count(hands), thrown_in=count(hands.filter(thrown_in=True)),
+        confirmed=count(TableConfirmation.objects.filter(table_id=table.pk).order_by().values("table_id")),
+    ).get()
+
+
 @transaction.atomic
 def hand_record(
     *, table: Table, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None,
     by=None, device: str = "", organiser: bool = False, reason: str = "",
 ) -> tuple[Hand, bool]:
-    """Store one game. Returns (hand, created); a retry of the same submission returns the stored game."""
-    table = _locked_table(table)
-    # What the checks below need, in one query (entering a game is the hot path of a tournament);
-    # ``twin``: this submission was stored before (a retry), and is returned as it was.
-    facts = table.hands.aggregate(
-        twin=Max("pk", filter=Q(client_id=client_id)), last=Max("number"), entered=Count("pk"),
-        thrown_in=Count("pk", filter=Q(thrown_in=True)),
-    )
+    """Store one game. Returns (hand, created); a retry of the same submission returns the stored game.
+
+    Four queries whatever the tournament's size: the lock, the facts, the game, its revision.
+    """
+    facts = _lock_for_entry(table, client_id)
     if facts["twin"] is not None:
         return Hand.objects.get(pk=facts["twin"]), False
+    table.round.status = facts["status"]
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
     if table.paper_totals is not None:
         raise ServiceError("table", _("This table's round totals were entered from paper."), status=409)
     last = facts["last"] or 0
-    gapless = facts["entered"] == last  # games 1..last are all there
+    entered, thrown_in = facts["entered"] or 0, facts["thrown_in"] or 0
+    gapless = entered == last  # games 1..last are all there
     if number is None:
         number = last + 1 if gapless else next_game_number(table)
     elif number < 1:
@@ -131,32 +157,31 @@ def hand_record(
 
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
-    played = facts["entered"] - facts["thrown_in"]
+    played = entered - thrown_in
     if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
         raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
-    dealer = dealer_for(number, facts["thrown_in"], table.size) if number > last else _dealer(table, number)
+    dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
     if score.thrown_in and number <= last:
         raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
                                          "because the same dealer deals again after it."), code="weiter_not_last")
     try:
-        with transaction.atomic():
-            hand = Hand.objects.create(
-                table=table, number=number, dealer=dealer, **outcome_columns(score),
-                entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
-                client_id=client_id, **hand_columns(record),
-            )
+        # No savepoint: under the table's lock the number is free; a unique clash can only be the
+        # submission id, used at another table, and then the whole transaction is given up anyway.
+        hand = Hand.objects.create(
+            table=table, number=number, dealer=dealer, **outcome_columns(score),
+            entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
+            client_id=client_id, **hand_columns(record),
+        )
     except IntegrityError:
-        if Hand.objects.filter(client_id=client_id).exists():  # stored at another table
-            raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
-        raise ServiceError("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
-                           status=409, code="number_taken") from None
+        raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
     HandRevision.objects.create(
         table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
         by=hand.entered_by, device=device[:200], reason=reason[:300],
     )
-    _unconfirm(table)
-    tournament_changed(table.round.tournament_id)
+    if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
+        _unconfirm(table)
+    tournament_changed(table.round.tournament_id, table.pk)
     return hand, True
 
 
@@ -194,7 +219,7 @@ def hand_correct(
         by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
     )
     _unconfirm(table, changed=hand.number)
-    tournament_changed(table.round.tournament_id)
+    tournament_changed(table.round.tournament_id, table.pk)
     return hand
 
 
@@ -214,7 +239,7 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
     )
     hand.delete()
     _unconfirm(table, changed=hand.number)
-    tournament_changed(table.round.tournament_id)
+    tournament_changed(table.round.tournament_id, table.pk)
 
 
 def _unconfirm(table: Table, changed: int | None = None) -> None:
@@ -300,7 +325,7 @@ def table_paper_totals(
         old=old, new=table.paper_totals, by=by if getattr(by, "is_authenticated", False) else None,
         device=device[:200], reason=reason[:300],
     )
-    tournament_changed(table.round.tournament_id)
+    tournament_changed(table.round.tournament_id, table.pk)
     return table
 
 
@@ -352,7 +377,7 @@ def table_sheet_record(
         for hand in hands
     )
     _unconfirm(table)
-    tournament_changed(table.round.tournament_id)
+    tournament_changed(table.round.tournament_id, table.pk)
     return hands
 
 

@@ -190,6 +190,8 @@ def round_close(*, round: Round, by=None) -> Round:
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ServiceError("round", _("Only a published round can be closed."), status=409)
+    # A game being entered holds its table's lock: wait for it, and make later ones see the round closed.
+    list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
     open_tables = [t.number for t in selectors.table_progress(rnd) if not t.complete]
     if open_tables:
         raise ServiceError(

@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from schafkopfrennen.polling import polled_page
+
 from .. import selectors_links as links
 from .. import selectors_print
 from ..access import DESK, tournament_for
@@ -107,8 +109,12 @@ def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
                          "round": link.round.number if link.round else None, "table": link.number})
 
 
-@never_cache
+def _player_state(request: HttpRequest, key: str):
+    return links.player_page_state(key)
+
+
 @require_GET
+@polled_page(_player_state)  # an unchanged poll is a 304 before anything is rendered (issue 14)
 def player(request: HttpRequest, key: str) -> HttpResponse:
     """The player's own page: "Round 2: table 7, seat 3", his table mates, his games, his place."""
     registration = _registration_or_404(key)

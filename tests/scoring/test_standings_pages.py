@@ -1,0 +1,88 @@
+"""Cheap reads: an unchanged poll is a 304 before rendering, HTML is gzipped, the list comes in pages
+with a search and the viewer's own row, and the rendered list is reused per snapshot version."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import views as standings_views
+from scoring.models import StandingsSnapshot
+from tournaments.services.prizes import tournament_standings_publish
+from tournaments.services.simulation import tournament_simulate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def field(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = tournament_simulate(slug="halle", players=61, rounds=1, games=8, seed=7)
+    tournament_standings_publish(tournament=tournament, public=True)
+    return tournament
+
+
+def test_an_unchanged_poll_gets_304_without_rendering(client, field, monkeypatch):
+    url = "/t/halle/rangliste/"
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200 and first["ETag"] and "no-cache" in first["Cache-Control"]
+    rendered = []
+    monkeypatch.setattr(standings_views, "render_to_string", lambda *a, **k: rendered.append(a) or "")
+    monkeypatch.setattr(standings_views, "render", lambda *a, **k: rendered.append(a))
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and not again.content and not rendered
+    assert len(queries) <= 2  # the tournament with its snapshot's version, and "is a game newer?"
+    monkeypatch.undo()
+    # the whole page and the htmx fragment are different documents with different tags
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_a_counted_change_changes_the_etag(client, field):
+    from tournaments.models import Table, TableConfirmation
+
+    url = "/t/halle/rangliste/"
+    tag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    table = Table.objects.filter(round__tournament=field).first()
+    TableConfirmation.objects.filter(table=table).order_by("pk").first().delete()  # the progress line changes
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    tag = client.get(url)["ETag"]
+    StandingsSnapshot.objects.filter(tournament=field).update(version=99)
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    StandingsSnapshot.objects.filter(tournament=field).update(revision=0)  # a game not yet counted
+    changed = client.get(url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_LANGUAGE="en")
+    assert changed.status_code == 200 and "Newer games are still being counted" in changed.content.decode()
+
+
+def test_html_is_gzipped(client, field):
+    page = client.get("/t/halle/rangliste/", HTTP_ACCEPT_ENCODING="gzip")
+    assert page.status_code == 200 and page["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in page["Vary"] and "HX-Request" in page["Vary"]
+
+
+def test_the_top_a_search_the_viewers_row_and_pages(client, field):
+    rows = StandingsSnapshot.objects.get(tournament=field).data["overall"]
+    assert len(rows) == 61
+    top = client.get("/t/halle/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert top.count("data-start-number=") == 50 and rows[0]["name"] in top and "Page 1 of 2 (61 players)" in top
+    last = rows[-1]
+    mine = client.get(f"/t/halle/rangliste/?ich={last['start_number']}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="standings-me"' in mine and last["name"] in mine  # pinned above the top 50
+    second = client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true").content.decode()
+    assert second.count("data-start-number=") == 11 and last["name"] in second
+    found = client.get(f"/t/halle/rangliste/?q={rows[30]['start_number']}", HTTP_HX_REQUEST="true").content.decode()
+    assert found.count("data-start-number=") == 1 and rows[30]["name"] in found
+    assert client.get("/t/halle/rangliste/?seite=999&ich=abc").status_code == 200  # clamped, ignored
+
+
+def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypatch):
+    calls = []
+    real = standings_views.render_to_string
+    monkeypatch.setattr(standings_views, "render_to_string",
+                        lambda name, *a, **k: calls.append(name) or real(name, *a, **k))
+    for me in (1, 2, 3):  # three phones, each with its own row: one list for all of them
+        assert client.get(f"/t/halle/rangliste/?seite=2&ich={me}", HTTP_HX_REQUEST="true").status_code == 200
+    assert calls.count("standings/_table.html") == 1 and calls.count("standings/_me.html") == 3
+    calls.clear()
+    StandingsSnapshot.objects.filter(tournament=field).update(version=77)
+    client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
+    assert calls == ["standings/_table.html"]
