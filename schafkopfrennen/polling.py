@@ -55,9 +55,13 @@ def polled_page(state: Callable[..., State]):
         @functools.wraps(view)
         def polled(request, *args, **kwargs):
             messages = getattr(request, "_messages", None)
-            # a page with a message waiting (after a redirect) is always rendered: a 304 would lose it
-            response = view(request, *args, **kwargs) if messages is not None and len(messages) else \
-                conditional(request, *args, **kwargs)
+            # a page with a message waiting (after a redirect) is always rendered: a 304 would lose it;
+            # the view may still read the state (request._polled_state), so it is read first
+            if messages is not None and len(messages):
+                read(request, *args, **kwargs)
+                response = view(request, *args, **kwargs)
+            else:
+                response = conditional(request, *args, **kwargs)
             patch_cache_control(response, private=True, no_cache=True)
             patch_vary_headers(response, ("HX-Request", "Accept-Language", "Cookie"))
             return response

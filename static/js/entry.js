@@ -665,11 +665,15 @@
     if (now && next) now.replaceWith(document.importNode(next, true));
   }
 
+  /* The version is "<round status>-<newest revision id>-<confirmations>": every change to a game adds a revision. */
+  function revision(version) { return parseInt(String(version || "").split("-")[1], 10) || 0; }
+
   function apply(html, force) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var nextRoot = doc.getElementById("entry-root");
     if (!nextRoot) return;
     if (!force && nextRoot.dataset.version === root.dataset.version) return; // nothing changed at the table
+    if (revision(nextRoot.dataset.version) < revision(root.dataset.version)) return; // an older state of the table
     Array.prototype.forEach.call(nextRoot.attributes, function (a) { root.setAttribute(a.name, a.value); });
     swap(doc, "entry-top");
     swap(doc, "entry-bottom");
@@ -685,16 +689,26 @@
     keepPage();
   }
 
+  /* Answers can arrive out of order (a slow poll after the refresh that followed a save): the page
+     only ever takes an answer to a request started after the one it showed last. */
+  var started = 0;
+  var shown = 0;
+
   function refresh(force) {
     if (!queueMode || editing() || (polling && !force)) return Promise.resolve();
     polling = true;
+    var mine = ++started;
     var headers = { "Accept": "text/html" };
     if (etag && !force) headers["If-None-Match"] = etag;
     return fetch(pageUrl, { headers: headers, cache: "no-store", credentials: "same-origin" }).then(function (res) {
       polling = false;
-      if (res.status === 304 || !res.ok) return;
-      etag = res.headers.get("ETag") || etag;
-      return res.text().then(function (html) { apply(html, force); });
+      if (res.status === 304 || !res.ok || mine < shown) return;
+      return res.text().then(function (html) {
+        if (mine < shown) return;
+        shown = mine;
+        etag = res.headers.get("ETag") || etag;
+        apply(html, force);
+      });
     }, function () { polling = false; });
   }
 

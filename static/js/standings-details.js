@@ -58,7 +58,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll("table.standings tbody tr[data-start-number]").forEach(function (row) {
+    document.querySelectorAll("#standings table.standings tbody tr[data-start-number]").forEach(function (row) {
       if (open[row.dataset.startNumber] && !row.classList.contains("is-open")) show(row);
     });
   });

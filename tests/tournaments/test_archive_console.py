@@ -98,3 +98,14 @@ def test_only_organisers_upload_and_download(evening):
     client.force_login(user)
     assert client.get("/o/neu/archiv/").status_code == 403
     assert client.get(f"/o/{tournament.slug}/archiv.json").status_code == 404
+
+
+def test_a_polled_page_with_a_message_waiting_renders_instead_of_failing(evening):
+    """After the upload's redirect the standings page carries a message: it is rendered (not a 304), and the
+    view still finds its polled state."""
+    tournament, client = evening
+    doc = json.loads(client.get(f"/o/{tournament.slug}/archiv.json").content)
+    response = client.post("/o/neu/archiv/", {
+        "file": SimpleUploadedFile("a.json", json.dumps(doc).encode()), "club": tournament.club_id,
+        "slug": "mit-meldung"}, follow=True, **EN)
+    assert response.status_code == 200 and "Imported" in response.content.decode()

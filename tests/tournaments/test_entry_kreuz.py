@@ -121,3 +121,12 @@ def test_a_round_of_kreuz_needs_its_games_played_not_counting_the_replays():
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=records[0], client_id=uuid.uuid4())
     assert err.value.code == "round_complete"
+
+
+def test_the_preview_of_a_thrown_in_game_at_five_says_the_dealer_does_not_pay(client):
+    table = make_table(size=5, rules={"all_pass": "redeal"}, names=NAMES)
+    preview = client.post(url("entry_preview", table.entry_key), {"contract": "weiter", "number": "1"},
+                          HTTP_HX_REQUEST="true")
+    p = preview.context["p"]
+    assert p["score"].weitergeld == {2: 10, 3: 10, 4: 10, 5: 10} and p["weitergeld"] == 10
+    assert "pays 10 ct Weitergeld; the dealer sat out" in preview.content.decode()
