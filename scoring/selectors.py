@@ -6,6 +6,7 @@ from typing import Any
 from django.utils import timezone
 
 from .models import StandingsSnapshot
+from .rules.cash import CashBalance
 from .schedule import standings_is_current
 from .standings import revisions_after
 
@@ -237,7 +238,7 @@ class CashRow:
 
 
 @dataclass
-class CashList:
+class CashList(CashBalance):
     rows: list[CashRow]
     tischbeste: list[dict[str, Any]]
     entry_fees_cents: int  # every fee due, paid or owed
@@ -261,22 +262,6 @@ class CashList:
     @property
     def to_pay_cents(self) -> int:
         return sum(r.owes_cents for r in self.rows)
-
-    @property
-    def paid_in_cents(self) -> int:
-        return self.entry_fees_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
-
-    @property
-    def club_keeps_cents(self) -> int:
-        return self.club_share_cents + self.pool_left_cents
-
-    @property
-    def paid_out_cents(self) -> int:
-        return self.payouts_cents + self.prizes_cents + self.club_keeps_cents
-
-    @property
-    def balances(self) -> bool:
-        return self.paid_in_cents == self.paid_out_cents
 
 
 def cash_list(tournament) -> CashList:

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import LongTable, Paragraph, Table, TableStyle
 
+from scoring.rules.cash import CashBalance
+
 from .drawing import BOLD, REGULAR, mm, money, signed
 from .fonts import register_fonts
 from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, amounts_table, escape, fitted, grid_style, heading,
@@ -57,7 +59,7 @@ class TischbesterLine:
 
 
 @dataclass(frozen=True)
-class CashListDocument:
+class CashListDocument(CashBalance):
     head: ListHead
     lines: tuple[CashLine, ...]
     tischbeste: tuple[TischbesterLine, ...]
@@ -71,18 +73,6 @@ class CashListDocument:
     sponsored_cents: int = 0
     prizes_cents: int = 0  # money prizes that go to players
     pool_left_cents: int = 0  # what the prizes leave in the pool
-
-    @property
-    def paid_in_cents(self) -> int:
-        return self.entry_fees_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
-
-    @property
-    def club_keeps_cents(self) -> int:
-        return self.club_share_cents + self.pool_left_cents
-
-    @property
-    def paid_out_cents(self) -> int:
-        return self.payouts_cents + self.prizes_cents + self.club_keeps_cents
 
 
 def _or_dash(cents: int) -> str:
