@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Per key, like the table API: what the tablet's and player's pages post (not the preview).
+    "tournaments.ratelimit.KeyedPostRateLimitMiddleware",
     # Last, as django-axes asks: turns a locked-out login into its answer (the login page, 429).
     "axes.middleware.AxesMiddleware",
 ]

@@ -224,3 +224,28 @@ def test_behind_a_proxy_the_lock_sees_the_clients_address(orga, settings):
     # The organiser at the venue comes through the same proxy (same REMOTE_ADDR) from another address.
     venue = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.4")
     assert login(venue, "orga", "richtig-geheim-1").status_code == 302
+
+
+def test_the_tablet_pages_posts_are_rate_limited_per_key_but_not_their_reads_or_previews(settings):
+    from rest_framework.throttling import SimpleRateThrottle
+
+    cache.clear()
+    tournament = make_tournament(ClubFactory(), players=8)
+    rnd = publish_first_round(tournament)
+    first, second = rnd.tables.order_by("number")
+    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": "3/min"}
+    try:
+        client = Client()
+        confirm = f"/tisch/{first.entry_key}/bestaetigen/"
+        answers = [client.post(confirm, {"seat": "9"}).status_code for _ in range(4)]
+        assert answers[:3] != [429] * 3 and answers[3] == 429
+        throttled = client.post(f"/tisch/{first.entry_key}/spiel/", {}, HTTP_ACCEPT="application/json")
+        assert throttled.status_code == 429 and int(throttled["Retry-After"]) > 0
+        assert "Tisch" in throttled.json()["detail"]  # German first
+        # Reading the page and asking for the preview still work; the next table is not held up.
+        assert client.get(f"/tisch/{first.entry_key}/").status_code == 200
+        assert client.post(f"/tisch/{first.entry_key}/vorschau/", {}).status_code != 429
+        assert client.post(f"/tisch/{second.entry_key}/bestaetigen/", {"seat": "9"}).status_code != 429
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+        cache.clear()

@@ -1,0 +1,45 @@
+"""Rate limits of the key-based table and player pages (tisch/<key>/, tk/<key>/, s/<key>/).
+
+The API's ``TableKeyThrottle`` (per key, not per address: a whole hall shares one address) also
+guards what the tablet's pages post: saves, corrections, deletions, conflicts and confirmations.
+The points preview is left out: it writes nothing and follows every tap. Reads are never limited.
+When the cache (Redis) is down, nothing is counted and the table keeps playing.
+"""
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+
+from .api.throttles import TableKeyThrottle
+
+
+class _KeyView:
+    """What ``TableKeyThrottle`` reads of a view: its URL's key."""
+
+    def __init__(self, key: str) -> None:
+        self.kwargs = {TableKeyThrottle.key_kwarg: key}
+
+
+class KeyedPostRateLimitMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        key = view_kwargs.get("key")
+        match = request.resolver_match
+        if (request.method != "POST" or not key or match is None or match.namespace != "tournaments"
+                or match.url_name.endswith("_preview")):
+            return None
+        throttle = TableKeyThrottle()
+        if throttle.allow_request(request, _KeyView(key)):
+            return None
+        wait = max(1, int(throttle.wait() or 1))
+        message = _("Too many entries from this table in a short time: please wait %(seconds)d seconds.") % {
+            "seconds": wait}
+        if "application/json" in request.headers.get("Accept", "") or request.content_type == "application/json":
+            response = JsonResponse({"detail": message}, status=429)
+        else:
+            response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(wait)
+        return response
