@@ -1,5 +1,7 @@
 """Login throttling (django-axes), API tokens instead of passwords, the table API's rate limit, and the
 password reset that is offered only with e-mail."""
+from contextlib import contextmanager
+
 import pytest
 import yaml
 from django.contrib.auth import get_user_model
@@ -143,15 +145,24 @@ def test_the_schema_documents_token_authentication(client):
 
 # --- The table API's rate limit ----------------------------------------------------------------------
 
-def test_a_table_key_is_rate_limited_per_key(settings):
-    cache.clear()
-    tournament = make_tournament(ClubFactory(), players=8)
-    rnd = publish_first_round(tournament)
-    first, second = rnd.tables.order_by("number")
+@contextmanager
+def two_tables_at_rate(settings, rate: str):
+    """The first round's two tables, with the per-key table rate set to ``rate`` (restored afterwards)."""
     from rest_framework.throttling import SimpleRateThrottle
 
-    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": "5/min"}
+    cache.clear()
+    tournament = make_tournament(ClubFactory(), players=8)
+    first, second = publish_first_round(tournament).tables.order_by("number")
+    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": rate}
     try:
+        yield first, second
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+        cache.clear()
+
+
+def test_a_table_key_is_rate_limited_per_key(settings):
+    with two_tables_at_rate(settings, "5/min") as (first, second):
         api = APIClient()
         answers = [api.get(f"/api/tisch/{first.entry_key}/").status_code for _ in range(6)]
         assert answers == [200] * 5 + [429]
@@ -159,9 +170,6 @@ def test_a_table_key_is_rate_limited_per_key(settings):
         assert int(throttled["Retry-After"]) > 0 and list(throttled.json()) == ["detail"]
         # The next table (same address, same hall) is not held up by the first.
         assert api.get(f"/api/tisch/{second.entry_key}/").status_code == 200
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-        cache.clear()
 
 
 def test_the_rate_limit_lets_the_table_play_when_the_cache_is_down():
@@ -227,14 +235,7 @@ def test_behind_a_proxy_the_lock_sees_the_clients_address(orga, settings):
 
 
 def test_the_tablet_pages_posts_are_rate_limited_per_key_but_not_their_reads_or_previews(settings):
-    from rest_framework.throttling import SimpleRateThrottle
-
-    cache.clear()
-    tournament = make_tournament(ClubFactory(), players=8)
-    rnd = publish_first_round(tournament)
-    first, second = rnd.tables.order_by("number")
-    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": "3/min"}
-    try:
+    with two_tables_at_rate(settings, "3/min") as (first, second):
         client = Client()
         confirm = f"/tisch/{first.entry_key}/bestaetigen/"
         answers = [client.post(confirm, {"seat": "9"}).status_code for _ in range(4)]
@@ -246,6 +247,3 @@ def test_the_tablet_pages_posts_are_rate_limited_per_key_but_not_their_reads_or_
         assert client.get(f"/tisch/{first.entry_key}/").status_code == 200
         assert client.post(f"/tisch/{first.entry_key}/vorschau/", {}).status_code != 429
         assert client.post(f"/tisch/{second.entry_key}/bestaetigen/", {"seat": "9"}).status_code != 429
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-        cache.clear()
