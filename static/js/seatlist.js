@@ -6,7 +6,7 @@
   var items = Array.prototype.slice.call(document.querySelectorAll("#seat-names li"));
   function fold(s) { return s.toLowerCase().replace(/ß/g, "ss").normalize("NFD").replace(/[\u0300-\u036f]/g, ""); }
   items.forEach(function (li) { if (li.dataset.search) li.dataset.key = fold(li.dataset.search); });
-  input.addEventListener("input", function () {
+  function filter() {
     var words = fold(input.value).split(/\s+/).filter(Boolean), shown = {}, any = false;
     items.forEach(function (li) {
       if (!li.dataset.key) return;
@@ -16,5 +16,8 @@
     });
     items.forEach(function (li) { if (!li.dataset.key) li.hidden = !shown[li.dataset.letter]; });
     if (none) none.hidden = any;
-  });
+  }
+  input.addEventListener("input", filter);
+  // On slow hall Wi-Fi a phone may type before this script arrives: apply what is already typed.
+  if (input.value) filter();
 })();

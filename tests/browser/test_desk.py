@@ -93,6 +93,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     page.set_viewport_size({"width": 412, "height": 915})
     page.goto(f"{page.base_url}/t/herbstrennen/")
     page.get_by_test_id("to-seatlist").click()
+    page.wait_for_load_state("load")
     rows = page.get_by_test_id("seat-row")
     assert rows.count() == 8
     assert rows.first.inner_text().startswith("Ächter")  # umlauts sort with their base letter
