@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from schafkopfrennen.formats import number as format_number
+
 WIDTH = 480
 FONT = 24
 SMALL = 21
@@ -126,7 +128,7 @@ def bar_chart(*, title: str, bars: Sequence[tuple[str, int]], testid: str = "bar
 
 
 def _number(value: int) -> str:
-    return f"\u2212{-value}" if value < 0 else str(value)
+    return format_number(value)
 
 
 def _describe_lines(steps: Sequence[str], lines: Sequence[tuple[str, Sequence[int]]]) -> str:

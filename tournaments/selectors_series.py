@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, game_statistics, leaders
+from schafkopfrennen.formats import number
 from scoring.standings import standings_compute
 
 from .models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
@@ -419,7 +420,7 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
         results = []
         for t in data.played:
             value = row.results.get(t.slug)
-            text = "" if value is None else f"\u2212{-value}" if value < 0 else str(value)
+            text = number(value)
             results.append(text if value is None or t.slug in row.counted else f"({text})")
         return SeriesLine(place=row.rank, name=row.name, club=row.club, points=row.points,
                           participations=row.participations, wins=row.wins, results=tuple(results))

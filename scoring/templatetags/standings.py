@@ -1,6 +1,7 @@
 from django import template
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+
+from schafkopfrennen import formats
 
 register = template.Library()
 
@@ -16,11 +17,7 @@ TIEBREAK_REASONS = {
 @register.filter
 def euro(cents) -> str:
     """12,50 € (in the active language's number format); −2,50 € with a real minus sign."""
-    if cents is None or cents == "":
-        return ""
-    cents = int(cents)
-    sign = "\u2212" if cents < 0 else ""
-    return f"{sign}{number_format(abs(cents) / 100, 2, force_grouping=True)} €"
+    return formats.euro(cents)
 
 
 @register.filter
@@ -43,8 +40,7 @@ def tie_note(note) -> str:
 @register.filter
 def signed(value) -> str:
     """+5 / −3 / 0 with a real minus sign."""
-    value = int(value)
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+    return formats.signed(value)
 
 
 @register.inclusion_tag("standings/_progress.html")
@@ -67,7 +63,4 @@ def tournament_podium(tournament) -> dict:
 @register.filter
 def minus(value) -> str:
     """−3 with a real minus sign, positive numbers as they are (running totals, seat totals)."""
-    if value is None or value == "":
-        return ""
-    value = int(value)
-    return f"−{-value}" if value < 0 else str(value)
+    return formats.number(value if value is None or value == "" else int(value))

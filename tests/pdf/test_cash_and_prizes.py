@@ -67,10 +67,10 @@ def test_an_unpaid_player_owes_his_fee_on_the_page_and_the_pdf(client, shared_to
 
     lines = lines_of(render_cash_list(cash_list_data(tournament)))
     at = next(i for i in range(1, len(lines)) if lines[i - 1:i + 1] == [str(unpaid.start_number), unpaid.player.name])
-    assert lines[at + 1] == "10,00 € (owed)"
+    assert lines[at + 1] == "10.00 € (owed)"  # English, as the page says it
     paid = next(r for r in cash.rows if r.fee_paid and r.entry_fee_cents)
     at = next(i for i in range(1, len(lines)) if lines[i - 1:i + 1] == [str(paid.start_number), paid.name])
-    assert lines[at + 1] == "10,00 €"
+    assert lines[at + 1] == "10.00 €"
 
     organiser_login(client, tournament)
     page = client.get(f"/o/{tournament.slug}/kasse/", **EN).content.decode()
@@ -99,7 +99,7 @@ def test_cash_totals_balance_fees_and_reuegeld_in_prizes_tischbeste_and_club_out
     assert after(balance, "Prizes (money)") == [money(prizes.awarded_cents)]
     assert after(balance, "paid out to Tischbeste") == [money(cash.payouts_cents)]
     fees_line = next(line for line in balance if line.startswith("Entry fees ("))
-    assert fees_line == f"Entry fees ({money(fees - 1000)} paid, 10,00 € owed)"
+    assert fees_line == f"Entry fees ({money(fees - 1000)} paid, 10.00 € owed)"
     assert after(balance, fees_line) == [money(fees)]
     assert "The amounts do not balance: recompute the standings." not in lines
     total = lines[lines.index("Total") + 1:lines.index("Total") + 6]

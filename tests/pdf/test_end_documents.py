@@ -59,7 +59,7 @@ def test_prize_list_gives_place_winner_points_and_prize(finished_tournament):
     lines = text_of(render_prize_list(prize_list_data(finished_tournament)))
 
     assert lines[0] == "Prize list" and "Page 1 of 1" in lines
-    for label, winner, prize in (("1.", rows[0], "50,00 €"), ("2.", rows[1], "25,00 € + Geschenkkorb"),
+    for label, winner, prize in (("1.", rows[0], "50.00 €"), ("2.", rows[1], "25.00 € + Geschenkkorb"),
                                  ("3.", rows[2], "Brotzeitbrettl"), ("last place", rows[-1],
                                                                      "Trostpreis: ein Kartenspiel")):
         at = lines.index(label)
@@ -76,14 +76,14 @@ def test_prize_list_works_out_the_prize_pool_as_the_prize_page(finished_tourname
     prizes_set(tournament=finished_tournament, prizes=[{"place": 1, "amount_cents": 10000, "goods": ""}])
     pool = prize_list(finished_tournament)
     lines = text_of(render_prize_list(prize_list_data(finished_tournament)))
-    assert after(lines, "Entry fees") == [money(pool.entry_fees_cents)] == ["210,00 €"]
-    assert after(lines, "of that to prizes (80 %)") == [money(pool.entry_share_cents)] == ["168,00 €"]
+    assert after(lines, "Entry fees") == [money(pool.entry_fees_cents)] == ["210.00 €"]
+    assert after(lines, "of that to prizes (80 %)") == [money(pool.entry_share_cents)] == ["168.00 €"]
     assert after(lines, "Reuegeld and Weitergeld left in the pot") == [money(pool.pot_share_cents)]
-    assert after(lines, "Sponsored") == ["123,45 €"]
+    assert after(lines, "Sponsored") == ["123.45 €"]
     assert lines.count("Prize pool") == 2  # the heading, and the sum in the table
     assert after(lines[lines.index("Prize pool") + 1:], "Prize pool") == [money(pool.pool_cents)]
     assert pool.pool_cents == 16800 + pool.pot_share_cents + 12345
-    assert after(lines, "Assigned as money prizes") == ["100,00 €"]
+    assert after(lines, "Assigned as money prizes") == ["100.00 €"]
 
 
 @pytest.mark.django_db

@@ -203,7 +203,7 @@ def test_thrown_in_games_and_weitergeld_under_redeal():
                                                totals=(-5, 15, -5, -5), won_solos=(0, 1, 0, 0),
                                                reuegeld_cents=(0, 0, 0, 0), weitergeld_cents=(10, 10, 10, 10))))[0]
     assert "1 1 Strich (all passed)" in lines
-    assert footer_values(lines, "Weitergeld", 4) == ["0,10 \u20ac"] * 4
+    assert footer_values(lines, "Weitergeld", 4) == ["0.10 \u20ac"] * 4
     assert "1 of 32 games entered" in lines
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader, simpleSplit
 
-from .drawing import BOLD, MINUS, REGULAR, Canvas, draw_logo, fit_size, logo_image, mm, new_canvas
+from .drawing import BOLD, REGULAR, Canvas, draw_logo, fit_size, logo_image, mm, new_canvas, number
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ LINE_GAP = 5 * mm
 
 
 def _points(points: int) -> str:
-    return f"{MINUS}{-points}" if points < 0 else str(points)
+    return number(points)
 
 
 def _centred(canv: Canvas, y: float, text: str, font: str, size: float, width: float = TEXT_W) -> None:

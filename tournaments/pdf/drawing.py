@@ -11,28 +11,15 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from schafkopfrennen.formats import MINUS, euro, number, signed
+
 from .fonts import BOLD, REGULAR, register_fonts
 
 __all__ = ["BOLD", "MINUS", "REGULAR", "Canvas", "PagedCanvas", "PageSection", "TextRun", "fit_size", "mm", "money",
-           "new_canvas", "signed"]
+           "new_canvas", "number", "signed"]
 
-MINUS = "\u2212"  # a real minus sign: as wide as the plus, easy to see on paper
-
-
-def signed(value: int) -> str:
-    """Points as players write them: +3, −3, 0."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return "0"
-
-
-def money(cents: int) -> str:
-    """Cents as euros, German style: 1,50 €, 1.250,00 €, −2,50 € (a real minus sign)."""
-    sign = MINUS if cents < 0 else ""
-    euros, rest = divmod(abs(cents), 100)
-    return f"{sign}{euros:,}".replace(",", ".") + f",{rest:02d} \u20ac"
+# Numbers and money as the pages show them (one home: schafkopfrennen/formats.py): +3, −3, 1.250,00 €.
+money = euro
 
 
 def fit_size(text: str, font: str, size: float, width: float, minimum: float = 5.0) -> float:

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import gettext as _
 
+from schafkopfrennen.formats import number
+
 register = template.Library()
 
 TIEBREAK_REASONS = {
@@ -20,7 +22,7 @@ def series_result(row, tournament):
     value = row.results.get(tournament.slug)
     if value is None:
         return None
-    text = f"\u2212{-value}" if value < 0 else str(value)
+    text = number(value)
     return {"text": text, "counted": tournament.slug in row.counted}
 
 
