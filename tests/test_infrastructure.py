@@ -10,8 +10,8 @@ from django.db import connection
 
 from tests.conftest import IN_CI
 from tests.worker import celery_worker, real_broker, wait_for
-from tournaments.models import WorkerPing
-from tournaments.tasks import worker_ping_task
+from tests.worker_tasks import worker_ping
+from tournaments.models import Club
 
 
 def test_debug_off_without_secret_key_refuses_to_start():
@@ -51,23 +51,27 @@ def test_celery_is_eager_without_broker(settings):
 
 
 @pytest.mark.django_db
-def test_task_runs_in_process_by_default():
-    worker_ping_task.delay("eager-token")
-    assert WorkerPing.objects.filter(token="eager-token").exists()
+def test_task_runs_in_process_by_default(tmp_path):
+    Club.objects.create(name="Eager")
+    result = worker_ping.delay(str(tmp_path / "ping"), "Eager")
+    assert isinstance(result, EagerResult)
+    hostname, answer = (tmp_path / "ping").read_text().split(" ", 1)
+    assert answer == "sees Eager\n" and not hostname.startswith("celery@")  # in-process: no worker's node name
 
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_task_goes_through_redis_and_a_real_worker():
-    token = uuid.uuid4().hex
+def test_task_goes_through_redis_and_a_real_worker(tmp_path):
+    club = f"Worker {uuid.uuid4().hex[:8]}"
+    Club.objects.create(name=club)
+    ping = tmp_path / "ping"
     with celery_worker() as queue, real_broker() as conn:
-        result = worker_ping_task.apply_async(args=[token], queue=queue, connection=conn)
+        result = worker_ping.apply_async(args=[str(ping), club], queue=queue, connection=conn)
         assert not isinstance(result, EagerResult)
-        assert wait_for(lambda: WorkerPing.objects.filter(token=token).exists(), timeout=60), (
-            "the worker did not write the row within 60 s"
-        )
-    # Only a worker process has a node name; an in-process run leaves it empty.
-    assert WorkerPing.objects.get(token=token).hostname.startswith("celery@")
+        assert wait_for(ping.exists, timeout=60), "the worker did not answer within 60 s"
+    # Only a worker process has a node name; it saw the test's club in the shared database.
+    hostname, seen, name = ping.read_text().strip().split(" ", 2)
+    assert hostname.startswith("celery@") and (seen, name) == ("sees", club)
 
 
 def test_real_workers_without_a_shared_cache_are_warned_about(settings):

@@ -40,7 +40,10 @@ def test_database_url() -> str:
 
 @contextlib.contextmanager
 def celery_worker(queue: str | None = None) -> Iterator[str]:
-    """Start `celery -A schafkopfrennen worker` on its own queue; yield the queue name."""
+    """Start `celery -A schafkopfrennen worker` on its own queue; yield the queue name.
+
+    The worker also loads the tests' own task (``tests/worker_tasks.py``).
+    """
     if not redis_reachable():
         skip_or_fail(f"Redis is not reachable at {BROKER_URL}: start redis-server (apt install redis-server)")
     queue = queue or f"test-{uuid.uuid4().hex[:8]}"
@@ -52,7 +55,7 @@ def celery_worker(queue: str | None = None) -> Iterator[str]:
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",
-         "-Q", queue, "-n", f"celery@test-{uuid.uuid4().hex[:8]}", "--without-gossip", "--without-mingle",
+         "-Q", queue, "--include", "tests.worker_tasks", "-n", f"celery@test-{uuid.uuid4().hex[:8]}", "--without-gossip", "--without-mingle",
          "--loglevel=WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

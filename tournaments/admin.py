@@ -1,7 +1,6 @@
 from django.contrib import admin
 
-from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament,
-                     WorkerPing)
+from .models import Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament
 from .services.registration import start_number_next
 from .services.roles import role_remove, role_save
 from .services.tournament import rules_locked
@@ -153,8 +152,3 @@ class HandRevisionAdmin(ReadOnlyAdmin):
     list_filter = ["action", "table__round__tournament"]
     list_select_related = ["table__round__tournament", "by"]
     search_fields = ["reason", "device"]
-
-
-@admin.register(WorkerPing)
-class WorkerPingAdmin(admin.ModelAdmin):
-    list_display = ["token", "hostname", "created_at"]

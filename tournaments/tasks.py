@@ -1,16 +1,9 @@
 """Thin Celery wrappers around services."""
 from celery import shared_task
 
-from .models import Round, WorkerPing
+from .models import Round
 from .selectors_print import DEFAULT_URL_BASE
 from .services.printing import round_print_pack_build
-
-
-@shared_task(bind=True, acks_late=True)
-def worker_ping_task(self, token: str) -> str:
-    """Write a row to prove that a task went through the broker and a worker (node name kept)."""
-    WorkerPing.objects.get_or_create(token=token, defaults={"hostname": self.request.hostname or ""})
-    return token
 
 
 @shared_task(acks_late=True)

@@ -4,7 +4,6 @@ from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .series import Series, SeriesTournament
 from .tournament import Prize, Registration, Tournament
-from .worker import WorkerPing
 
 __all__ = [
     "AuditEntry",
@@ -23,5 +22,4 @@ __all__ = [
     "Table",
     "TableConfirmation",
     "Tournament",
-    "WorkerPing",
 ]
