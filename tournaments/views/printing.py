@@ -12,18 +12,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from .. import selectors_print
 from ..access import DESK, tournament_for
 from ..models import Round, Table, Tournament
-from ..pdf.cash_list import render_cash_list
-from ..pdf.certificates import render_certificates
-from ..pdf.prize_list import render_prize_list
-from ..pdf.score_sheet import render_score_sheets
-from ..pdf.seat_list import render_seat_list
-from ..pdf.standings import render_standings
-from ..pdf.table_cards import render_table_cards
+from ..printables import PRINTABLES, ROUND_DOCUMENTS, TABLE_DOCUMENTS
 from ..services.printing import round_print_pack_request, round_print_pack_state
 
 # The round's single documents, as named in their URLs (o/<slug>/runde/<n>/druck/<doc>.pdf).
-DOCUMENTS = ("spielliste-leer", "spielliste", "sitzplan", "tischkarten")
-TABLE_DOCUMENTS = ("spielliste-leer", "spielliste")
+DOCUMENTS = tuple(ROUND_DOCUMENTS)
 
 
 def _round(request: HttpRequest, slug: str, number: int) -> Round:
@@ -78,7 +71,7 @@ def print_pack(request: HttpRequest, slug: str, number: int) -> FileResponse:
     if state.path is None:
         raise Http404("The print pack is not ready.")
     response = FileResponse(state.path.open("rb"), content_type="application/pdf", as_attachment=True,
-                            filename=f"druckpaket-{slug}-runde-{number}.pdf")
+                            filename=PRINTABLES["pack"].filename(slug, round=number))
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -87,18 +80,11 @@ def print_pack(request: HttpRequest, slug: str, number: int) -> FileResponse:
 @require_GET
 def print_document(request: HttpRequest, slug: str, number: int, doc: str) -> HttpResponse:
     """One document of the whole round, rendered on request."""
-    if doc not in DOCUMENTS:
+    document = ROUND_DOCUMENTS.get(doc)
+    if document is None:
         raise Http404("No such document.")
     rnd = _round(request, slug, number)
-    url_base = _url_base(request)
-    if doc == "sitzplan":
-        content = render_seat_list(selectors_print.seat_list_data(rnd))
-    elif doc == "tischkarten":
-        content = render_table_cards(selectors_print.table_cards_data(rnd, url_base=url_base))
-    else:
-        sheets = selectors_print.score_sheets_data(rnd, filled=doc == "spielliste", url_base=url_base)
-        content = render_score_sheets(sheets)
-    return _pdf(content, f"{doc}-{slug}-runde-{number}.pdf")
+    return _pdf(document.render(rnd, url_base=_url_base(request)), document.filename(slug, round=number))
 
 
 @login_required
@@ -124,12 +110,13 @@ def print_table_pick(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @require_GET
 def print_table_document(request: HttpRequest, slug: str, number: int, table: int, doc: str) -> HttpResponse:
     """One table's score sheet, as entered (spielliste) or blank (spielliste-leer)."""
-    if doc not in TABLE_DOCUMENTS:
+    document = TABLE_DOCUMENTS.get(doc)
+    if document is None:
         raise Http404("No such document.")
     rnd = _round(request, slug, number)
     table_obj = get_object_or_404(Table, round=rnd, number=table)
-    sheet = selectors_print.score_sheet_data(table_obj, filled=doc == "spielliste", url_base=_url_base(request))
-    return _pdf(render_score_sheets([sheet]), f"{doc}-{slug}-runde-{number}-tisch-{table}.pdf")
+    content = document.render(rnd, url_base=_url_base(request), tables=[table_obj])
+    return _pdf(content, document.filename(slug, round=number, table=table))
 
 
 # --- the tournament's end: o/<slug>/druck/<document>.pdf -------------------------------------
@@ -137,6 +124,13 @@ def print_table_document(request: HttpRequest, slug: str, number: int, table: in
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament_for(request.user, slug, DESK)
+
+
+def _tournament_document(request: HttpRequest, slug: str, key: str, tournament: Tournament | None = None,
+                         **options) -> HttpResponse:
+    document = PRINTABLES[key]
+    tournament = tournament or _tournament(request, slug)
+    return _pdf(document.render(tournament, **options), document.filename(slug))
 
 
 @login_required
@@ -150,23 +144,20 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
         if not value.isdigit() or not tournament.rounds.filter(number=int(value)).exists():
             raise Http404("No such round.")
         number = int(value)
-    content = render_standings(selectors_print.standings_data(tournament, round=number))
-    suffix = f"-runde-{number}" if number else ""
-    return _pdf(content, f"rangliste-{slug}{suffix}.pdf")
+    document = PRINTABLES["standings"]
+    return _pdf(document.render(tournament, round=number), document.filename(slug, round=number))
 
 
 @login_required
 @require_GET
 def print_prizes(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
-    return _pdf(render_prize_list(selectors_print.prize_list_data(tournament)), f"preisliste-{slug}.pdf")
+    return _tournament_document(request, slug, "prizes")
 
 
 @login_required
 @require_GET
 def print_cash(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
-    return _pdf(render_cash_list(selectors_print.cash_list_data(tournament)), f"kassenliste-{slug}.pdf")
+    return _tournament_document(request, slug, "cash")
 
 
 @login_required
@@ -180,5 +171,5 @@ def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
             _("plaetze: a number of places from 1 to %(max)d is needed.") % {
                 "max": selectors_print.MAX_CERTIFICATE_PLACES},
             content_type="text/plain; charset=utf-8")
-    data = selectors_print.certificates_data(tournament, places=int(value) if value else None)
-    return _pdf(render_certificates(data), f"urkunden-{slug}.pdf")
+    return _tournament_document(request, slug, "certificates", tournament=tournament,
+                                places=int(value) if value else None)

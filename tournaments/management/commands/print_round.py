@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Round, Tournament
-from tournaments.pdf.pack import render_pack
-from tournaments.selectors_print import DEFAULT_URL_BASE, print_pack_data
+from tournaments.printables import PRINTABLES
+from tournaments.selectors_print import DEFAULT_URL_BASE
 
 
 class Command(BaseCommand):
@@ -32,5 +32,5 @@ class Command(BaseCommand):
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise CommandError(f"base-url: an address like http://127.0.0.1:8000 is needed, not {base_url!r}")
-        pdf = pdf_write(output, lambda: render_pack(print_pack_data(rnd, url_base=base_url, blank=blank)))
+        pdf = pdf_write(output, lambda: PRINTABLES["pack"].render(rnd, url_base=base_url, blank=blank))
         self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, round {rnd.number}, {rnd.tables.count()} tables)")

@@ -2,14 +2,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Tournament
-from tournaments.pdf.cash_list import render_cash_list
-from tournaments.pdf.certificates import render_certificates
-from tournaments.pdf.prize_list import render_prize_list
-from tournaments.pdf.standings import render_standings
-from tournaments.selectors_print import (MAX_CERTIFICATE_PLACES, cash_list_data, certificates_data, prize_list_data,
-                                         standings_data)
+from tournaments.printables import TOURNAMENT_DOCUMENTS
+from tournaments.selectors_print import MAX_CERTIFICATE_PLACES
 
-DOCUMENTS = ("standings", "prizes", "cash", "certificates")
+DOCUMENTS = tuple(TOURNAMENT_DOCUMENTS)  # standings, prizes, cash, certificates
 
 
 class Command(BaseCommand):
@@ -50,14 +46,5 @@ class Command(BaseCommand):
                 raise CommandError(f"places: a number from 1 to {MAX_CERTIFICATE_PLACES} is needed, not {places!r}")
             count = int(places)
 
-        def render() -> bytes:
-            if document == "standings":
-                return render_standings(standings_data(tournament, round=number))
-            if document == "prizes":
-                return render_prize_list(prize_list_data(tournament))
-            if document == "cash":
-                return render_cash_list(cash_list_data(tournament))
-            return render_certificates(certificates_data(tournament, places=count))
-
-        pdf = pdf_write(output, render)
+        pdf = pdf_write(output, lambda: TOURNAMENT_DOCUMENTS[document].render(tournament, round=number, places=count))
         self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, {document} of {tournament.slug})")
