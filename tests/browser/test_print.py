@@ -1,12 +1,11 @@
 """The print page of a round in headless Chromium: build the print pack, watch it finish, download it."""
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 
 from scoring.services import hand_record
-from tournaments.models import ClubMembership, Hand
+from tests.pdf.test_print_trust import broker_down
+from tournaments.models import ClubMembership, Hand, PrintPack
 from tournaments.services.hands import hand_correct
 from tournaments.services.printing import round_print_pack_build, round_print_pack_state
 from tournaments.services.rounds import round_draw
@@ -59,8 +58,8 @@ def test_build_the_print_pack_and_download_it(page, screenshot):
     assert page.get_by_test_id("pack-outdated").is_visible()
     url_base = page.base_url + "/"
     state = round_print_pack_state(round=rnd, url_base=url_base, language="en")
-    cache.set(f"print-pack:{rnd.pk}", {"status": "running", "fingerprint": state.fingerprint, "done": 2, "total": 5,
-                                       "at": time.time()}, timeout=None)
+    PrintPack.objects.update_or_create(round=rnd, defaults={"status": "running", "fingerprint": state.fingerprint,
+                                                            "done": 2, "total": 5})
     page.reload()
     assert page.get_by_test_id("pack-progress").inner_text().strip() == "Building: 2 of 5 score sheets …"
     screenshot(page, "print-round-running-laptop")
@@ -81,10 +80,6 @@ def test_build_the_print_pack_and_download_it(page, screenshot):
 
 def test_the_print_page_with_redis_down_on_a_phone(page, screenshot):
     """Issue 13, fix 4: Redis down, the organiser's phone still gets the page and the single PDFs."""
-    from django.test import override_settings
-
-    from tests.pdf.test_print_trust import REDIS_DOWN
-
     tournament = tournament_simulate_setup(slug="druck-ohne-redis", players=9, rounds=2, games=8, seed=5)
     round_draw(tournament=tournament, seed=5)
     user = get_user_model().objects.create_user("orga", password="geheim-123")
@@ -97,7 +92,7 @@ def test_the_print_page_with_redis_down_on_a_phone(page, screenshot):
     page.locator("main button[type=submit]").click()
     page.wait_for_url("**/o/")
 
-    with override_settings(CACHES=REDIS_DOWN):
+    with broker_down():
         page.goto(page.base_url + target)
         notice = page.get_by_test_id("pack-unavailable")
         assert notice.is_visible() and "Druckdienst" in notice.inner_text()

@@ -2,6 +2,7 @@
 from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
+from .printing import PrintPack
 from .series import Series, SeriesTournament
 from .tournament import Prize, Registration, Tournament
 
@@ -13,6 +14,7 @@ __all__ = [
     "HandRevision",
     "Player",
     "Prize",
+    "PrintPack",
     "Registration",
     "Round",
     "Seat",

@@ -1,38 +1,39 @@
-"""The print pack of a round: built by a Celery task, kept as a file, rebuilt only when its data changed.
+"""The print pack of a round: built by a Celery task, kept as a model's file, rebuilt only when its data changed.
 
-The pack's state lives in the cache (key per round, no timeout): status ``pending`` (asked for,
-waiting for a worker), ``running`` (with progress: score sheets done of the round's tables),
-``ready`` or ``failed``, and the fingerprint of the data it was built from
-(``selectors_print.print_pack_fingerprint``). The file lives under MEDIA_ROOT/packs/ with that
-fingerprint in its name, so a pack whose file exists for the current fingerprint is current even
-if the cache was cleared; when the data changes the fingerprint changes and the pack is stale.
+The pack's job is a ``PrintPack`` row per round: its status ``pending`` (asked for, waiting for a
+worker), ``running`` (with progress: score sheets done of the round's tables), ``ready`` or
+``failed``, the fingerprint of the data it was built from (``selectors_print.print_pack_fingerprint``)
+and, once built, its file (under MEDIA_ROOT/packs/). A pack whose fingerprint is the round's current
+one is current; when the data changes the fingerprint changes and the pack is outdated.
 
-When the cache (Redis) cannot be reached, the state is ``unavailable``: the print page says so and
-offers the single documents, which are rendered in the request and need neither cache nor worker.
+When real workers are configured and their broker (Redis) cannot be reached, the state is
+``unavailable``: the print page says so and offers the single documents, which are rendered in the
+request and need no worker.
 """
 from __future__ import annotations
 
 import logging
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.files.base import ContentFile
 from django.db import transaction
-from django.utils import translation
+from django.utils import timezone, translation
 
-from ..models import Round
+from ..models import PrintPack, Round
 from ..pdf.pack import render_pack
 from ..selectors_print import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
 
 logger = logging.getLogger(__name__)
 
 PACK_DIR = "packs"
-PENDING, RUNNING, READY, FAILED, NONE = "pending", "running", "ready", "failed", "none"
-UNAVAILABLE = "unavailable"  # the cache (Redis) cannot be reached: no pack now, the single documents still work
-PROGRESS_EVERY = 0.5  # seconds between progress writes to the cache
+PENDING, RUNNING, READY, FAILED = (PrintPack.Status.PENDING.value, PrintPack.Status.RUNNING.value,
+                                   PrintPack.Status.READY.value, PrintPack.Status.FAILED.value)
+NONE = "none"
+UNAVAILABLE = "unavailable"  # the broker cannot be reached: no pack now, the single documents still work
+PROGRESS_EVERY = 0.5  # seconds between progress writes
 STUCK_AFTER = 30 * 60  # a pending or running build older than this is offered again
 
 
@@ -58,10 +59,6 @@ class PackState:
         return int(100 * self.done / self.total) if self.total else 0
 
 
-def _cache_key(round_id: int) -> str:
-    return f"print-pack:{round_id}"
-
-
 def _language(language: str | None) -> str:
     return language or translation.get_language() or settings.LANGUAGE_CODE
 
@@ -70,53 +67,61 @@ def pack_directory() -> Path:
     return Path(settings.MEDIA_ROOT) / PACK_DIR
 
 
-def _file_prefix(rnd: Round) -> str:
-    return f"{rnd.tournament.slug}-runde-{rnd.number}-"
+def _file_name(rnd: Round, fingerprint: str) -> str:
+    return f"{rnd.tournament.slug}-runde-{rnd.number}-{fingerprint}.pdf"
 
 
-def pack_file(rnd: Round, fingerprint: str) -> Path:
-    return pack_directory() / f"{_file_prefix(rnd)}{fingerprint}.pdf"
-
-
-def _write_state(rnd: Round, **state) -> None:
-    cache.set(_cache_key(rnd.pk), {**state, "at": time.time()}, timeout=None)
-
-
-def _ready(rnd: Round, fingerprint: str) -> PackState | None:
-    path = pack_file(rnd, fingerprint)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
+def _stored(pack: PrintPack) -> tuple[Path, int] | None:
+    """The pack's file and its size, if it has one that is there."""
+    if not pack.file:
         return None
-    return PackState(READY, fingerprint, path=path, size=size)
+    try:
+        return Path(pack.file.path), pack.file.size
+    except (FileNotFoundError, OSError):
+        return None
 
 
-def _cache_unreachable(rnd: Round) -> None:
-    logger.warning("print pack of round %s: the cache cannot be reached", rnd.pk, exc_info=True)
+def _broker_reachable() -> bool:
+    """Without a broker every task runs in-process; with one, whether it answers now."""
+    from schafkopfrennen.celery import app
+
+    if app.conf.task_always_eager:
+        return True
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=1)
+    except Exception:  # whichever error the transport raises for a server that is not there
+        logger.warning("print pack: the broker cannot be reached", exc_info=True)
+        return False
+    return True
+
+
+def _state(pack: PrintPack | None, fingerprint: str) -> PackState:
+    if pack is None:
+        return PackState(NONE, fingerprint)
+    stored = _stored(pack)
+    if pack.fingerprint == fingerprint:
+        if pack.status == READY and stored is not None:
+            return PackState(READY, fingerprint, path=stored[0], size=stored[1])
+        stuck = pack.status in (PENDING, RUNNING) and (timezone.now() - pack.updated_at).total_seconds() > STUCK_AFTER
+        if pack.status in (PENDING, RUNNING, FAILED) and not stuck:
+            return PackState(pack.status, fingerprint, done=pack.done, total=pack.total, error=pack.error,
+                             outdated=stored is not None and pack.status == FAILED)
+    return PackState(NONE, fingerprint, outdated=stored is not None)
 
 
 def round_print_pack_state(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> PackState:
     """The pack of the round's current data: ready, being built, failed, not built (maybe outdated), or
-    unavailable while the cache cannot be reached (a pack built before is still offered)."""
+    unavailable while the broker cannot be reached (a pack built before is still offered)."""
     with translation.override(_language(language)):
         fingerprint = print_pack_fingerprint(round, url_base=url_base)
-    ready = _ready(round, fingerprint)
-    if ready is not None:
-        return ready
-    try:
-        state = cache.get(_cache_key(round.pk)) or {}
-    except Exception:  # Redis down (a connection error of whichever client): the page must still open
-        _cache_unreachable(round)
+    state = _state(PrintPack.objects.filter(round=round).first(), fingerprint)
+    if state.status in (NONE, FAILED) and not _broker_reachable():
         return PackState(UNAVAILABLE, fingerprint)
-    if state.get("fingerprint") == fingerprint and state.get("status") in (PENDING, RUNNING, FAILED):
-        stuck = state["status"] != FAILED and time.time() - state.get("at", 0) > STUCK_AFTER
-        if not stuck:
-            return PackState(state["status"], fingerprint, done=state.get("done", 0), total=state.get("total", 0),
-                             error=state.get("error", ""))
-    outdated = any(pack_directory().glob(f"{_file_prefix(round)}*.pdf"))
-    return PackState(NONE, fingerprint, outdated=outdated)
+    return state
 
 
+@transaction.atomic
 def round_print_pack_request(
     *, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None
 ) -> PackState:
@@ -124,15 +129,14 @@ def round_print_pack_request(
     from ..tasks import round_print_pack_task
 
     language = _language(language)
+    Round.objects.select_for_update().filter(pk=round.pk).first()  # one request per round at a time
     state = round_print_pack_state(round=round, url_base=url_base, language=language)
     if state.status in (READY, UNAVAILABLE) or state.busy:
         return state
     total = round.tables.count()
-    try:
-        _write_state(round, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
-    except Exception:
-        _cache_unreachable(round)
-        return PackState(UNAVAILABLE, state.fingerprint)
+    pack, _created = PrintPack.objects.get_or_create(round=round, defaults={"fingerprint": state.fingerprint})
+    PrintPack.objects.filter(pk=pack.pk).update(status=PENDING, fingerprint=state.fingerprint, done=0, total=total,
+                                                error="", updated_at=timezone.now())
     rnd, fingerprint = round, state.fingerprint
 
     def enqueue() -> None:
@@ -140,11 +144,8 @@ def round_print_pack_request(
             round_print_pack_task.delay(rnd.pk, url_base=url_base, language=language)
         except Exception as err:  # no broker to reach, or (without one) the build itself failed
             logger.exception("print pack of round %s: the task failed or could not be sent", rnd.pk)
-            try:
-                if (cache.get(_cache_key(rnd.pk)) or {}).get("status") == PENDING:
-                    _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
-            except Exception:  # the cache went down with the broker: the page says unavailable anyway
-                _cache_unreachable(rnd)
+            PrintPack.objects.filter(round=rnd, fingerprint=fingerprint, status=PENDING).update(
+                status=FAILED, error=str(err)[:300], updated_at=timezone.now())
 
     transaction.on_commit(enqueue)
     return PackState(PENDING, fingerprint, total=total, outdated=state.outdated)
@@ -153,18 +154,19 @@ def round_print_pack_request(
 def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> Path:
     """Render the pack and store it, unless a pack of the same data exists already; returns the file.
 
-    Running it twice gives the same file (rendering is deterministic and the name is the data's
-    fingerprint); files of the round's earlier data are removed once the new one is in place.
+    Running it twice gives the same file (rendering is deterministic); the file of the round's earlier
+    data is removed once the new one is in place, and the row points to a file only once it is whole.
     """
     rnd = Round.objects.select_related("tournament").get(pk=round.pk)
     with translation.override(_language(language)):
         fingerprint = print_pack_fingerprint(rnd, url_base=url_base)
-        ready = _ready(rnd, fingerprint)
-        if ready is not None:
-            _write_state(rnd, status=READY, fingerprint=fingerprint)
+        pack, _created = PrintPack.objects.get_or_create(round=rnd, defaults={"fingerprint": fingerprint})
+        ready = _state(pack, fingerprint)
+        if ready.status == READY:
             return ready.path
         total = rnd.tables.count()
-        _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=0, total=total)
+        rows = PrintPack.objects.filter(pk=pack.pk)
+        rows.update(status=RUNNING, fingerprint=fingerprint, done=0, total=total, error="", updated_at=timezone.now())
         last_write = time.monotonic()
 
         def progress(done: int, tables: int) -> None:
@@ -172,21 +174,17 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
             now = time.monotonic()
             if done == tables or now - last_write >= PROGRESS_EVERY:
                 last_write = now
-                _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=done, total=tables)
+                rows.update(done=done, total=tables, updated_at=timezone.now())
 
-        path = pack_file(rnd, fingerprint)
         try:
             pdf = render_pack(print_pack_data(rnd, url_base=url_base), progress=progress)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.part")
-            partial.write_bytes(pdf)
-            os.replace(partial, path)  # never a half-written pack under the final name
+            old = pack.file.name if pack.file else ""
+            pack.file.save(_file_name(rnd, fingerprint), ContentFile(pdf), save=False)
         except Exception as err:
             logger.exception("print pack of round %s failed", rnd.pk)
-            _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+            rows.update(status=FAILED, error=str(err)[:300], updated_at=timezone.now())
             raise
-    for old in pack_directory().glob(f"{_file_prefix(rnd)}*.pdf"):
-        if old != path:
-            old.unlink(missing_ok=True)
-    _write_state(rnd, status=READY, fingerprint=fingerprint)
-    return path
+    rows.update(status=READY, file=pack.file.name, done=total, total=total, updated_at=timezone.now())
+    if old and old != pack.file.name:
+        pack.file.storage.delete(old)
+    return Path(pack.file.path)
