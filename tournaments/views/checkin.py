@@ -72,6 +72,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
         "code_form": CheckinCodeForm(initial={"collect": request.session.get(COLLECT_SESSION, True)}),
         "close_form": CheckinCloseForm(initial={"fill": True}),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
+        "to_confirm": len(selectors_signup.signups_to_confirm(tournament)),
     })
 
 

@@ -162,7 +162,11 @@ def _rule_value(field, value) -> str:
 def rules_sheet_data(tournament: Tournament) -> RulesSheet:
     options = signup_options_for(tournament)
     initial = RulesForm.initial_from(tournament.rules)
-    rules = tuple((str(field.label), _rule_value(field, initial[name])) for name, field in RulesForm.base_fields.items())
+    # A setting that does not apply under this ruleset is left out (no Kreuz rule when all-pass is a Muss).
+    needs = {"kreuz_tie": initial["all_pass"] == "kreuz", "muss_win": initial["all_pass"] == "muss",
+             "tout_factor": initial["tout_allowed"], "sie_factor": initial["sie_allowed"]}
+    rules = tuple((str(field.label), _rule_value(field, initial[name]))
+                  for name, field in RulesForm.base_fields.items() if needs.get(name, True))
     examples = tuple(
         (str(EXAMPLE_LABELS[e.code]), signed(e.points[0]) if e.points else _("not allowed"),
          signed(e.points[3]) if e.points else "")
