@@ -4,6 +4,7 @@ from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .printing import PrintPack
 from .series import Series, SeriesTournament
+from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "Series",
     "SeriesTournament",
     "SeatSwap",
+    "SignUp",
+    "SignUpOptions",
     "Table",
     "TableConfirmation",
     "Tournament",

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0012_hand_outcome_lossless'),
+        ('tournaments', '0013_signup'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0013_worker_ping_is_a_test_fixture'),
+        ('tournaments', '0014_worker_ping_is_a_test_fixture'),
     ]
 
     operations = [
