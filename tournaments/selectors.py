@@ -1,6 +1,5 @@
 """Every non-trivial read of the tournaments app."""
 import hashlib
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +8,8 @@ from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet
 
 from scoring.rules import Ruleset
+from scoring.rules import table as table_rules
+from scoring.rules.collation import name_initial, name_sort_key
 from scoring.rules.seats import kreuz_partner
 
 from .models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, TableConfirmation, Tournament
@@ -24,7 +25,7 @@ def tournament_list_public() -> QuerySet[Tournament]:
 
 def games_required(tournament: Tournament, table_size: int) -> int:
     """32 games at a table of four; tables of five play games × 5 / 4 so everyone plays as many."""
-    return tournament.ruleset.games_per_round * table_size // 4
+    return table_rules.games_required(tournament.ruleset.games_per_round, table_size)
 
 
 @dataclass(frozen=True)
@@ -69,12 +70,6 @@ def table_progress(rnd: Round) -> list[TableProgress]:
     ]
 
 
-def collation_key(text: str) -> str:
-    """German phone-book order: umlauts sort with their base letter (Ächter under A), ß as ss."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ß", "ss"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 @dataclass(frozen=True)
 class SeatRow:
     start_number: int
@@ -93,11 +88,11 @@ def seat_rows(rnd: Round) -> list[SeatRow]:
     keyed = []
     for s in seats:
         player = s.registration.player
-        key = (collation_key(player.last_name), collation_key(player.first_name), s.registration.start_number)
+        key = (name_sort_key(player.last_name, player.first_name), s.registration.start_number)
         keyed.append((key, SeatRow(
             start_number=s.registration.start_number, name=player.name, sort_name=player.sort_name,
             club=player.club.name if player.club else "", table=s.table.number, seat=s.number,
-            initial=(key[0][:1] or "#").upper(),
+            initial=name_initial(player.last_name),
         )))
     return [row for _, row in sorted(keyed, key=lambda pair: pair[0])]
 
@@ -232,8 +227,6 @@ class TableSheet:
 
 def table_sheet(table: Table) -> TableSheet:
     """A table's sheet: seats, games (thrown-in games do not count), totals, the next game's dealer."""
-    from .services.hands import dealer_for
-
     rnd = table.round
     hands = list(table.hands.order_by("number"))
     confirmed = list(table.confirmations.order_by("seat").values_list("seat", flat=True))
@@ -246,15 +239,9 @@ def table_sheet(table: Table) -> TableSheet:
         for hand in hands:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
-    thrown_in = sum(1 for hand in hands if hand.thrown_in)
-    entered = len(hands) - thrown_in
-    required = games_required(rnd.tournament, size)
-    next_number = next_dealer = None
-    if table.paper_totals is None and entered < required:
-        taken = {hand.number for hand in hands}
-        next_number = next(n for n in range(1, len(hands) + 2) if n not in taken)
-        before = sum(1 for hand in hands if hand.number < next_number and hand.thrown_in)
-        next_dealer = dealer_for(next_number, before, size)
+    sequence = table_rules.table_sequence([(hand.number, hand.thrown_in) for hand in hands], table_size=size,
+                                          games_per_round=rnd.tournament.ruleset.games_per_round)
+    paper = table.paper_totals is not None  # a table that played on paper has no next game
     return TableSheet(
         table=table, round_number=rnd.number, round_status=rnd.status,
         seats=[
@@ -265,9 +252,9 @@ def table_sheet(table: Table) -> TableSheet:
             )
             for s in seats_here
         ],
-        hands=hands, totals=totals, games_entered=entered, games_required=required,
-        next_number=next_number, next_dealer=next_dealer,
-        sitting_out=next_dealer if size == 5 else None,
+        hands=hands, totals=totals, games_entered=sequence.games_played, games_required=sequence.games_required,
+        next_number=None if paper else sequence.next_number, next_dealer=None if paper else sequence.next_dealer,
+        sitting_out=None if paper else sequence.sitting_out,
         confirmations=confirmed,
         complete=table.paper_totals is not None or table.completed_at is not None,
     )
@@ -569,7 +556,7 @@ class EntrySheet:
 def hand_partner(hand: Hand, size: int) -> int | None:
     """The declarer's partner: as entered, or in a game über Kreuz the seat opposite (rules.md section 6)."""
     if hand.partner is None and hand.contract == Hand.Contract.KREUZ and hand.declarer:
-        return kreuz_partner(hand.declarer, size, hand.dealer if size == 5 else None)
+        return kreuz_partner(hand.declarer, size, table_rules.sits_out(hand.dealer, size))
     return hand.partner
 
 
@@ -584,8 +571,9 @@ def table_entry_sheet(table: Table) -> EntrySheet:
         thrown_in = hand.thrown_in
         partner = hand_partner(hand, size)
         cells = []
+        out = table_rules.sits_out(hand.dealer, size)
         for seat in range(1, size + 1):
-            sits_out = size == 5 and seat == hand.dealer
+            sits_out = seat == out
             points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
             running[seat] += points or 0
             cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
-from scoring.rules.seats import dealer_for as rules_dealer_for
+from scoring.rules import table as table_rules
 from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
@@ -47,18 +47,16 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
             raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
 
 
-def dealer_for(number: int, thrown_in_before: int, size: int) -> int:
-    """Seat 1 deals game 1; the deal passes clockwise; after a thrown-in game the same dealer deals again."""
-    return rules_dealer_for(number, thrown_in_before, size)
+dealer_for = table_rules.dealer_for  # the table's sequence: scoring/rules/table.py
+
+
+def _games_required(table: Table) -> int:
+    return table_rules.games_required(table.round.tournament.ruleset.games_per_round, table.size)
 
 
 def next_game_number(table: Table) -> int:
     """The first game number not yet entered (a deleted game leaves a gap to fill)."""
-    taken = set(table.hands.order_by().values_list("number", flat=True))
-    number = 1
-    while number in taken:
-        number += 1
-    return number
+    return table_rules.first_free_number(table.hands.order_by().values_list("number", flat=True))
 
 
 def _dealer(table: Table, number: int) -> int:
@@ -170,12 +168,10 @@ def hand_record(
             "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
             status=409, code="number_taken",
         )
-    from ..selectors import games_required
-
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
     played = entered - thrown_in
-    if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
+    if played >= _games_required(table):  # no more deals, not even a thrown-in one
         raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
     dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
@@ -289,14 +285,12 @@ def _unconfirm(table: Table, changed: int | None = None) -> None:
 @transaction.atomic
 def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirmation:
     """A player confirms the table's complete sheet by tapping his name."""
-    from ..selectors import games_required
-
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
     if seat not in range(1, table.size + 1):
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
-    required = games_required(table.round.tournament, table.size)
+    required = _games_required(table)
     if played < required:
         raise ServiceError(
             "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
@@ -360,8 +354,6 @@ def table_sheet_record(
     The games follow the ones already entered; an error names its game (``hands[3].augen``). In a
     closed round only with a reason, like every other correction there.
     """
-    from ..selectors import games_required
-
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "sheet")
     if table.paper_totals is not None:
@@ -371,7 +363,7 @@ def table_sheet_record(
     number = max(numbers, default=0)
     thrown_in = table.hands.filter(thrown_in=True).count()
     played = len(numbers) - thrown_in
-    required = games_required(table.round.tournament, table.size)
+    required = _games_required(table)
     author = by if getattr(by, "is_authenticated", False) else None
     hands: list[Hand] = []
     for index, raw in enumerate(records):

@@ -6,7 +6,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring.rules import score_hand
-from scoring.rules.seats import deal_schedule
+from scoring.rules.table import deal_schedule, games_required
 from scoring.schedule import standings_deferred
 
 from ..models import Club, Player, Round, Tournament
@@ -44,10 +44,8 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
     round_publish(round=rnd)
     if not play:
         return
-    from ..selectors import games_required
-
     for table in rnd.tables.order_by("number"):
-        required = games_required(rnd.tournament, table.size)
+        required = games_required(rules.games_per_round, table.size)
         records: list[dict[str, Any]] = []
         thrown_in: list[bool] = []  # a thrown-in game is dealt again by the same dealer and does not count
         while len(thrown_in) - sum(thrown_in) < required:

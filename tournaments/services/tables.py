@@ -6,6 +6,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.rules.table import games_required
+
 from ..models import Hand, Table, TableConfirmation
 from .audit import audit_record
 from .errors import ServiceError
@@ -24,8 +26,6 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfirmation:
     """The organiser confirms the sheet for a player who cannot (he left, his phone is gone)."""
-    from ..selectors import games_required
-
     reason = _reason(reason)
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
@@ -33,7 +33,7 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     if seat not in seats:
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
-    required = games_required(table.round.tournament, table.size)
+    required = games_required(table.round.tournament.ruleset.games_per_round, table.size)
     if played < required and table.paper_totals is None:
         raise ServiceError("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
             "played": played, "required": required}, status=409, code="games_missing")
