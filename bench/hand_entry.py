@@ -237,7 +237,8 @@ def tablet(port: int, key: str, size: int, games: int, rng: random.Random, start
         if slice_ is not None and slices.is_floor(slice_):  # the floor: the same request to a bare insert
             began = time.perf_counter()
             try:
-                status, _answer = request(port, "POST", "/bench/floor/insert/", game)
+                body = {"client_id": game["client_id"], **game}  # the floor stores the first 60 characters: unique
+                status, _answer = request(port, "POST", "/bench/floor/insert/", body)
             except OSError as exc:
                 with results.lock:
                     results.failures[f"floor {type(exc).__name__}"] += 1

@@ -112,7 +112,7 @@ class EarlyNotModifiedMiddleware:
         state = getattr(match.func, "polled_state", None)
         if state is None:
             return None
-        found = state(request, *match.args, **match.kwargs)
+        found = request._polled_state = state(request, *match.args, **match.kwargs)  # the view reads it again
         if found is None:
             return None
         tag = _tag(found[0], request, get_language_from_request(request), 0)
