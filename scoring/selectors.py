@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import datetime
+import functools
 
 from django.db import connection
 from django.utils import timezone
@@ -36,7 +37,8 @@ def _snapshot(tournament) -> StandingsSnapshot | None:
     return StandingsSnapshot.objects.filter(tournament=tournament).first()
 
 
-def _state_sql() -> str:
+@functools.cache
+def _state_sql(vendor: str) -> str:
     """One statement for the standings' poll token; standard SQL over the models' tables, written once."""
     from tournaments.models import HandRevision, Round, Table, TableConfirmation, Tournament
 
@@ -73,9 +75,9 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
     """
     with connection.cursor() as cursor:
         if tournament_id is not None:
-            cursor.execute(_state_sql() + "id = %s", [tournament_id])
+            cursor.execute(_state_sql(connection.vendor) + "id = %s", [tournament_id])
         else:
-            cursor.execute(_state_sql() + "slug = %s", [slug])
+            cursor.execute(_state_sql(connection.vendor) + "slug = %s", [slug])
         row = cursor.fetchone()
     if row is None:
         return None

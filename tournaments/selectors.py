@@ -1,4 +1,5 @@
 """Every non-trivial read of the tournaments app."""
+import functools
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -148,8 +149,10 @@ def registrations_for_desk(tournament: Tournament) -> QuerySet[Registration]:
 _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
 
 
-def _entry_key_sql() -> tuple[str, list[tuple[type, list[str], list[tuple[Any, list]]]]]:
-    """The key lookup with its round and tournament as one plain statement, and how to read its row."""
+@functools.cache
+def _entry_key_sql(vendor: str) -> tuple[str, list[tuple[type, list[str], list[tuple[Any, list]]]]]:
+    """The key lookup with its round and tournament as one plain statement, and how to read its row
+    (made once per process and database vendor)."""
     layout, columns = [], []
     for model, alias in _JOINED:
         fields = model._meta.concrete_fields
@@ -175,7 +178,7 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True) -> Table | N
     """
     if not with_round:
         return Table.objects.filter(entry_key=entry_key).first()
-    sql, layout = _entry_key_sql()
+    sql, layout = _entry_key_sql(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [entry_key])
         row = cursor.fetchone()

@@ -4,6 +4,7 @@ A table's row is locked (``select_for_update``) for every write, so two tablets 
 are served one after the other: a retry with the same client id returns the stored game, and a
 second, different submission for a game number already taken gets a 409.
 """
+import functools
 import uuid
 from typing import Any
 
@@ -94,7 +95,8 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 _CHANGING = ("paper_totals", "completed_at", "closed_reason")  # a table's columns a write may find changed
 
 
-def _entry_sql() -> tuple[str, str]:
+@functools.cache
+def _entry_sql(vendor: str) -> tuple[str, str]:
     """The two statements of ``_lock_for_entry``, written out once: standard SQL over the models' tables.
 
     Plain statements because the save is the hot path of a tournament: building the same ORM query
@@ -119,7 +121,7 @@ def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     facts from a statement after the lock, so a round closed meanwhile is seen (closing a round locks
     its tables first). ``twin``: this submission was stored before (a retry).
     """
-    lock, facts = _entry_sql()
+    lock, facts = _entry_sql(connection.vendor)
     uid = Hand._meta.get_field("client_id").get_db_prep_value(client_id, connection)
     with connection.cursor() as cursor:
         cursor.execute(lock, [table.pk])
