@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, render
 
 from schafkopfrennen.polling import polled_page
 
-from .. import access, selectors
+from .. import access, selectors, selectors_signup
 from ..models import Tournament
 
 
@@ -24,6 +24,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "round": selectors.round_current_public(tournament),
         "can_desk": access.has_role(request.user, tournament, access.DESK),
+        "signup": selectors_signup.signup_form_state(tournament),
     }
     return render(request, "public/tournament.html", context)
 
