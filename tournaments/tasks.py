@@ -4,6 +4,7 @@ from celery import shared_task
 from .models import Round, WorkerPing
 from .selectors_print import DEFAULT_URL_BASE
 from .services.printing import round_print_pack_build
+from .services.signup_mail import signup_mail_send
 
 
 @shared_task(bind=True, acks_late=True)
@@ -20,3 +21,9 @@ def round_print_pack_task(round_id: int, url_base: str | None = None, language: 
     if rnd is None:  # the round was drawn again or deleted meanwhile
         return ""
     return str(round_print_pack_build(round=rnd, url_base=url_base or DEFAULT_URL_BASE, language=language))
+
+
+@shared_task(acks_late=True)
+def signup_mail_task(signup_id: int, kind: str, url_base: str) -> bool:
+    """The confirmation of an online sign-up (or the news that a waiting player moved up) by e-mail."""
+    return signup_mail_send(signup_id=signup_id, kind=kind, url_base=url_base)

@@ -2,7 +2,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import access, selectors
+from .. import access, selectors, selectors_signup
 from ..models import Tournament
 
 
@@ -22,6 +22,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "round": selectors.round_current_public(tournament),
         "can_desk": access.has_role(request.user, tournament, access.DESK),
+        "signup": selectors_signup.signup_form_state(tournament),
     }
     return render(request, "public/tournament.html", context)
 
