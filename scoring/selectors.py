@@ -3,12 +3,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import datetime
+import functools
+
+from django.db import connection
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from .models import StandingsSnapshot
 from .rules.cash import CashBalance
 from .schedule import standings_is_current
-from .standings import revisions_after
 
 
 PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
@@ -33,36 +37,84 @@ def _snapshot(tournament) -> StandingsSnapshot | None:
     return StandingsSnapshot.objects.filter(tournament=tournament).first()
 
 
-def standings_state(slug: str) -> tuple[str, Any] | None:
+@functools.cache
+def _state_sql(vendor: str) -> str:
+    """One statement for the standings' poll token; standard SQL over the models' tables, written once."""
+    from tournaments.models import HandRevision, Round, Table, TableConfirmation, Tournament
+
+    t, s, r, tb, c, h = (m._meta.db_table for m in (Tournament, StandingsSnapshot, Round, Table, TableConfirmation,
+                                                    HandRevision))
+    rounds = f'SELECT COUNT(*) FROM "{r}" r WHERE r.tournament_id = t.id'
+    of_tournament = f'JOIN "{tb}" tb ON tb.id = x.table_id JOIN "{r}" r ON r.id = tb.round_id WHERE r.tournament_id = t.id'
+    return (
+        f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, "
+        f"({rounds} AND r.status = 'published'), ({rounds} AND r.status = 'closed'), "
+        f'(SELECT COUNT(*) FROM "{c}" x {of_tournament}), '
+        f'(SELECT COUNT(*) FROM "{tb}" x JOIN "{r}" r ON r.id = x.round_id WHERE r.tournament_id = t.id '
+        f"AND x.closed_reason > ''), "
+        f'CASE WHEN EXISTS (SELECT 1 FROM "{h}" x {of_tournament} AND x.id > s.revision) THEN 1 ELSE 0 END '
+        f'FROM "{t}" t LEFT JOIN "{s}" s ON s.tournament_id = t.id WHERE t.')
+
+
+def _aware(value: Any) -> Any:
+    """A timestamp read by plain SQL: SQLite gives text (UTC), PostgreSQL a datetime."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+        if value is not None and timezone.is_naive(value):
+            value = timezone.make_aware(value, datetime.timezone.utc)
+    return value
+
+
+def standings_state(slug: str | None = None, *, tournament_id: int | None = None) -> tuple[str, Any] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
-    Two small reads, never the snapshot's document: the tournament with its snapshot's version and
-    what the progress line counts (rounds published and closed, confirmations, tables closed with a
-    reason), and whether a game revision is newer than the snapshot.
+    One small read, never the snapshot's document: the tournament with its snapshot's version, what
+    the progress line counts (rounds published and closed, confirmations, tables closed with a
+    reason), and whether a game revision is newer than the snapshot. Plain SQL: every phone in the
+    hall sends this every 20 seconds, and building the ORM query cost more than running it.
     """
-    from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
-
-    from tournaments.models import Round, TableConfirmation, Tournament
-
-    def counted(query, **filters) -> Subquery:
-        return Subquery(query.annotate(n=Count("pk", filter=Q(**filters) if filters else None)).values("n")[:1],
-                        output_field=IntegerField())
-
-    rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
-    row = Tournament.objects.filter(slug=slug).annotate(
-        published=counted(rounds, status=Round.Status.PUBLISHED), closed=counted(rounds, status=Round.Status.CLOSED),
-        confirmed=counted(TableConfirmation.objects.filter(table__round__tournament=OuterRef("pk")).order_by()
-                          .values("table__round__tournament")),
-        with_reason=counted(rounds, tables__closed_reason__gt=""),
-    ).values("pk", "status", "standings_public", "standings_snapshot__version", "standings_snapshot__revision",
-             "standings_snapshot__computed_at", "published", "closed", "confirmed", "with_reason").first()
+    with connection.cursor() as cursor:
+        if tournament_id is not None:
+            cursor.execute(_state_sql(connection.vendor) + "id = %s", [tournament_id])
+        else:
+            cursor.execute(_state_sql(connection.vendor) + "slug = %s", [slug])
+        row = cursor.fetchone()
     if row is None:
         return None
-    version = row["standings_snapshot__version"]
-    current = version is not None and not revisions_after(row["pk"], row["standings_snapshot__revision"])
-    progress = ".".join(str(row[k] or 0) for k in ("published", "closed", "confirmed", "with_reason"))
-    return (f"{version}-{int(current)}-{int(row['standings_public'])}-{row['status']}-{progress}",
-            row["standings_snapshot__computed_at"])
+    _pk, status, public, version, computed_at, published, closed, confirmed, with_reason, newer = row
+    current = version is not None and not newer
+    progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
+    return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at)
+
+
+_LISTS: dict[tuple, tuple[list[dict[str, Any]], list[int]]] = {}  # a few decoded lists, newest last
+_LISTS_KEPT = 4
+
+
+def _snapshot_list(snapshot: StandingsSnapshot, round: int | None) -> tuple[list[dict[str, Any]], list[int]]:
+    """The overall or one round's list of a snapshot, and the rounds there are; decoded once per process.
+
+    A snapshot is never changed in place (every write gives it a new version and time), so its lists
+    are kept by that identity: the phones polling between two writes share one decoded list instead
+    of reading and decoding it (a third of a megabyte at 1,000 players) for every poll. Callers must
+    not change the rows.
+    """
+    key = (snapshot.pk, snapshot.version, snapshot.revision, snapshot.computed_at, round)
+    found = _LISTS.get(key)
+    if found is not None:
+        return found
+    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
+    if round is None:
+        rows = one.values_list("data__overall", flat=True).get() or []
+        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
+    else:
+        per_round = one.values_list("data__rounds", flat=True).get() or {}
+        rounds = sorted(int(r) for r in per_round)
+        rows = per_round.get(str(round), [])
+    _LISTS[key] = rows, rounds
+    while len(_LISTS) > _LISTS_KEPT:
+        _LISTS.pop(next(iter(_LISTS)))
+    return rows, rounds
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
@@ -76,14 +128,7 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
     current = standings_is_current(tournament)
-    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
-    if round is None:
-        rows = one.values_list("data__overall", flat=True).get() or []
-        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
-    else:
-        per_round = one.values_list("data__rounds", flat=True).get() or {}
-        rounds = sorted(int(r) for r in per_round)
-        rows = per_round.get(str(round), [])
+    rows, rounds = _snapshot_list(snapshot, round)
     mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
     query = query.strip().casefold()
     if query:
