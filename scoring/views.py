@@ -18,7 +18,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
 from tournaments.spreadsheet import csv_writer
 
-from . import selectors
+from tournaments.selectors.standings import cash_list, prize_list, standings_state, standings_view
 from .forms import PrizeFormSet
 from .schedule import standings_schedule
 
@@ -40,15 +40,14 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
 
 
 def _view(request: HttpRequest, tournament: Tournament, **paging):
-    view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
-                                    **paging)
+    view = standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""), **paging)
     if not view.current and tournament.status != Tournament.Status.PLANNED:
         standings_schedule(tournament.pk, ())  # self-healing: a look at a lagging page asks for the catch-up
     return view
 
 
 def _standings_state(request: HttpRequest, slug: str):
-    return selectors.standings_state(slug)
+    return standings_state(slug)
 
 
 @polled_page(_standings_state)
@@ -93,7 +92,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     tournament, visible = _visible_tournament(request, slug)
     if not visible:
         return HttpResponse(_("The standings are not published yet."), status=403, content_type="text/plain")
-    view = selectors.standings_view(tournament, round=_round_param(request))
+    view = standings_view(tournament, round=_round_param(request))
     name = f"rangliste-{tournament.slug}" + (f"-runde-{view.round}" if view.round else "")
     if fmt == "json":
         response = JsonResponse({
@@ -135,9 +134,9 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     if request.method == "POST" and not can_edit:
         return HttpResponse(status=403)
-    prize_list = selectors.prize_list(tournament)
+    prizes_now = prize_list(tournament)
     initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
-                "goods": p.goods} for p in prize_list.prizes]
+                "goods": p.goods} for p in prizes_now.prizes]
     formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
     if request.method == "POST" and can_edit and formset.is_valid():
         try:
@@ -148,11 +147,11 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Prizes saved."))
             return redirect("scoring:prizes", slug=slug)
     return render(request, "standings/prizes.html", {
-        "tournament": tournament, "prize_list": prize_list, "formset": formset, "can_edit": can_edit,
+        "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
         "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})
 
 
 @login_required
 def cash(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
-    return render(request, "standings/cash.html", {"tournament": tournament, "cash": selectors.cash_list(tournament)})
+    return render(request, "standings/cash.html", {"tournament": tournament, "cash": cash_list(tournament)})

@@ -2,7 +2,7 @@
 from celery import shared_task
 
 from .models import Round, WorkerPing
-from .selectors_print import DEFAULT_URL_BASE
+from .selectors.printing import DEFAULT_URL_BASE
 from .services.printing import round_print_pack_build
 
 

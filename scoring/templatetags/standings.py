@@ -50,7 +50,7 @@ def signed(value) -> str:
 @register.inclusion_tag("standings/_progress.html")
 def standings_progress(tournament, projector: bool = False) -> dict:
     """ "Vorläufig · Runde 2 läuft · 6 von 8 Tischen fertig" (or "Endstand"): the standings page and the projector."""
-    from scoring.selectors import tournament_progress
+    from tournaments.selectors.standings import tournament_progress
 
     return {"progress": tournament_progress(tournament), "projector": projector}
 
@@ -58,7 +58,7 @@ def standings_progress(tournament, projector: bool = False) -> dict:
 @register.inclusion_tag("public/_podium.html")
 def tournament_podium(tournament) -> dict:
     """The winners on the public tournament page once the last round is closed and the standings are public."""
-    from scoring.selectors import podium
+    from tournaments.selectors.standings import podium
 
     finished = tournament.status == "finished" and tournament.standings_public
     return {"tournament": tournament, "steps": podium(tournament) if finished else []}

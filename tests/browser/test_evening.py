@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from scoring.selectors import cash_list, prize_list
+from tournaments.selectors.standings import cash_list, prize_list
 from tests.browser.test_entry import expect
 from tests.browser.test_whole_tournament import ROUND, download
 from tests.factories import ClubFactory, PlayerFactory

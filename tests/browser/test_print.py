@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from tournaments.models import ClubMembership, Hand
 from tournaments.services.hands import hand_correct
 from tournaments.services.printing import round_print_pack_build, round_print_pack_state

@@ -6,12 +6,12 @@ import pytest
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from tests.pdf.conftest import URL_BASE, pdf_pages
 from tournaments.models import Hand, Player
 from tournaments.pdf import pack as pack_module
 from tournaments.pdf.pack import render_pack
-from tournaments.selectors_print import print_pack_data, print_pack_fingerprint
+from tournaments.selectors.printing import print_pack_data, print_pack_fingerprint
 from tournaments.services import printing
 from tournaments.services.hands import hand_correct
 from tournaments.tasks import round_print_pack_task

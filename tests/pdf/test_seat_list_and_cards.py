@@ -14,7 +14,7 @@ from tournaments.models import Seat
 from tournaments.pdf.qr import qr_code
 from tournaments.pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable, render_seat_list
 from tournaments.pdf.table_cards import render_table_cards
-from tournaments.selectors_print import name_sort_key, seat_list_data, table_cards_data
+from tournaments.selectors.printing import name_sort_key, seat_list_data, table_cards_data
 
 
 def seats(rnd):

@@ -38,7 +38,7 @@ def test_detector_flags_django_and_project_imports():
     assert forbidden_imports("import json, requests") == ["requests"]
     assert forbidden_imports("from tournaments.models import Hand") == ["tournaments.models"]
     assert forbidden_imports("from scoring import services") == ["scoring"]
-    assert forbidden_imports("from scoring.services import x") == ["scoring.services"]
+    assert forbidden_imports("from scoring.storage import x") == ["scoring.storage"]
     assert forbidden_imports("def f():\n    import celery\n") == ["celery"]
 
 

@@ -61,7 +61,7 @@ def test_a_substitute_takes_over_seat_and_points(committed):
 
 def test_ledger_sums_match_the_hands_reuegeld(committed):
     from scoring.rules import score_hand
-    from scoring.services import hand_record
+    from scoring.storage import hand_record
 
     tournament = committed(tournament_simulate, slug="sim", players=16, rounds=1, games=32, seed=5)
     rules = tournament.ruleset

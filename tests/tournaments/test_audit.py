@@ -42,7 +42,7 @@ def play_round(rnd, seed=3):
     import random
 
     rng = random.Random(seed)
-    from tournaments.selectors import games_required
+    from tournaments.selectors.tables import games_required
 
     for table in rnd.tables.all():
         records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)

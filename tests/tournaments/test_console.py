@@ -139,7 +139,7 @@ def test_control_panel_shows_tables_and_warnings(client):
     from django.utils import timezone
 
     later = timezone.now() + datetime.timedelta(minutes=20)
-    from tournaments.selectors_console import round_panel
+    from tournaments.selectors.console import round_panel
 
     panel = round_panel(Tournament.objects.get(slug="herbstrennen").rounds.get(), now=later)
     assert all(tile.quiet for tile in panel.tiles)

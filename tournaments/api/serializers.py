@@ -5,7 +5,7 @@ from typing import Any, Optional
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from scoring.services import hand_record as stored_record
+from scoring.storage import hand_record as stored_record
 
 from ..models import Hand, Registration, Round
 

@@ -4,7 +4,7 @@ from typing import Any
 from django.utils import timezone
 
 from scoring.rules import ruleset_to_dict
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from scoring.standings import standings_compute
 
 from ..models import AuditEntry, Hand, Registration, Seat, Table, TableConfirmation, Tournament

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
-from scoring.services import hand_columns, hand_score, outcome_columns, points_json
+from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 

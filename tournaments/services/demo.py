@@ -8,7 +8,7 @@ from django.db import transaction
 from scoring.schedule import standings_deferred
 
 from ..models import Club, ClubMembership, Player, Series, Tournament
-from ..selectors import games_required
+from ..selectors.tables import games_required
 from ..simulation import random_hand
 from .hands import table_sheet_record
 from .prizes import tournament_standings_publish

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
 from scoring.rules.seats import dealer_for as rules_dealer_for
-from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
+from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
 from .errors import ServiceError
@@ -153,7 +153,7 @@ def hand_record(
             "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
             status=409, code="number_taken",
         )
-    from ..selectors import games_required
+    from ..selectors.tables import games_required
 
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
@@ -272,7 +272,7 @@ def _unconfirm(table: Table, changed: int | None = None) -> None:
 @transaction.atomic
 def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirmation:
     """A player confirms the table's complete sheet by tapping his name."""
-    from ..selectors import games_required
+    from ..selectors.tables import games_required
 
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
@@ -343,7 +343,7 @@ def table_sheet_record(
     The games follow the ones already entered; an error names its game (``hands[3].augen``). In a
     closed round only with a reason, like every other correction there.
     """
-    from ..selectors import games_required
+    from ..selectors.tables import games_required
 
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "sheet")

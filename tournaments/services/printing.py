@@ -3,7 +3,7 @@
 The pack's state lives in the cache (key per round, no timeout): status ``pending`` (asked for,
 waiting for a worker), ``running`` (with progress: score sheets done of the round's tables),
 ``ready`` or ``failed``, and the fingerprint of the data it was built from
-(``selectors_print.print_pack_fingerprint``). The file lives under MEDIA_ROOT/packs/ with that
+(``selectors.printing.print_pack_fingerprint``). The file lives under MEDIA_ROOT/packs/ with that
 fingerprint in its name, so a pack whose file exists for the current fingerprint is current even
 if the cache was cleared; when the data changes the fingerprint changes and the pack is stale.
 
@@ -25,7 +25,7 @@ from django.utils import translation
 
 from ..models import Round
 from ..pdf.pack import render_pack
-from ..selectors_print import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
+from ..selectors.printing import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
 
 logger = logging.getLogger(__name__)
 

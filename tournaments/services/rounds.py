@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
+from ..selectors.tables import table_progress
 from .audit import audit_record, registration_label, round_label
 from .errors import ServiceError
 
@@ -185,14 +186,12 @@ def round_publish(*, round: Round, by=None) -> Round:
 @transaction.atomic
 def round_close(*, round: Round, by=None) -> Round:
     """Lock a round once every table is complete and confirmed by its players."""
-    from .. import selectors
-
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ServiceError("round", _("Only a published round can be closed."), status=409)
     # A game being entered holds its table's lock: wait for it, and make later ones see the round closed.
     list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
-    open_tables = [t.number for t in selectors.table_progress(rnd) if not t.complete]
+    open_tables = [t.number for t in table_progress(rnd) if not t.complete]
     if open_tables:
         raise ServiceError(
             "round",

@@ -44,7 +44,7 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
     round_publish(round=rnd)
     if not play:
         return
-    from ..selectors import games_required
+    from ..selectors.tables import games_required
 
     for table in rnd.tables.order_by("number"):
         required = games_required(rnd.tournament, table.size)

@@ -24,7 +24,7 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfirmation:
     """The organiser confirms the sheet for a player who cannot (he left, his phone is gone)."""
-    from ..selectors import games_required
+    from ..selectors.tables import games_required
 
     reason = _reason(reason)
     table = _locked_table(table)

@@ -31,7 +31,7 @@ def series_tiebreak(reason: str) -> str:
 
 @register.inclusion_tag("series/_home_list.html")
 def public_series():
-    from ..selectors_series import series_list
+    from ..selectors.series import series_list
 
     return {"series_list": list(series_list(public_only=True)[:12])}
 

@@ -16,7 +16,7 @@ from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors_console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
+from ..selectors.console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update

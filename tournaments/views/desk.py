@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, selectors
+from .. import access
+from ..selectors.desk import club_names, desk_row, desk_rows, desk_summary, player_for_desk, players_search
 from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, SubstituteForm
 from ..models import Registration, Tournament
 from ..services.errors import ServiceError
@@ -57,10 +58,10 @@ def _results_context(tournament: Tournament, query: str, quick_add: QuickAddForm
     return {
         "tournament": tournament,
         "q": query,
-        "rows": selectors.desk_rows(tournament=tournament, query=query),
-        "found": selectors.players_search(tournament=tournament, query=query),
+        "rows": desk_rows(tournament=tournament, query=query),
+        "found": players_search(tournament=tournament, query=query),
         "quick_add": quick_add or QuickAddForm(initial={"club_name": tournament.club.name, **_quick_add_initial(query)}),
-        "club_names": selectors.club_names(),
+        "club_names": club_names(),
     }
 
 
@@ -70,7 +71,7 @@ def _render_desk(
 ) -> HttpResponse:
     context = {
         **_results_context(tournament, query, quick_add),
-        "summary": selectors.desk_summary(tournament),
+        "summary": desk_summary(tournament),
         "error": error,
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
     }
@@ -107,7 +108,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     form = RegisterForm(request.POST)
     if not form.is_valid():
         return _render_desk(request, tournament, error=_("Choose a player to register."), status=400)
-    player = selectors.player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
+    player = player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
     if player is None:
         raise Http404("No such player")
     try:
@@ -141,8 +142,8 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
 def _row_response(request: HttpRequest, reg: Registration, *, error: str = "", status: int = 200) -> HttpResponse:
     """htmx: the registration's row (and the desk's counts, out of band) replace what the page shows."""
     context = {
-        "row": selectors.desk_row(reg), "tournament": reg.tournament, "row_error": error,
-        "summary": selectors.desk_summary(reg.tournament), "oob": True,
+        "row": desk_row(reg), "tournament": reg.tournament, "row_error": error,
+        "summary": desk_summary(reg.tournament), "oob": True,
     }
     return render(request, "desk/_row_update.html", context, status=status)
 
@@ -193,8 +194,8 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     reg = _registration(tournament, number)
     query = _query(request)
     context = {"tournament": tournament, "reg": reg, "q": query,
-               "found": selectors.players_search(tournament=tournament, query=query),
-               "club_names": selectors.club_names()}
+               "found": players_search(tournament=tournament, query=query),
+               "club_names": club_names()}
     if request.method != "POST":
         if request.htmx and request.htmx.target == "substitute-results":
             return render(request, "desk/_substitute_results.html", context)
@@ -205,7 +206,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             if data["player"] is not None:
-                player = selectors.player_for_desk(tournament=tournament, pk=data["player"])
+                player = player_for_desk(tournament=tournament, pk=data["player"])
                 if player is None:
                     raise Http404("No such player")
                 new = registration_substitute(withdrawn=reg, player=player, by=request.user)

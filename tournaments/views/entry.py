@@ -22,7 +22,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 
 from scoring.rules.seats import active_seats, kreuz_pair, vorhand
 
-from .. import selectors
+from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version, table_for_entry_key
 from ..forms_entry import (
     AUGEN_QUICK,
     CONTRACTS,
@@ -97,7 +97,7 @@ def tablet_mode(table: Table) -> EntryMode:
 
 def table_or_404(entry_key: str) -> Table:
     """The table of a private link; 404 for a wrong key and for a round that is not published yet."""
-    table = selectors.table_for_entry_key(entry_key)
+    table = table_for_entry_key(entry_key)
     if table is None or table.round.status == Round.Status.DRAWN:
         raise Http404("No such table")
     return table
@@ -155,7 +155,7 @@ def page_context(
     form: GameForm | None = None, errors: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the table page and the paper page render: the sheet, the form, its buttons and URLs."""
-    entry = selectors.table_entry_sheet(table)
+    entry = table_entry_sheet(table)
     sheet = entry.sheet
     newest_first = entry.open_for_entry and not mode.organiser
     names = entry.names
@@ -201,7 +201,7 @@ def page_context(
     }
 
 
-def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> dict[str, Any]:
+def entry_state(table: Table, entry: EntrySheet, mode: EntryMode) -> dict[str, Any]:
     """What entry.js needs to carry on while the network is down: the next game and who deals it.
 
     ``redeal``: the contracts after which the same dealer deals again; otherwise the deal passes to
@@ -210,7 +210,7 @@ def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> d
     """
     sheet = entry.sheet
     return {
-        "version": selectors.table_entry_version(table),
+        "version": table_entry_version(table),
         "next": sheet.next_number or "", "dealer": sheet.next_dealer or "", "size": table.size,
         "required": sheet.games_required, "played": sheet.games_entered,
         "open": "1" if entry.open_for_entry and not mode.organiser else "",
@@ -275,7 +275,7 @@ def render_page_if_changed(request: HttpRequest, table: Table, mode: EntryMode, 
     entry.js polls the page it is on every few seconds with the ETag it got; a hall full of phones
     then costs a handful of queries per poll instead of a rendered sheet.
     """
-    etag = quote_etag(f"{selectors.table_entry_version(table)}-{signature}-{request.LANGUAGE_CODE}")
+    etag = quote_etag(f"{table_entry_version(table)}-{signature}-{request.LANGUAGE_CODE}")
     response = get_conditional_response(request, etag=etag)
     if response is None:
         response = render_page(request, table, mode, **kwargs)
@@ -360,10 +360,10 @@ def preview_response(request: HttpRequest, table: Table) -> HttpResponse:
 
 def table_page_etag(request: HttpRequest, key: str) -> str | None:
     """The page's version: entry.js polls with it and gets a 304 while nothing changed at the table."""
-    table = selectors.table_for_entry_key(key)
+    table = table_for_entry_key(key)
     if table is None:
         return None
-    return f"{selectors.table_entry_version(table)}-{request.LANGUAGE_CODE}"
+    return f"{table_entry_version(table)}-{request.LANGUAGE_CODE}"
 
 
 @require_GET

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from schafkopfrennen.polling import polled_page
 
-from .. import selectors_links as links
-from .. import selectors_print
+from ..selectors import links
+from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..pdf.start_cards import render_start_cards
 from ..models import Round, Table
@@ -238,7 +238,7 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
 
 def _start_cards_pdf(request: HttpRequest, slug: str, start_number: int | None, filename: str) -> HttpResponse:
     tournament = tournament_for(request.user, slug, DESK)
-    data = selectors_print.start_cards_data(tournament, start_number=start_number,
+    data = print_selectors.start_cards_data(tournament, start_number=start_number,
                                             url_base=request.build_absolute_uri("/"))
     if not data.cards:
         raise Http404("No such start number")

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from .. import access
 from ..models import Player
-from ..selectors_personal import player_data_export
+from ..selectors.personal import player_data_export
 from ..services.audit import audit_record
 from ..services.personal_data import player_anonymise
 

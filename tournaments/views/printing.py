@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import selectors_print
+from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..models import Round, Table, Tournament
 from ..pdf.cash_list import render_cash_list
@@ -92,11 +92,11 @@ def print_document(request: HttpRequest, slug: str, number: int, doc: str) -> Ht
     rnd = _round(request, slug, number)
     url_base = _url_base(request)
     if doc == "sitzplan":
-        content = render_seat_list(selectors_print.seat_list_data(rnd))
+        content = render_seat_list(print_selectors.seat_list_data(rnd))
     elif doc == "tischkarten":
-        content = render_table_cards(selectors_print.table_cards_data(rnd, url_base=url_base))
+        content = render_table_cards(print_selectors.table_cards_data(rnd, url_base=url_base))
     else:
-        sheets = selectors_print.score_sheets_data(rnd, filled=doc == "spielliste", url_base=url_base)
+        sheets = print_selectors.score_sheets_data(rnd, filled=doc == "spielliste", url_base=url_base)
         content = render_score_sheets(sheets)
     return _pdf(content, f"{doc}-{slug}-runde-{number}.pdf")
 
@@ -128,7 +128,7 @@ def print_table_document(request: HttpRequest, slug: str, number: int, table: in
         raise Http404("No such document.")
     rnd = _round(request, slug, number)
     table_obj = get_object_or_404(Table, round=rnd, number=table)
-    sheet = selectors_print.score_sheet_data(table_obj, filled=doc == "spielliste", url_base=_url_base(request))
+    sheet = print_selectors.score_sheet_data(table_obj, filled=doc == "spielliste", url_base=_url_base(request))
     return _pdf(render_score_sheets([sheet]), f"{doc}-{slug}-runde-{number}-tisch-{table}.pdf")
 
 
@@ -150,7 +150,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
         if not value.isdigit() or not tournament.rounds.filter(number=int(value)).exists():
             raise Http404("No such round.")
         number = int(value)
-    content = render_standings(selectors_print.standings_data(tournament, round=number))
+    content = render_standings(print_selectors.standings_data(tournament, round=number))
     suffix = f"-runde-{number}" if number else ""
     return _pdf(content, f"rangliste-{slug}{suffix}.pdf")
 
@@ -159,14 +159,14 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def print_prizes(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
-    return _pdf(render_prize_list(selectors_print.prize_list_data(tournament)), f"preisliste-{slug}.pdf")
+    return _pdf(render_prize_list(print_selectors.prize_list_data(tournament)), f"preisliste-{slug}.pdf")
 
 
 @login_required
 @require_GET
 def print_cash(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
-    return _pdf(render_cash_list(selectors_print.cash_list_data(tournament)), f"kassenliste-{slug}.pdf")
+    return _pdf(render_cash_list(print_selectors.cash_list_data(tournament)), f"kassenliste-{slug}.pdf")
 
 
 @login_required
@@ -175,10 +175,10 @@ def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
     """A certificate per prize place (or the first three); ?plaetze=N for the first N places."""
     tournament = _tournament(request, slug)
     value = request.GET.get("plaetze", "")
-    if value and (not value.isdigit() or not 1 <= int(value) <= selectors_print.MAX_CERTIFICATE_PLACES):
+    if value and (not value.isdigit() or not 1 <= int(value) <= print_selectors.MAX_CERTIFICATE_PLACES):
         return HttpResponseBadRequest(
             _("plaetze: a number of places from 1 to %(max)d is needed.") % {
-                "max": selectors_print.MAX_CERTIFICATE_PLACES},
+                "max": print_selectors.MAX_CERTIFICATE_PLACES},
             content_type="text/plain; charset=utf-8")
-    data = selectors_print.certificates_data(tournament, places=int(value) if value else None)
+    data = print_selectors.certificates_data(tournament, places=int(value) if value else None)
     return _pdf(render_certificates(data), f"urkunden-{slug}.pdf")

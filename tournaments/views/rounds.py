@@ -7,8 +7,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, selectors
-from ..selectors_console import unpaid_registrations
+from .. import access
+from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
+from ..selectors.console import unpaid_registrations
 from ..forms import SeatSwapForm
 from ..models import Registration, Round, Tournament
 from ..services.errors import ServiceError
@@ -30,9 +31,9 @@ def _render_rounds(
     context = {
         "tournament": tournament,
         "rules": tournament.ruleset,
-        "panels": selectors.rounds_overview(tournament),
-        "summary": selectors.desk_summary(tournament),
-        "swaps": selectors.seat_swaps_for(tournament),
+        "panels": rounds_overview(tournament),
+        "summary": desk_summary(tournament),
+        "swaps": seat_swaps_for(tournament),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
         "error": error,
         "error_round": error_round,

@@ -2,7 +2,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import access, selectors
+from .. import access
+from ..selectors.public import round_current_public, seat_rows, seats_by_table
 from ..models import Tournament
 
 
@@ -20,7 +21,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _public_tournament(slug)
     context = {
         "tournament": tournament,
-        "round": selectors.round_current_public(tournament),
+        "round": round_current_public(tournament),
         "can_desk": access.has_role(request.user, tournament, access.DESK),
     }
     return render(request, "public/tournament.html", context)
@@ -28,14 +29,14 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpResponse:
     tournament = _public_tournament(slug)
-    rnd = selectors.round_current_public(tournament)
+    rnd = round_current_public(tournament)
     context = {"tournament": tournament, "round": rnd, "by_table": by_table, "refresh": _refresh(request)}
     if rnd is None:
         return render(request, "public/seatlist_pending.html", context, status=404)
     if by_table:
-        context["tables"] = selectors.seats_by_table(rnd)
+        context["tables"] = seats_by_table(rnd)
     else:
-        context["rows"] = selectors.seat_rows(rnd)
+        context["rows"] = seat_rows(rnd)
     return render(request, "public/seatlist.html", context)
 
 

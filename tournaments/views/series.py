@@ -13,9 +13,7 @@ from ..forms_series import SeriesForm
 from ..models import Player, Registration, Series, Tournament
 from ..pdf.certificates import render_certificates
 from ..pdf.series import render_series
-from ..selectors_series import (category_label, player_games, player_history, scoring_text, series_certificates_data,
-                                series_csv, series_document, series_pdf_data, series_standings, series_statistics,
-                                statistics_facts, tournament_statistics)
+from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics
 from ..services.errors import ServiceError
 from ..services.series import series_create, series_tournament_add, series_tournament_remove, series_update
 from .printing import _pdf

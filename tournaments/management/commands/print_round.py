@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Round, Tournament
 from tournaments.pdf.pack import render_pack
-from tournaments.selectors_print import DEFAULT_URL_BASE, print_pack_data
+from tournaments.selectors.printing import DEFAULT_URL_BASE, print_pack_data
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from .models import AuditEntry, Hand, Player, Registration, Seat
+from ..models import AuditEntry, Hand, Player, Registration, Seat
 
 
 def player_data_export(player: Player) -> dict[str, Any]:

@@ -3,12 +3,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from .models import StandingsSnapshot
-from .rules.cash import CashBalance
-from .schedule import standings_is_current
-from .standings import revisions_after
+from scoring.models import StandingsSnapshot
+from scoring.rules.cash import CashBalance
+from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
+from scoring.schedule import standings_is_current
+from scoring.standings import revisions_after
+
+from ..models import Prize, Round, Seat, TableConfirmation, Tournament
+from .tables import table_progress
 
 
 PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
@@ -40,10 +45,6 @@ def standings_state(slug: str) -> tuple[str, Any] | None:
     what the progress line counts (rounds published and closed, confirmations, tables closed with a
     reason), and whether a game revision is newer than the snapshot.
     """
-    from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
-
-    from tournaments.models import Round, TableConfirmation, Tournament
-
     def counted(query, **filters) -> Subquery:
         return Subquery(query.annotate(n=Count("pk", filter=Q(**filters) if filters else None)).values("n")[:1],
                         output_field=IntegerField())
@@ -165,8 +166,6 @@ class EntryFees:
 
 def entry_fees(tournament) -> EntryFees:
     """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody)."""
-    from tournaments.models import Seat
-
     seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
     due = {}
     for pk, paid, checked_in, withdrawn in tournament.registrations.values_list(
@@ -179,10 +178,6 @@ def entry_fees(tournament) -> EntryFees:
 
 
 def prize_list(tournament) -> PrizeList:
-    from tournaments.models import Prize
-
-    from .rules.prizes import PrizeSpec, Ranked, split_prizes
-
     snapshot = _snapshot(tournament)
     overall = snapshot.data["overall"] if snapshot else []
     pot = snapshot.data["pot_cents"] if snapshot else 0
@@ -315,9 +310,6 @@ class TournamentProgress:
 
 
 def tournament_progress(tournament) -> TournamentProgress:
-    from tournaments.models import Round, Tournament
-    from tournaments.selectors import table_progress
-
     planned = tournament.ruleset.rounds
     if tournament.status == Tournament.Status.FINISHED:
         return TournamentProgress("final", planned, planned)

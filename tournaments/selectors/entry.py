@@ -1,0 +1,204 @@
+"""Reads of a table's sheet: the tablet's entry page, its REST API and paper mode."""
+from dataclasses import dataclass
+
+from django.db.models import Count, Max
+
+from scoring.rules import Ruleset
+from scoring.rules.seats import dealer_for
+
+from ..models import Hand, Round, Table, Tournament
+from .tables import games_required, hand_partner
+
+
+def table_for_entry_key(entry_key: str, *, with_round: bool = True) -> Table | None:
+    """The table a tablet's private key opens, or None; ``with_round``: its round and tournament too.
+
+    A write passes it on to a service that locks the table's row and re-reads only what can change.
+    """
+    tables = Table.objects.select_related("round__tournament") if with_round else Table.objects.all()
+    try:
+        return tables.get(entry_key=entry_key)
+    except Table.DoesNotExist:
+        return None
+
+
+@dataclass(frozen=True)
+class SheetSeat:
+    seat: int
+    start_number: int
+    name: str
+    club: str
+    total: int
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    """What a table's tablet shows: who sits where, every game with its points, what comes next."""
+
+    table: Table
+    round_number: int
+    round_status: str
+    seats: list[SheetSeat]
+    hands: list[Hand]
+    totals: dict[str, int]
+    games_entered: int
+    games_required: int
+    next_number: int | None
+    next_dealer: int | None
+    sitting_out: int | None
+    confirmations: list[int]
+    complete: bool
+
+
+def table_sheet(table: Table) -> TableSheet:
+    """A table's sheet: seats, games (thrown-in games do not count), totals, the next game's dealer."""
+    rnd = table.round
+    hands = list(table.hands.order_by("number"))
+    confirmed = list(table.confirmations.order_by("seat").values_list("seat", flat=True))
+    seats_here = list(table.seats.select_related("registration__player__club").order_by("number"))
+    size = table.size
+    if table.paper_totals is not None:
+        totals = {str(s): int(table.paper_totals.get(str(s), 0)) for s in range(1, size + 1)}
+    else:
+        totals = {str(s): 0 for s in range(1, size + 1)}
+        for hand in hands:
+            for seat, points in hand.points.items():
+                totals[seat] = totals.get(seat, 0) + points
+    thrown_in = sum(1 for hand in hands if hand.thrown_in)
+    entered = len(hands) - thrown_in
+    required = games_required(rnd.tournament, size)
+    next_number = next_dealer = None
+    if table.paper_totals is None and entered < required:
+        taken = {hand.number for hand in hands}
+        next_number = next(n for n in range(1, len(hands) + 2) if n not in taken)
+        before = sum(1 for hand in hands if hand.number < next_number and hand.thrown_in)
+        next_dealer = dealer_for(next_number, before, size)
+    return TableSheet(
+        table=table, round_number=rnd.number, round_status=rnd.status,
+        seats=[
+            SheetSeat(
+                seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name,
+                club=s.registration.player.club.name if s.registration.player.club else "",
+                total=totals.get(str(s.number), 0), confirmed=s.number in confirmed,
+            )
+            for s in seats_here
+        ],
+        hands=hands, totals=totals, games_entered=entered, games_required=required,
+        next_number=next_number, next_dealer=next_dealer,
+        sitting_out=next_dealer if size == 5 else None,
+        confirmations=confirmed,
+        complete=table.paper_totals is not None or table.completed_at is not None,
+    )
+
+@dataclass(frozen=True)
+class SheetCell:
+    seat: int
+    points: int | None  # None: thrown in, or the dealer who sat out at a table of five
+    running: int
+    deals: bool
+    sits_out: bool
+    plays: bool  # declarer or partner
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One game of a table's sheet as the tablet and the paper sheet show it (rules.md section 9)."""
+
+    hand: Hand
+    number: int
+    dealer: int
+    thrown_in: bool
+    declarer_won: bool | None  # None for a thrown-in game
+    won_solo: bool  # a won Wenz, Farbsolo, Tout or Sie: circled on the paper sheet
+    cells: list[SheetCell]
+    partner: int | None = None  # as entered, or über Kreuz the seat opposite the declarer
+
+
+@dataclass(frozen=True)
+class EntrySheet:
+    """Everything the table's page shows: the sheet, each game's row with running totals, what comes next."""
+
+    sheet: TableSheet
+    tournament: Tournament
+    rules: Ruleset
+    rows: list[EntryRow]  # by game number
+    names: dict[int, str]  # seat -> name
+    thrown_in: int
+    open_for_entry: bool  # a published round whose games are not all entered (and no paper totals)
+    games_complete: bool  # every game entered: the players confirm
+    read_only: bool  # the round is closed (or not published yet)
+
+    @property
+    def table(self) -> Table:
+        return self.sheet.table
+
+    @property
+    def sits_out_name(self) -> str:
+        return self.names.get(self.sheet.sitting_out or 0, "")
+
+    @property
+    def dealer_name(self) -> str:
+        return self.names.get(self.sheet.next_dealer or 0, "")
+
+    @property
+    def totals_sum(self) -> int:
+        return sum(self.sheet.totals.values())
+
+def table_entry_sheet(table: Table) -> EntrySheet:
+    """A table's sheet with each game's points and running totals, for the tablet and paper mode."""
+    sheet = table_sheet(table)
+    tournament = sheet.table.round.tournament
+    size = table.size
+    running = dict.fromkeys(range(1, size + 1), 0)
+    rows = []
+    for hand in sheet.hands:
+        thrown_in = hand.thrown_in
+        partner = hand_partner(hand, size)
+        cells = []
+        for seat in range(1, size + 1):
+            sits_out = size == 5 and seat == hand.dealer
+            points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
+            running[seat] += points or 0
+            cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,
+                                   sits_out=sits_out, plays=seat in (hand.declarer, partner)))
+        won = None if thrown_in else hand.outcome.get("declarer_won")
+        rows.append(EntryRow(
+            hand=hand, number=hand.number, dealer=hand.dealer, thrown_in=thrown_in, declarer_won=won,
+            won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO), cells=cells,
+            partner=partner,
+        ))
+    published = sheet.round_status == Round.Status.PUBLISHED
+    paper = table.paper_totals is not None
+    games_complete = not paper and sheet.games_entered >= sheet.games_required
+    return EntrySheet(
+        sheet=sheet, tournament=tournament, rules=tournament.ruleset, rows=rows,
+        names={s.seat: s.name for s in sheet.seats},
+        thrown_in=sum(1 for row in rows if row.thrown_in),
+        open_for_entry=published and not paper and not games_complete,
+        games_complete=games_complete,
+        read_only=not published,
+    )
+
+
+def table_of_tournament(tournament: Tournament, table_id: int) -> Table | None:
+    """A table of the tournament (any round), or None: another tournament's table is not found."""
+    return Table.objects.select_related("round__tournament").filter(pk=table_id, round__tournament=tournament).first()
+
+
+def rounds_with_tables(tournament: Tournament) -> list[Round]:
+    """The rounds whose tables play or have played (published or closed), first round first."""
+    return list(tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("number"))
+
+
+def table_entry_version(table: Table) -> str:
+    """A short tag that changes whenever the table's page would (a game, a confirmation, the round's state).
+
+    Every change to a game writes a revision, so the newest revision's id stands for the games.
+    """
+    facts = Table.objects.filter(pk=table.pk).aggregate(
+        revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
+    )
+    rnd = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).first()
+    paper = "p" if table.paper_totals is not None else ""
+    return f"{rnd}-{facts['revision'] or 0}-{facts['confirmed']}{paper}"

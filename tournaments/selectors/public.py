@@ -1,0 +1,62 @@
+"""Reads of the public pages: the tournament list and the seat list ("Wo sitze ich?")."""
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from ..models import Round, Seat, Table, Tournament
+
+
+def tournament_list_public() -> QuerySet[Tournament]:
+    return (
+        Tournament.objects.select_related("club")
+        .annotate(player_count=Count("registrations", filter=Q(registrations__withdrawn_after_round__isnull=True)))
+        .order_by("-date", "name")
+    )
+
+
+def collation_key(text: str) -> str:
+    """German phone-book order: umlauts sort with their base letter (Ächter under A), ß as ss."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ß", "ss"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    start_number: int
+    name: str
+    sort_name: str
+    club: str
+    table: int
+    seat: int
+    initial: str = ""
+    """The letter the row is listed under alphabetically (A for Ächter)."""
+
+
+def seat_rows(rnd: Round) -> list[SeatRow]:
+    """Everyone seated in a round, alphabetically by last name ("Wo sitze ich?")."""
+    seats = Seat.objects.filter(round=rnd).select_related("table", "registration__player__club")
+    keyed = []
+    for s in seats:
+        player = s.registration.player
+        key = (collation_key(player.last_name), collation_key(player.first_name), s.registration.start_number)
+        keyed.append((key, SeatRow(
+            start_number=s.registration.start_number, name=player.name, sort_name=player.sort_name,
+            club=player.club.name if player.club else "", table=s.table.number, seat=s.number,
+            initial=(key[0][:1] or "#").upper(),
+        )))
+    return [row for _, row in sorted(keyed, key=lambda pair: pair[0])]
+
+
+def seats_by_table(rnd: Round) -> list[tuple[Table, list[SeatRow]]]:
+    tables = {t.number: t for t in rnd.tables.all()}
+    grouped: dict[int, list[SeatRow]] = defaultdict(list)
+    for row in seat_rows(rnd):
+        grouped[row.table].append(row)
+    return [(tables[n], sorted(grouped[n], key=lambda r: r.seat)) for n in sorted(tables)]
+
+
+def round_current_public(tournament: Tournament) -> Round | None:
+    """The newest round the public may see (published or closed)."""
+    return tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("-number").first()
