@@ -24,7 +24,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("tournaments.api.urls")),
-    path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, Player, Table, Tournament
@@ -76,9 +76,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},
-    "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
-    "scoring:projector": {"GET": PUBLIC},
-    "scoring:download": {"GET": PUBLIC},
+    "tournaments:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
+    "tournaments:standings_projector": {"GET": PUBLIC},
+    "tournaments:standings_download": {"GET": PUBLIC},
     # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
     "tournaments:series": {"GET": PUBLIC},
     "tournaments:series_download": {"GET": PUBLIC},
@@ -183,9 +183,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:print_cash": {"GET": DESK},
     "tournaments:print_certificates": {"GET": DESK},
     # Standings, prizes, cash.
-    "scoring:publish": {"POST": ORGANISER},
-    "scoring:prizes": {"GET": VIEWER, "POST": ORGANISER},
-    "scoring:cash": {"GET": DESK},  # payments
+    "tournaments:standings_publish": {"POST": ORGANISER},
+    "tournaments:prizes": {"GET": VIEWER, "POST": ORGANISER},
+    "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
     "api:registrations": {"GET": VIEWER, "POST": DESK},
     "api:registration": {"GET": VIEWER, "PATCH": DESK},
@@ -262,7 +262,7 @@ def test_the_walk_sees_every_area():
     """A sanity check of the walk itself: each URL module is there, the excluded ones are not."""
     names = set(site_urls())
     for name in ("tournaments:home", "tournaments:desk", "tournaments:entry_table", "tournaments:control",
-                 "tournaments:print_round", "scoring:prizes", "api:registrations", "api:table", "schema"):
+                 "tournaments:print_round", "tournaments:prizes", "api:registrations", "api:table", "schema"):
         assert name in names
     assert not any(name.startswith("admin:") or name in ("login", "logout", "set_language") for name in names)
 
@@ -357,7 +357,7 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "series": "jahreswertung-2026",  # the demo's season
         "player_key": world.tournament.registrations.get(start_number=1).key,
     }
-    if url.name == "scoring:download":
+    if url.name == "tournaments:standings_download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
     if url.name == "tournaments:series_download":
         return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
@@ -566,7 +566,7 @@ def test_club_a_cannot_reach_club_b(world, db):
         ("tournaments:settings", {"slug": b.slug}),
         ("tournaments:club", {"club_id": b.club_id}),
         ("tournaments:player-edit", {"player_id": world.other_player.pk}),
-        ("scoring:prizes", {"slug": b.slug}),
+        ("tournaments:prizes", {"slug": b.slug}),
         ("api:registrations", {"slug": b.slug}),
         ("api:round", {"slug": b.slug, "number": 1}),
     ]
@@ -592,8 +592,8 @@ def test_hidden_standings_only_for_the_club(world, db):
     a 403); anyone with a role in the club sees them."""
     Tournament.objects.filter(pk=world.tournament.pk).update(standings_public=False)
     slug = world.tournament.slug
-    pages = [reverse("scoring:standings", args=[slug]), reverse("scoring:projector", args=[slug])]
-    downloads = [reverse("scoring:download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
+    pages = [reverse("tournaments:standings", args=[slug]), reverse("tournaments:standings_projector", args=[slug])]
+    downloads = [reverse("tournaments:standings_download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
     problems = []
     for role in ROLES:
         client = client_for(world.users[role])

@@ -1,9 +1,13 @@
-"""Thin Celery wrappers around services."""
+"""The Celery tasks, for the worker to find (Celery imports each app's ``tasks`` module).
+
+A task is a thin wrapper that takes ids and calls one service. The tasks a service sends are defined
+beside it (services/printing.py, services/standings_tasks.py, services/schedule.py), so a service never
+imports this module and this module never imports a service that imports it back.
+"""
 from celery import shared_task
 
-from .models import Round, WorkerPing
-from .selectors.printing import DEFAULT_URL_BASE
-from .services.printing import round_print_pack_build
+from .models import WorkerPing
+from .services import printing, schedule, standings_tasks  # noqa: F401  (registers their tasks)
 
 
 @shared_task(bind=True, acks_late=True)
@@ -11,12 +15,3 @@ def worker_ping_task(self, token: str) -> str:
     """Write a row to prove that a task went through the broker and a worker (node name kept)."""
     WorkerPing.objects.get_or_create(token=token, defaults={"hostname": self.request.hostname or ""})
     return token
-
-
-@shared_task(acks_late=True)
-def round_print_pack_task(round_id: int, url_base: str | None = None, language: str | None = None) -> str:
-    """Build a round's print pack (seat lists, table cards, score sheets) unless it is current already."""
-    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if rnd is None:  # the round was drawn again or deleted meanwhile
-        return ""
-    return str(round_print_pack_build(round=rnd, url_base=url_base or DEFAULT_URL_BASE, language=language))

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tournaments.selectors.standings import cash_list, prize_list, standings_view
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.pdf.conftest import pdf_pages
 from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.drawing import money

@@ -14,7 +14,7 @@ from tournaments.pdf.pack import render_pack
 from tournaments.selectors.printing import print_pack_data, print_pack_fingerprint
 from tournaments.services import printing
 from tournaments.services.hands import hand_correct
-from tournaments.tasks import round_print_pack_task
+from tournaments.services.printing import round_print_pack_task
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 
 from tournaments.selectors.standings import standings_view
-from scoring.templatetags.standings import tie_note
+from tournaments.selectors.standings import tie_note
 from tests.pdf.conftest import number, pdf_pages
 from tournaments.models import Table
 from tournaments.pdf.lists import ListHead

@@ -6,9 +6,9 @@ import json
 import pytest
 from django.core.management import call_command
 
-from scoring import schedule
+from tournaments.services import schedule
 from scoring.models import StandingsSnapshot
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Tournament
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
@@ -79,7 +79,7 @@ def test_a_burst_of_changes_enqueues_one_merge_at_once(monkeypatch):
     task due when the window has closed; after the window the next change is sent at once again."""
     from django.core.cache import cache
 
-    from scoring.tasks import standings_update_task
+    from tournaments.services.standings_tasks import standings_update_task
 
     sent = []
     monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
@@ -94,7 +94,7 @@ def test_a_burst_of_changes_enqueues_one_merge_at_once(monkeypatch):
 
 
 def test_a_broker_outage_does_not_stop_entry(monkeypatch):
-    from scoring.tasks import standings_recompute_task, standings_update_task
+    from tournaments.services.standings_tasks import standings_recompute_task, standings_update_task
 
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError("redis down")
@@ -108,7 +108,7 @@ def test_a_broker_outage_does_not_stop_entry(monkeypatch):
 
 def test_a_cache_outage_does_not_stop_entry(monkeypatch):
     """With REDIS_CACHE_URL set, Redis down makes the cache raise too: still logged, not raised."""
-    from scoring.tasks import standings_recompute_task
+    from tournaments.services.standings_tasks import standings_recompute_task
 
     def redis_down(*args, **kwargs):
         raise ConnectionRefusedError("redis down")

@@ -362,7 +362,7 @@ def test_refused_paper_totals_keep_no_revision():
 
 
 def test_overwriting_paper_totals_changes_the_standings_marker():
-    from scoring.standings import games_marker
+    from tournaments.selectors.standings import games_marker
 
     table = make_table()
     tournament = table.round.tournament
@@ -400,7 +400,7 @@ def test_weiter_under_redeal_the_same_dealer_deals_again_and_the_game_does_not_c
 
 
 def test_at_a_table_of_five_only_who_took_part_in_the_deal_pays_weitergeld():
-    from scoring.standings import standings_compute
+    from tournaments.selectors.standings import standings_compute
 
     table = make_table(size=5, rules={"all_pass": "redeal", "weitergeld_cents": 20})
     weiter, _ = hand_record(table=table, record={"contract": "weiter"}, client_id=uuid.uuid4(), number=1)

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.seats import dealer_for
 from scoring.storage import RECORD_COLUMNS, stored_score
-from scoring.templatetags.standings import tie_note
 
 from ..links import table_link_key
 from ..models import Hand, Prize, Round, Seat, Table, Tournament
@@ -35,7 +34,7 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
-from .standings import cash_list, prize_list, standings_view
+from .standings import cash_list, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, category, game_size, game_statistics, leaders
-from scoring.standings import standings_compute
+from tournaments.selectors.standings import standings_compute
 
 from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
 from ..pdf.certificates import Certificate, Certificates

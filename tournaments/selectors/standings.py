@@ -3,17 +3,139 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from collections.abc import Iterable
+
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.models import StandingsSnapshot
 from scoring.rules.cash import CashBalance
+from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
-from scoring.schedule import standings_is_current
-from scoring.standings import revisions_after
+from scoring.rules.standings import StandingsResult, TableResult, compute_standings, table_result
 
-from ..models import Prize, Round, Seat, TableConfirmation, Tournament
+from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from .tables import table_progress
+
+
+# --- The tables' results and the standings computed from them (the snapshot's writer uses them too) ---
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    registration_id: int
+    start_number: int
+    name: str
+    sort_name: str
+    club: str
+    substitute_for: str  # name of the player whose seat and points he took over, or ""
+
+
+def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
+    """registration id -> the registration holding its points (a substitute takes them over)."""
+    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
+        "player__club__name").order_by())
+    successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
+    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
+    account = {}
+    for pk, *_ in regs:
+        key, seen = pk, {pk}
+        while key in successor and successor[key] not in seen:
+            key = successor[key]
+            seen.add(key)
+        account[pk] = key
+    info = {
+        pk: PlayerInfo(
+            registration_id=pk, start_number=number, name=names[pk],
+            sort_name=f"{last}, {first}" if first else last, club=club or "",
+            substitute_for=names[sub_for] if sub_for else "",
+        )
+        for pk, number, sub_for, first, last, club in regs
+    }
+    return account, info
+
+
+def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
+    if table_ids is not None:
+        where = Q(table_id__in=list(table_ids))
+        tables_where = Q(pk__in=list(table_ids))
+    else:
+        where = Q(table__round__tournament_id=tournament_id)
+        tables_where = Q(round__tournament_id=tournament_id)
+        if closed_only:
+            where &= Q(table__round__status=Round.Status.CLOSED)
+            tables_where &= Q(round__status=Round.Status.CLOSED)
+    tables = {
+        pk: (rnd, number, paper)
+        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
+            "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
+    }
+    seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
+    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
+        seats[table_id][seat] = account[reg_id]
+    games: dict[int, list] = defaultdict(list)
+    for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
+        games[table_id].append((number, outcome_from_dict(outcome)))
+    results = {}
+    for pk, (rnd, number, paper) in tables.items():
+        played = sorted(games.get(pk, ()), key=lambda game: game[0])
+        totals = {int(seat): total for seat, total in (paper or {}).items()}
+        results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
+    return results
+
+
+def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
+    """Every table of the tournament's rounds (in round and table order), from the games' stored outcomes."""
+    if account is None:
+        account, _info = player_accounts(tournament.pk)
+    results = table_results_by_id(tournament.pk, account=account, closed_only=closed_only)
+    return sorted(results.values(), key=lambda t: (t.round, t.table))
+
+
+def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
+    account, info = player_accounts(tournament.pk)
+    result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
+                               tournament.ruleset, lot_seed=tournament.lot_seed)
+    return result, info
+
+
+def _substitutes(tournament_id: int) -> int:
+    return Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False).count()
+
+
+def games_marker(tournament) -> str:
+    """Which state of the games a snapshot reflects: the newest revision and the substitutes.
+
+    Reads every revision of the tournament: for the catch-up and for tests; pages ask the cheaper
+    ``revisions_after``.
+    """
+    last = HandRevision.objects.filter(table__round__tournament_id=tournament.pk).aggregate(m=Max("id"))["m"] or 0
+    return f"{last}:{_substitutes(tournament.pk)}"
+
+
+def revisions_after(tournament_id: int, revision: int) -> bool:
+    """Whether a change of this tournament's games is newer than ``revision`` (reads only newer rows)."""
+    return HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id).exists()
+
+
+def seating_layout(tournament_id: int) -> list[int]:
+    """Which tables and seats there are: a redraw, a seat swap or a new round changes it."""
+    row = Seat.objects.filter(round__tournament_id=tournament_id).order_by().aggregate(
+        seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id"))
+    return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
+
+
+def standings_is_current(tournament) -> bool:
+    """No game revision is newer than the snapshot (one indexed read of the newest revisions)."""
+    snapshot = getattr(tournament, "standings_snapshot", None)
+    return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
+
+
+# --- The pages' reads of the snapshot ---
 
 
 PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
@@ -293,6 +415,25 @@ def cash_list(tournament) -> CashList:
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
         prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
     )
+
+
+TIEBREAK_REASONS = {
+    "won_solos": lambda: gettext("more won solos"),
+    "lost_solos": lambda: gettext("fewer lost solos"),
+    "last_round": lambda: gettext("better last round"),
+    "lot": lambda: gettext("by lot"),
+    "shared": lambda: gettext("shared place"),
+}
+
+
+def tie_note(note) -> str:
+    """ "vor Huber: mehr gewonnene Soli" """
+    if not note:
+        return ""
+    reason = TIEBREAK_REASONS.get(note["tiebreak"], lambda: note["tiebreak"])()
+    if note["tiebreak"] == "shared":
+        return gettext("shares the place with %(name)s") % {"name": note["below"]}
+    return gettext("ahead of %(name)s: %(reason)s") % {"name": note["below"], "reason": reason}
 
 
 @dataclass(frozen=True)

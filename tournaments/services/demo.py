@@ -5,7 +5,7 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from scoring.schedule import standings_deferred
+from tournaments.services.schedule import standings_deferred
 
 from ..models import Club, ClubMembership, Player, Series, Tournament
 from ..selectors.tables import games_required

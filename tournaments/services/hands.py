@@ -18,6 +18,7 @@ from scoring.rules.seats import dealer_for as rules_dealer_for
 from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
+from ..selectors.tables import games_required
 from .errors import ServiceError
 from .hooks import tournament_changed
 
@@ -153,8 +154,6 @@ def hand_record(
             "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
             status=409, code="number_taken",
         )
-    from ..selectors.tables import games_required
-
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
     played = entered - thrown_in
@@ -272,8 +271,6 @@ def _unconfirm(table: Table, changed: int | None = None) -> None:
 @transaction.atomic
 def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirmation:
     """A player confirms the table's complete sheet by tapping his name."""
-    from ..selectors.tables import games_required
-
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
     if seat not in range(1, table.size + 1):
@@ -343,8 +340,6 @@ def table_sheet_record(
     The games follow the ones already entered; an error names its game (``hands[3].augen``). In a
     closed round only with a reason, like every other correction there.
     """
-    from ..selectors.tables import games_required
-
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "sheet")
     if table.paper_totals is not None:

@@ -4,8 +4,11 @@ import re
 
 from django.db import transaction
 
+from scoring.models import StandingsSnapshot
+
 from ..models import AuditEntry, Club, Player, Registration, SeatSwap
 from .audit import audit_record
+from .standings import standings_recompute
 
 
 def anonymous_name(player: Player) -> str:
@@ -46,9 +49,6 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
             SeatSwap.objects.filter(pk=swap.pk).update(description=description)
     audit_record(action="player.anonymise", by=by, club=club, subject=new)
     # The standings snapshots carry names: recompute those of his tournaments (same points, the new name).
-    from scoring.models import StandingsSnapshot
-    from scoring.standings import standings_recompute
-
     for tournament_id in StandingsSnapshot.objects.filter(tournament__in=tournaments).values_list(
             "tournament_id", flat=True):
         standings_recompute(tournament_id=tournament_id)

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -121,8 +122,6 @@ def round_print_pack_request(
     *, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None
 ) -> PackState:
     """Ask for the pack: enqueue a build after commit, unless it is ready or under way for the same data."""
-    from ..tasks import round_print_pack_task
-
     language = _language(language)
     state = round_print_pack_state(round=round, url_base=url_base, language=language)
     if state.status in (READY, UNAVAILABLE) or state.busy:
@@ -190,3 +189,12 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
             old.unlink(missing_ok=True)
     _write_state(rnd, status=READY, fingerprint=fingerprint)
     return path
+
+
+@shared_task(acks_late=True)
+def round_print_pack_task(round_id: int, url_base: str | None = None, language: str | None = None) -> str:
+    """Build a round's print pack (seat lists, table cards, score sheets) unless it is current already."""
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None:  # the round was drawn again or deleted meanwhile
+        return ""
+    return str(round_print_pack_build(round=rnd, url_base=url_base or DEFAULT_URL_BASE, language=language))

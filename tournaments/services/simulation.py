@@ -7,9 +7,10 @@ from django.db import transaction
 
 from scoring.rules import score_hand
 from scoring.rules.seats import deal_schedule
-from scoring.schedule import standings_deferred
+from tournaments.services.schedule import standings_deferred
 
 from ..models import Club, Player, Round, Tournament
+from ..selectors.tables import games_required
 from ..simulation import random_hand, random_name
 from .hands import table_confirm, table_sheet_record
 from .registration import registration_create
@@ -44,8 +45,6 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
     round_publish(round=rnd)
     if not play:
         return
-    from ..selectors.tables import games_required
-
     for table in rnd.tables.order_by("number"):
         required = games_required(rnd.tournament, table.size)
         records: list[dict[str, Any]] = []

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Hand, Table, TableConfirmation
+from ..selectors.tables import games_required
 from .audit import audit_record
 from .errors import ServiceError
 from .hands import _locked_table, _require_open, table_complete_if_confirmed
@@ -24,8 +25,6 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfirmation:
     """The organiser confirms the sheet for a player who cannot (he left, his phone is gone)."""
-    from ..selectors.tables import games_required
-
     reason = _reason(reason)
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")

@@ -11,16 +11,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from schafkopfrennen.polling import polled_page
-from tournaments import access
-from tournaments.forms_setup import cents_to_euro
-from tournaments.models import Tournament
-from tournaments.services.errors import ServiceError
-from tournaments.services.prizes import prizes_set, tournament_standings_publish
-from tournaments.spreadsheet import csv_writer
+from scoring.forms import PrizeFormSet
 
-from tournaments.selectors.standings import cash_list, prize_list, standings_state, standings_view
-from .forms import PrizeFormSet
-from .schedule import standings_schedule
+from .. import access
+from ..forms_setup import cents_to_euro
+from ..models import Tournament
+from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
+from ..services.errors import ServiceError
+from ..services.prizes import prizes_set, tournament_standings_publish
+from ..services.schedule import standings_schedule
+from ..spreadsheet import csv_writer
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
@@ -125,7 +125,7 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
     public = request.POST.get("public") == "1"
     tournament_standings_publish(tournament=tournament, public=public, by=request.user)
     messages.success(request, _("The standings are public now.") if public else _("The standings are hidden now."))
-    return redirect("scoring:standings", slug=slug)
+    return redirect("tournaments:standings", slug=slug)
 
 
 @login_required
@@ -145,7 +145,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
             formset._non_form_errors = formset.error_class([err.message])
         else:
             messages.success(request, _("Prizes saved."))
-            return redirect("scoring:prizes", slug=slug)
+            return redirect("tournaments:prizes", slug=slug)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
         "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})

@@ -1,4 +1,4 @@
-"""Standings from the database: the tables' results, the pure computation, the snapshot.
+"""The standings snapshot: written from the tables' results (read by ``selectors.standings``) and the pure computation.
 
 A table's result comes from the outcomes stored with its games (``Hand.outcome``, the engine's whole
 HandScore) through the pure ``rules.standings.table_result``: no SQL of any vendor re-expands them and
@@ -13,142 +13,24 @@ Writers of one tournament's snapshot take its row lock (``FOR NO KEY UPDATE`` on
 two workers never merge over each other; the second finds nothing new and writes nothing.
 """
 import time
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, Max, Q
+import orjson
+from django.db import connection, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring.rules.outcome import outcome_from_dict, table_result_from_dict, table_result_to_dict
-from scoring.rules.standings import StandingsResult, TableResult, compute_standings, table_result
+from scoring.models import StandingsSnapshot
+from scoring.rules.outcome import table_result_from_dict, table_result_to_dict
+from scoring.rules.standings import StandingsResult, compute_standings
 
-from .models import StandingsSnapshot
+from ..models import HandRevision, Tournament
+from ..selectors.standings import PlayerInfo, player_accounts, seating_layout, table_results_by_id
 
 # Changes commit in an order slightly different from their revision ids; a merge looks back this many
 # revisions behind the newest it reflected, so a change that committed late is still found.
 REVISION_LOOKBACK = 1000
-
-
-@dataclass(frozen=True)
-class PlayerInfo:
-    registration_id: int
-    start_number: int
-    name: str
-    sort_name: str
-    club: str
-    substitute_for: str  # name of the player whose seat and points he took over, or ""
-
-
-def _accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
-    """registration id -> the registration holding its points (a substitute takes them over)."""
-    from tournaments.models import Registration
-
-    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
-        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name").order_by())
-    successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
-    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
-    account = {}
-    for pk, *_ in regs:
-        key, seen = pk, {pk}
-        while key in successor and successor[key] not in seen:
-            key = successor[key]
-            seen.add(key)
-        account[pk] = key
-    info = {
-        pk: PlayerInfo(
-            registration_id=pk, start_number=number, name=names[pk],
-            sort_name=f"{last}, {first}" if first else last, club=club or "",
-            substitute_for=names[sub_for] if sub_for else "",
-        )
-        for pk, number, sub_for, first, last, club in regs
-    }
-    return account, info
-
-
-def _table_results(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
-    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
-    from tournaments.models import Hand, Round, Seat, Table
-
-    if table_ids is not None:
-        where = Q(table_id__in=list(table_ids))
-        tables_where = Q(pk__in=list(table_ids))
-    else:
-        where = Q(table__round__tournament_id=tournament_id)
-        tables_where = Q(round__tournament_id=tournament_id)
-        if closed_only:
-            where &= Q(table__round__status=Round.Status.CLOSED)
-            tables_where &= Q(round__status=Round.Status.CLOSED)
-    tables = {
-        pk: (rnd, number, paper)
-        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
-            "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
-    }
-    seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
-        seats[table_id][seat] = account[reg_id]
-    games: dict[int, list] = defaultdict(list)
-    for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
-        games[table_id].append((number, outcome_from_dict(outcome)))
-    results = {}
-    for pk, (rnd, number, paper) in tables.items():
-        played = sorted(games.get(pk, ()), key=lambda game: game[0])
-        totals = {int(seat): total for seat, total in (paper or {}).items()}
-        results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
-    return results
-
-
-def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
-    """Every table of the tournament's rounds (in round and table order), from the games' stored outcomes."""
-    if account is None:
-        account, _info = _accounts(tournament.pk)
-    results = _table_results(tournament.pk, account=account, closed_only=closed_only)
-    return sorted(results.values(), key=lambda t: (t.round, t.table))
-
-
-def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
-    account, info = _accounts(tournament.pk)
-    result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
-                               tournament.ruleset, lot_seed=tournament.lot_seed)
-    return result, info
-
-
-def _substitutes(tournament_id: int) -> int:
-    from tournaments.models import Registration
-
-    return Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False).count()
-
-
-def games_marker(tournament) -> str:
-    """Which state of the games a snapshot reflects: the newest revision and the substitutes.
-
-    Reads every revision of the tournament: for the catch-up and for tests; pages ask the cheaper
-    ``revisions_after``.
-    """
-    from tournaments.models import HandRevision
-
-    last = HandRevision.objects.filter(table__round__tournament_id=tournament.pk).aggregate(m=Max("id"))["m"] or 0
-    return f"{last}:{_substitutes(tournament.pk)}"
-
-
-def revisions_after(tournament_id: int, revision: int) -> bool:
-    """Whether a change of this tournament's games is newer than ``revision`` (reads only newer rows)."""
-    from tournaments.models import HandRevision
-
-    return HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id).exists()
-
-
-def _layout(tournament_id: int) -> list[int]:
-    """Which tables and seats there are: a redraw, a seat swap or a new round changes it."""
-    from tournaments.models import Seat
-
-    row = Seat.objects.filter(round__tournament_id=tournament_id).order_by().aggregate(
-        seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id"))
-    return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
 
 
 def _standing_rows(standings, info: dict[int, PlayerInfo]) -> list[dict[str, Any]]:
@@ -191,8 +73,6 @@ def snapshot_data(result: StandingsResult, info: dict[int, PlayerInfo]) -> dict[
 
 def _locked_tournament(tournament_id: int):
     """The tournament's row, locked for the snapshot's writers (FK inserts elsewhere are not blocked)."""
-    from tournaments.models import Tournament
-
     return Tournament.objects.select_for_update(no_key=True).only("pk", "rules", "lot_seed").get(pk=tournament_id)
 
 
@@ -212,17 +92,15 @@ def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, par
 @transaction.atomic
 def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute everything from the games and replace the snapshot; running it twice gives the same."""
-    from tournaments.models import HandRevision
-
     started = time.perf_counter()
     tournament = _locked_tournament(tournament_id)
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).defer("data", "parts").first()
-    layout = _layout(tournament_id)
+    layout = seating_layout(tournament_id)
     # Revisions before games: a change committing in between is then counted again later, never missed.
     revs = dict(HandRevision.objects.filter(table__round__tournament_id=tournament_id).order_by()
                 .values("table_id").annotate(m=Max("id")).values_list("table_id", "m"))
-    account, info = _accounts(tournament_id)
-    results = _table_results(tournament_id, account=account)
+    account, info = player_accounts(tournament_id)
+    results = table_results_by_id(tournament_id, account=account)
     parts = {"layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "tables": {str(pk): {**table_result_to_dict(r), "rev": revs.get(pk, 0)} for pk, r in results.items()}}
     result = compute_standings(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
@@ -239,12 +117,10 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     None when the snapshot already reflects every change (another worker merged them). Falls back to
     ``standings_recompute`` when there is no snapshot yet, or tables, seats or substitutes changed.
     """
-    from tournaments.models import HandRevision
-
     started = time.perf_counter()
     tournament = _locked_tournament(tournament_id)
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).defer("data").first()
-    if snapshot is None or not snapshot.parts or snapshot.parts.get("layout") != _layout(tournament_id):
+    if snapshot is None or not snapshot.parts or snapshot.parts.get("layout") != seating_layout(tournament_id):
         return standings_recompute(tournament_id=tournament_id)
     parts = snapshot.parts
     stored = parts["tables"]
@@ -257,10 +133,10 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     stale = sorted(pk for pk, rev in latest.items() if rev > stored[str(pk)]["rev"])
     if not stale:
         return None
-    account, info = _accounts(tournament_id)
+    account, info = player_accounts(tournament_id)
     if {str(k): v for k, v in account.items()} != parts["accounts"]:
         return standings_recompute(tournament_id=tournament_id)
-    for pk, result in _table_results(tournament_id, account=account, table_ids=stale).items():
+    for pk, result in table_results_by_id(tournament_id, account=account, table_ids=stale).items():
         stored[str(pk)] = {**table_result_to_dict(result), "rev": latest[pk]}
     results = sorted((table_result_from_dict(t) for t in stored.values()), key=lambda t: (t.round, t.table))
     result = compute_standings(results, tournament.ruleset, lot_seed=tournament.lot_seed)
@@ -280,12 +156,9 @@ def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     and sent as parameters of their own: Django's psycopg cursor quotes parameters into the SQL
     text, and quoting and encoding the document cost more than the rest of the write.
     """
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
-    import orjson
-    import psycopg
+    import psycopg  # only installed with the PostgreSQL driver; SQLite never gets here
     from psycopg.types.json import Jsonb
 
     def dumps(o):
