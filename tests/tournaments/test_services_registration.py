@@ -16,6 +16,7 @@ from tournaments.services.registration import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_close, round_draw, round_publish
+from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def test_a_player_is_registered_once():
     registration_create(tournament=tournament, player=player)
     with pytest.raises(ServiceError) as err:
         registration_create(tournament=tournament, player=player)
-    assert err.value.status == 409 and err.value.field == "player"
+    assert error_status(err.value) == 409 and err.value.field == "player"
     tournament.refresh_from_db()
     assert tournament.last_start_number == 1  # the refused registration used no number
 
@@ -80,7 +81,7 @@ def test_a_seated_player_cannot_be_checked_out():
     round_draw(tournament=tournament, seed=1)
     with pytest.raises(ServiceError) as err:
         registration_update(registration=regs[0], checked_in=False)
-    assert err.value.status == 409 and err.value.field == "checked_in"
+    assert error_status(err.value) == 409 and err.value.field == "checked_in"
 
 
 def test_withdrawal_before_the_first_draw_is_after_round_0():
@@ -90,7 +91,7 @@ def test_withdrawal_before_the_first_draw_is_after_round_0():
     assert reg.withdrawn_after_round == 0
     with pytest.raises(ServiceError) as err:
         registration_withdraw(registration=reg)
-    assert err.value.status == 409
+    assert error_status(err.value) == 409
 
 
 def test_withdrawal_after_a_drawn_but_unpublished_round_does_not_count_that_round():
@@ -129,7 +130,7 @@ def test_a_substitute_takes_over_seats_of_open_rounds_only():
     assert substitute.start_number == 9 and substitute.paid and substitute.checked_in
     with pytest.raises(ServiceError) as err:
         registration_substitute(withdrawn=leaving, player=PlayerFactory())
-    assert err.value.status == 409 and err.value.field == "substitute_for"
+    assert error_status(err.value) == 409 and err.value.field == "substitute_for"
 
 
 def test_a_registered_player_cannot_be_a_substitute_and_nothing_changes():

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import access
+from ..http import error_status
 from ..selectors.desk import club_names, desk_row, desk_rows, desk_summary, player_for_desk, players_search
 from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, SubstituteForm
 from ..models import Registration, Tournament
@@ -115,7 +116,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
                                   checked_in=form.cleaned_data["checked_in"], by=request.user)
     except ServiceError as err:
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
         "name": player.name, "n": reg.start_number})
     return _back_to_desk(tournament)
@@ -132,7 +133,7 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
                                          may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
-            return _render_desk(request, tournament, quick_add=form, status=err.status)
+            return _render_desk(request, tournament, quick_add=form, status=error_status(err))
         messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
             "name": reg.player.name, "n": reg.start_number})
         return _back_to_desk(tournament)
@@ -162,8 +163,8 @@ def flag(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                                   **{form.cleaned_data["field"]: form.cleaned_data["value"]})
     except ServiceError as err:
         if request.htmx:
-            return _row_response(request, reg, error=err.message, status=err.status)
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+            return _row_response(request, reg, error=err.message, status=error_status(err))
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     if request.htmx:
         return _row_response(request, reg)
     return _back_to_desk(tournament, f"#reg-{reg.start_number}")
@@ -179,8 +180,8 @@ def withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         reg = registration_withdraw(registration=reg, by=request.user)
     except ServiceError as err:
         if request.htmx:
-            return _row_response(request, reg, error=err.message, status=err.status)
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+            return _row_response(request, reg, error=err.message, status=error_status(err))
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     if request.htmx:
         return _row_response(request, reg)
     messages.success(request, _("%(name)s is withdrawn.") % {"name": reg.player.name})
@@ -216,7 +217,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                                                   may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
-            return render(request, "desk/substitute.html", {**context, "form": form}, status=err.status)
+            return render(request, "desk/substitute.html", {**context, "form": form}, status=error_status(err))
         messages.success(request, _("%(new)s (start number %(n)d) takes over from %(old)s.") % {
             "new": new.player.name, "n": new.start_number, "old": reg.player.name})
         return _back_to_desk(tournament, f"#reg-{new.start_number}")

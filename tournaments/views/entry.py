@@ -22,6 +22,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 
 from scoring.rules.seats import active_seats, kreuz_pair, vorhand
 
+from ..http import error_status
 from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version, table_for_entry_key
 from ..forms_entry import (
     AUGEN_QUICK,
@@ -328,7 +329,7 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
             message = _("Game %(n)d corrected.") % {"n": hand.number}
     except ServiceError as err:
         slot = "pair" if kreuz and err.field in ("declarer", "partner") else error_slot(err.field)
-        return failed(request, {slot: err.message}, status=err.status, code=err.code, rerender=rerender)
+        return failed(request, {slot: err.message}, status=error_status(err), code=err.code, rerender=rerender)
     return done(request, mode.urls.page, message)
 
 
@@ -340,8 +341,8 @@ def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,
                                   reason=reason)
     except ServiceError as err:
         if _wants_json(request):
-            return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=err.status)
-        return render_page(request, table, mode, template=template, status=err.status, editing=hand,
+            return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=error_status(err))
+        return render_page(request, table, mode, template=template, status=error_status(err), editing=hand,
                            errors={error_slot(err.field): err.message})
     return done(request, mode.urls.page, _("Game %(n)d deleted.") % {"n": hand.number})
 
@@ -443,6 +444,6 @@ def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, numbe
         hand_conflict_resolve(hand=hand, record=record, keep=request.POST.get("keep", ""), client_id=client_id,
                               device=device_of(request, form))
     except ServiceError as err:
-        return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=err.status)
+        return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=error_status(err))
     return JsonResponse({"ok": True, "redirect": mode.urls.page,
                          "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})

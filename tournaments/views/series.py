@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
+from ..http import error_status
 from ..models import Player, Registration, Series, Tournament
 from ..pdf.certificates import render_certificates
 from ..pdf.series import render_series
@@ -154,7 +155,7 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
                     series_tournament_remove(series=obj, tournament=tournament, by=request.user)
             except ServiceError as err:
                 messages.error(request, err.message)
-                return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=err.status)
+                return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=error_status(err))
             return redirect("tournaments:series_manage", series=obj.slug)
         if action != "settings":
             return HttpResponse(_("action: add, remove or settings is needed."), status=400,
