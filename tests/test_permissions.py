@@ -184,6 +184,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:print_certificates": {"GET": DESK},
     # Standings, prizes, cash.
     "tournaments:standings_publish": {"POST": ORGANISER},
+    "tournaments:standings_refresh": {"POST": DESK},
     "tournaments:prizes": {"GET": VIEWER, "POST": ORGANISER},
     "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
@@ -481,6 +482,27 @@ def _ready_pack(monkeypatch, tmp_path):
     pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
     monkeypatch.setattr(printing, "round_print_pack_state",
                         lambda **kwargs: PackState(READY, "fingerprint", path=pdf, size=pdf.stat().st_size))
+
+
+@pytest.mark.parametrize("name", sorted(name for name, methods in PERMISSIONS.items() if "GET" in methods))
+def test_a_get_only_reads(name, world, db, monkeypatch, tmp_path):
+    """No page or API read sends a task or leaves work for after a commit, even while the standings lag."""
+    from celery.app.task import Task
+
+    from scoring.models import StandingsSnapshot
+
+    url = site_urls()[name]
+    if name == "tournaments:print_pack":
+        _ready_pack(monkeypatch, tmp_path)
+    StandingsSnapshot.objects.update(revision=0)  # newer games than the snapshot: a page could be tempted
+    sent = []
+    monkeypatch.setattr(Task, "apply_async", lambda task, *args, **kwargs: sent.append(task.name))
+    monkeypatch.setattr(transaction, "on_commit", lambda func, *args, **kwargs: sent.append(func))
+    for role in ("anonymous", "organiser", "superuser"):
+        client = client_for(world.users[role])
+        for kwargs in kwargs_for(url, world):
+            request(client, "GET", reverse(url.name, kwargs=kwargs), api=name.startswith("api:"))
+    assert sent == []
 
 
 @pytest.mark.parametrize("name", sorted(PERMISSIONS))

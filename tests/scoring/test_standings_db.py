@@ -140,6 +140,27 @@ def test_the_pages_show_standings_search_rounds_and_staleness(client, committed)
     assert "Newer games are still being counted" in stale
 
 
+def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_counted_again(client, committed,
+                                                                                            monkeypatch):
+    """GET only reads: the standings page, the projector and a poll of lagging standings enqueue nothing;
+    the organiser's "count every game again" (a POST) sends the recompute."""
+    committed(call_command, "demo")
+    tournament = Tournament.objects.get(slug="herbstrennen")
+    StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)  # a change not yet counted
+    sent = []
+    monkeypatch.setattr("tournaments.views.standings.standings_schedule", lambda *args: sent.append(args) or True)
+    for url in ("/t/herbstrennen/rangliste/", "/t/herbstrennen/rangliste/beamer/", "/t/herbstrennen/rangliste/?runde=1",
+                "/t/herbstrennen/rangliste.csv"):
+        assert client.get(url).status_code == 200
+    assert client.get("/t/herbstrennen/rangliste/", HTTP_HX_REQUEST="true").status_code == 200
+    assert sent == []
+    client.login(username="organisator", password="herbstrennen-demo")
+    page = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="standings-refresh"' in page and sent == []
+    assert client.post("/o/herbstrennen/rangliste/neu-zaehlen/").status_code == 302
+    assert sent == [(tournament.pk,)]
+
+
 def test_hidden_standings_until_published(client, committed):
     committed(call_command, "demo")
     tournament = Tournament.objects.get(slug="herbstrennen")

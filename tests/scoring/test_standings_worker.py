@@ -68,7 +68,7 @@ def test_standings_catch_up_after_the_worker_was_down():
         assert not standings_is_current(tournament)
         page = Client().get(f"/t/{tournament.slug}/rangliste/", HTTP_ACCEPT_LANGUAGE="en")
         assert page.status_code == 200
-        # Back again: the queued recomputes (and the page's catch-up request) bring them up to date.
+        # Back again: the queued merges and the catch-up of the starting worker bring them up to date.
         with celery_worker(queue):
             assert wait_for(lambda: _standings_right(tournament), timeout=60), "the standings did not catch up"
 

@@ -129,9 +129,13 @@ def seating_layout(tournament_id: int) -> list[int]:
     return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
 
 
-def standings_is_current(tournament) -> bool:
-    """No game revision is newer than the snapshot (one indexed read of the newest revisions)."""
-    snapshot = getattr(tournament, "standings_snapshot", None)
+def standings_is_current(tournament, snapshot: StandingsSnapshot | None = None) -> bool:
+    """No game revision is newer than the snapshot (one indexed read of the newest revisions).
+
+    ``snapshot``: the tournament's snapshot when the caller has read it already.
+    """
+    if snapshot is None:
+        snapshot = getattr(tournament, "standings_snapshot", None)
     return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
 
 
@@ -195,10 +199,9 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
     """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("data", "parts").first()
-    tournament.standings_snapshot = snapshot  # for standings_is_current without another query
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    current = standings_is_current(tournament)
+    current = standings_is_current(tournament, snapshot)
     one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
     if round is None:
         rows = one.values_list("data__overall", flat=True).get() or []
@@ -405,13 +408,12 @@ def cash_list(tournament) -> CashList:
         sums[entry["kind"]] += entry["cents"]
     total = fees.total_cents
     prizes = prize_list(tournament)
-    tournament.standings_snapshot = snapshot
     return CashList(
         rows=list(rows.values()), tischbeste=data["tischbeste"], entry_fees_cents=total,
         reuegeld_cents=sums["reuegeld"], weitergeld_cents=sums["weitergeld"], payouts_cents=-sums["payout"],
         pot_cents=data["pot_cents"], club_share_cents=total - total * tournament.payout_percent // 100,
         computed_at=snapshot.computed_at if snapshot else timezone.now(),
-        current=snapshot is not None and standings_is_current(tournament),
+        current=snapshot is not None and standings_is_current(tournament, snapshot),
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
         prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
     )

@@ -9,7 +9,8 @@ needed, and a per-process cache works too (each web process then coalesces its o
 Without a broker (the embedded default) the merge runs in-process after the commit, in one table's
 work, never a whole-tournament recompute.
 If the broker is down the change is still stored (the tables keep playing), the page shows that the
-standings lag, and the next change, a page view or a starting worker schedules the catch-up.
+standings lag, and the next change, a starting worker or an organiser (a POST: "count every game
+again") schedules the catch-up; a page view only reads.
 """
 import contextlib
 import logging

@@ -40,10 +40,9 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
 
 
 def _view(request: HttpRequest, tournament: Tournament, **paging):
-    view = standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""), **paging)
-    if not view.current and tournament.status != Tournament.Status.PLANNED:
-        standings_schedule(tournament.pk, ())  # self-healing: a look at a lagging page asks for the catch-up
-    return view
+    # A GET only reads: lagging standings are caught up by the next change, a starting worker, or an
+    # organiser's "count again" (refresh, a POST) -- never by a page view.
+    return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""), **paging)
 
 
 def _standings_state(request: HttpRequest, slug: str):
@@ -76,7 +75,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponse(table_html)
     return render(request, "standings/page.html", {
         "tournament": tournament, "view": view, "q": q, "table_html": table_html,
-        "can_publish": access.has_role(request.user, tournament, access.ORGANISER)})
+        "can_publish": access.has_role(request.user, tournament, access.ORGANISER),
+        "can_refresh": not view.current and access.has_role(request.user, tournament, access.DESK)})
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
@@ -116,6 +116,16 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
                              row["won_solos"], row["lost_solos"], *row["round_points"]])
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
+
+
+@login_required
+@require_POST
+def refresh(request: HttpRequest, slug: str) -> HttpResponse:
+    """Count every game again (standings that lag after an outage): a recompute is sent, the page follows."""
+    tournament = access.tournament_for(request.user, slug, access.DESK)
+    standings_schedule(tournament.pk)
+    messages.success(request, _("The standings are being counted again."))
+    return redirect("tournaments:standings", slug=slug)
 
 
 @login_required

@@ -8,6 +8,7 @@ urlpatterns = [
     path("t/<slug:slug>/rangliste/beamer/", standings.projector, name="standings_projector"),
     re_path(r"^t/(?P<slug>[-\w]+)/rangliste\.(?P<fmt>csv|json)$", standings.download, name="standings_download"),
     path("o/<slug:slug>/rangliste/veroeffentlichen/", standings.publish, name="standings_publish"),
+    path("o/<slug:slug>/rangliste/neu-zaehlen/", standings.refresh, name="standings_refresh"),
     path("o/<slug:slug>/preise/", standings.prizes, name="prizes"),
     path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
 ]
