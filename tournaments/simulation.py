@@ -2,6 +2,9 @@
 import random
 from typing import Any
 
+from scoring.rules.seats import active_seats
+from scoring.rules.table import sits_out
+
 SUITS_CALLABLE = ("eichel", "gras", "schellen")
 SUITS = ("eichel", "gras", "herz", "schellen")
 
@@ -17,7 +20,7 @@ def random_hand(rng: random.Random, *, table_size: int, dealer: int, muss_allowe
     When all passed (about one game in 25): a Muss, or with ``all_pass`` "kreuz" a game über Kreuz
     (the Vorhand's pair mostly, now and then 60:60) and with "redeal" a thrown-in game.
     """
-    active = [s for s in range(1, table_size + 1) if not (table_size == 5 and s == dealer)]
+    active = list(active_seats(table_size, sits_out(dealer, table_size)))
     declarer = rng.choice(active)
     roll = rng.random()
     if all_pass in ("kreuz", "redeal") and 0.70 <= roll < 0.74:

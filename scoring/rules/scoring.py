@@ -10,6 +10,7 @@ from ._construct import fast_constructor
 from .hand import KREUZ, RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, Hand, hand_from_dict
 from .ruleset import Ruleset
 from .seats import active_seats, kreuz_partner
+from .table import sits_out
 from .validation import SIE_LAUFENDE, validate_hand
 
 #: Seats of a table of four and of five.
@@ -80,7 +81,7 @@ def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScor
     partner = hand.partner
     if contract == KREUZ:
         if partner is None:
-            partner = kreuz_partner(declarer, table_size, hand.dealer if table_size == 5 else None)
+            partner = kreuz_partner(declarer, table_size, sits_out(hand.dealer, table_size))
         if hand.augen == 60 and rules.kreuz_tie == "replay":
             # 60:60 is thrown in without Weitergeld, the same dealer deals again (section 6).
             return _thrown_in(table_size, KREUZ, declarer, partner, {})

@@ -33,14 +33,3 @@ def kreuz_pair(seat: int, table_size: int, dealer: int | None) -> tuple[int, int
     """``seat`` and its partner über Kreuz, lower seat first ("1+3")."""
     partner = kreuz_partner(seat, table_size, dealer)
     return (seat, partner) if seat < partner else (partner, seat)
-
-
-def dealer_for(number: int, thrown_in_before: int, table_size: int) -> int:
-    """The dealer of entry ``number`` (1-based): a thrown-in game is dealt again by the same dealer."""
-    return ((number - 1 - thrown_in_before) % table_size) + 1
-
-
-def deal_schedule(thrown_in: list[bool] | tuple[bool, ...], table_size: int) -> tuple[int, int]:
-    """After entries whose thrown-in flags are ``thrown_in``: (the next dealer, the games played)."""
-    again = sum(1 for flag in thrown_in if flag)
-    return dealer_for(len(thrown_in) + 1, again, table_size), len(thrown_in) - again

@@ -8,6 +8,7 @@ from .errors import RuleError
 from .hand import KREUZ, RUFSPIEL, SOLO, WEITER, WENZ, Hand
 from .ruleset import Ruleset
 from .seats import kreuz_partner
+from .table import sits_out
 
 TABLE_SIZES = (4, 5)
 CALLABLE_SUITS = ("eichel", "gras", "schellen")
@@ -73,7 +74,7 @@ def validate_hand(hand: Hand, rules: Ruleset, table_size: int = 4) -> None:
         sitting_out = None
     else:
         _check_seat("dealer", dealer, table_size)
-        sitting_out = dealer if table_size == 5 else None
+        sitting_out = sits_out(dealer, table_size)
 
     if contract == WEITER:
         _validate_weiter(hand, rules)

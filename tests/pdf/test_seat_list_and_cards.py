@@ -6,6 +6,7 @@ import pypdf
 import pytest
 from reportlab.lib.pagesizes import A4, landscape
 
+from tests.factories import PlayerFactory, TournamentFactory
 from tests.pdf.conftest import URL_BASE, page_drawing, pdf_pages
 from django.urls import reverse
 
@@ -14,7 +15,11 @@ from tournaments.models import Seat
 from tournaments.pdf.qr import qr_code
 from tournaments.pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable, render_seat_list
 from tournaments.pdf.table_cards import render_table_cards
-from tournaments.selectors.printing import name_sort_key, seat_list_data, table_cards_data
+from scoring.rules.collation import name_sort_key
+from tournaments.selectors import public
+from tournaments.selectors.printing import seat_list_data, table_cards_data
+from tournaments.services.registration import registration_create
+from tournaments.services.rounds import round_draw
 
 
 def seats(rnd):
@@ -27,7 +32,8 @@ def test_alphabetical_list_gives_every_player_table_and_seat(played_round):
     assert len(pages) == 2  # 21 players: one page alphabetical, one by table
     alphabetical = pages[0]
     assert "Alphabetical by last name" in alphabetical and "Page 1 of 1" in alphabetical
-    expected = sorted(seats(played_round), key=lambda s: (name_sort_key(s.registration.player.sort_name),
+    expected = sorted(seats(played_round), key=lambda s: (name_sort_key(s.registration.player.last_name,
+                                                                        s.registration.player.first_name),
                                                           s.registration.start_number))
     found = []
     for seat in expected:
@@ -55,7 +61,7 @@ def test_by_table_list_gives_every_table_with_its_seats(played_round):
 def test_german_names_sort_as_a_german_reader_expects():
     names = ["Zehetmair, Anna", "Ächter, Alois", "Bauer, Josef", "Özdemir, Ali", "Obermeier, Franz", "Strauß, Sepp",
              "Strauss, Anton", "ärmel, Eva"]
-    assert sorted(names, key=name_sort_key) == [
+    assert sorted(names, key=lambda name: name_sort_key(*name.split(", "))) == [
         "Ächter, Alois", "ärmel, Eva", "Bauer, Josef", "Obermeier, Franz", "Özdemir, Ali", "Strauss, Anton",
         "Strauß, Sepp", "Zehetmair, Anna"]
 
@@ -111,3 +117,22 @@ def test_table_cards_one_landscape_page_per_table(played_round):
 def test_pages_read_at_a4(played_round):
     reader = pypdf.PdfReader(io.BytesIO(render_seat_list(seat_list_data(played_round))))
     assert all((round(float(p.mediabox.width)), round(float(p.mediabox.height))) == (595, 842) for p in reader.pages)
+
+
+@pytest.mark.django_db
+def test_the_seat_list_page_and_its_pdf_list_names_in_the_same_order():
+    """One German sort key for screen and print: umlauts with their base letter, ß as ss, case ignored,
+    last name before first name (the old print key compared "Ab C, Anna" with "Ab, Zenz" as one string)."""
+    tournament = TournamentFactory()
+    names = [("Zenz", "Ab"), ("Anna", "Ab C"), ("Quirin", "Ächter"), ("Anton", "adler"), ("Lisa", "Weiß"),
+             ("Max", "Weise"), ("Eva", "Weiss"), ("Otto", "Özdemir"), ("Ida", "Oz"), ("Jo", "Ob")]
+    for first, last in names + [(f"S{i}", f"Spieler{i}") for i in range(2)]:
+        registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last),
+                            checked_in=True)
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    screen = [(row.sort_name, row.initial) for row in public.seat_rows(rnd)]
+    printed = [(entry.name, entry.letter) for entry in seat_list_data(rnd).entries]
+    assert screen == printed
+    assert [name for name, _letter in screen][:4] == ["Ab, Zenz", "Ab C, Anna", "Ächter, Quirin", "adler, Anton"]
+    assert [name for name, _letter in screen].index("Weiss, Eva") < [name for name, _letter in screen].index(
+        "Weiß, Lisa")

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.rules import RuleError, ruleset_from_dict, score_hand, score_to_dict
-from scoring.rules.seats import active_seats, deal_schedule, kreuz_pair, kreuz_partner, vorhand
+from scoring.rules.seats import active_seats, kreuz_pair, kreuz_partner, vorhand
+from scoring.rules.table import deal_schedule
 
 KREUZ = ruleset_from_dict({"all_pass": "kreuz"})
 REPLAY = ruleset_from_dict({"all_pass": "kreuz", "kreuz_tie": "replay"})

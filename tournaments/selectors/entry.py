@@ -4,10 +4,10 @@ from dataclasses import dataclass
 from django.db.models import Count, Max
 
 from scoring.rules import Ruleset
-from scoring.rules.seats import dealer_for
+from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Table, Tournament
-from .tables import games_required, hand_partner
+from .tables import hand_partner
 
 
 def table_for_entry_key(entry_key: str, *, with_round: bool = True) -> Table | None:
@@ -65,15 +65,9 @@ def table_sheet(table: Table) -> TableSheet:
         for hand in hands:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
-    thrown_in = sum(1 for hand in hands if hand.thrown_in)
-    entered = len(hands) - thrown_in
-    required = games_required(rnd.tournament, size)
-    next_number = next_dealer = None
-    if table.paper_totals is None and entered < required:
-        taken = {hand.number for hand in hands}
-        next_number = next(n for n in range(1, len(hands) + 2) if n not in taken)
-        before = sum(1 for hand in hands if hand.number < next_number and hand.thrown_in)
-        next_dealer = dealer_for(next_number, before, size)
+    sequence = table_rules.table_sequence([(hand.number, hand.thrown_in) for hand in hands], table_size=size,
+                                          games_per_round=rnd.tournament.ruleset.games_per_round)
+    paper = table.paper_totals is not None  # a table that played on paper has no next game
     return TableSheet(
         table=table, round_number=rnd.number, round_status=rnd.status,
         seats=[
@@ -84,9 +78,9 @@ def table_sheet(table: Table) -> TableSheet:
             )
             for s in seats_here
         ],
-        hands=hands, totals=totals, games_entered=entered, games_required=required,
-        next_number=next_number, next_dealer=next_dealer,
-        sitting_out=next_dealer if size == 5 else None,
+        hands=hands, totals=totals, games_entered=sequence.games_played, games_required=sequence.games_required,
+        next_number=None if paper else sequence.next_number, next_dealer=None if paper else sequence.next_dealer,
+        sitting_out=None if paper else sequence.sitting_out,
         confirmations=confirmed,
         complete=table.paper_totals is not None or table.completed_at is not None,
     )
@@ -156,8 +150,9 @@ def table_entry_sheet(table: Table) -> EntrySheet:
         thrown_in = hand.thrown_in
         partner = hand_partner(hand, size)
         cells = []
+        out = table_rules.sits_out(hand.dealer, size)
         for seat in range(1, size + 1):
-            sits_out = size == 5 and seat == hand.dealer
+            sits_out = seat == out
             points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
             running[seat] += points or 0
             cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,

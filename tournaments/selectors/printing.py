@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -18,7 +17,8 @@ from django.db.models import Count, Max, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from scoring.rules.seats import dealer_for
+from scoring.rules.collation import name_initial, name_sort_key
+from scoring.rules.table import dealer_for, sheet_slots
 from scoring.storage import RECORD_COLUMNS, stored_score
 
 from ..links import table_link_key
@@ -82,28 +82,25 @@ def _tables(rnd: Round, tables: Iterable[Table] | None) -> list[Table]:
 
 
 def _blank_rows(size: int, games: int) -> tuple[SheetRow, ...]:
-    return tuple(SheetRow(number=n, dealer=((n - 1) % size) + 1) for n in range(1, games + 1))
+    return tuple(SheetRow(number=n, dealer=dealer_for(n, 0, size)) for n in range(1, games + 1))
 
 
 def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> dict:
     """Rows, totals, won solos, Reuegeld and Weitergeld of a table from its stored games."""
     size = table.size
     by_number = {hand.number: hand for hand in hands}
-    last_number = max(by_number, default=0)
     totals = [0] * size
     won_solos = [0] * size
     reuegeld = [0] * size
     weitergeld = [0] * size
     free_left = [rules.reuegeld_free_solos] * size
     rows: list[SheetRow] = []
-    played = thrown_in = entered = 0
-    number = 0
-    while number < last_number or played < games:
-        number += 1
+    thrown_in = entered = 0
+    for slot in sheet_slots([(h.number, h.thrown_in) for h in hands], table_size=size, games_required=games):
+        number = slot.number
         hand = by_number.get(number)
         if hand is None:  # not entered yet (or a deleted game's gap): a line to fill in
-            rows.append(SheetRow(number=number, dealer=dealer_for(number, thrown_in, size)))
-            played += 1
+            rows.append(SheetRow(number=number, dealer=slot.dealer))
             continue
         score = stored_score(hand) if hand.outcome else None  # the outcome stored with the game, never rescored
         if hand.thrown_in:
@@ -113,7 +110,6 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
                     weitergeld[seat - 1] += cents
             rows.append(SheetRow(number=number, dealer=hand.dealer, contract=hand.contract, thrown_in=True))
             continue
-        played += 1
         entered += 1
         points = tuple(int(hand.points.get(str(seat), 0)) for seat in range(1, size + 1))
         totals = [t + p for t, p in zip(totals, points, strict=True)]
@@ -188,15 +184,6 @@ def score_sheet_data(table: Table, *, filled: bool = True, url_base: str = DEFAU
 
 # --- seat list -------------------------------------------------------------------------------
 
-_DIN_5007 = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-
-
-def name_sort_key(text: str) -> str:
-    """Names sorted as a German reader looks for them: Ä with A, ß as ss, case ignored (DIN 5007-1)."""
-    folded = text.casefold().translate(_DIN_5007)
-    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
-
-
 def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) -> SeatList:
     tournament = rnd.tournament
     entries = []
@@ -205,8 +192,8 @@ def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) ->
         table_seats = []
         for seat in seats[table.pk]:
             player, start = seat.registration.player, seat.registration.start_number
-            key = name_sort_key(player.sort_name)
-            entries.append((key, start, SeatListEntry(letter=(key[:1] or "?").upper(), name=player.sort_name,
+            key = name_sort_key(player.last_name, player.first_name)  # the same order as the page (seat_rows)
+            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name), name=player.sort_name,
                                                       start_number=start, table=table.number, seat=seat.number)))
             table_seats.append(SeatListSeat(seat=seat.number, name=player.name, start_number=start))
         by_table.append(SeatListTable(number=table.number, seats=tuple(table_seats)))

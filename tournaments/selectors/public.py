@@ -1,9 +1,10 @@
 """Reads of the public pages: the tournament list and the seat list ("Wo sitze ich?")."""
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
+
+from scoring.rules.collation import name_initial, name_sort_key
 
 from ..models import Round, Seat, Table, Tournament
 
@@ -14,12 +15,6 @@ def tournament_list_public() -> QuerySet[Tournament]:
         .annotate(player_count=Count("registrations", filter=Q(registrations__withdrawn_after_round__isnull=True)))
         .order_by("-date", "name")
     )
-
-
-def collation_key(text: str) -> str:
-    """German phone-book order: umlauts sort with their base letter (Ächter under A), ß as ss."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ß", "ss"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -40,11 +35,11 @@ def seat_rows(rnd: Round) -> list[SeatRow]:
     keyed = []
     for s in seats:
         player = s.registration.player
-        key = (collation_key(player.last_name), collation_key(player.first_name), s.registration.start_number)
+        key = (name_sort_key(player.last_name, player.first_name), s.registration.start_number)
         keyed.append((key, SeatRow(
             start_number=s.registration.start_number, name=player.name, sort_name=player.sort_name,
             club=player.club.name if player.club else "", table=s.table.number, seat=s.number,
-            initial=(key[0][:1] or "#").upper(),
+            initial=name_initial(player.last_name),
         )))
     return [row for _, row in sorted(keyed, key=lambda pair: pair[0])]
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, category, game_size, game_statistics, leaders
+from scoring.rules.table import sits_out
 from tournaments.selectors.standings import standings_compute
 
 from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
@@ -265,7 +266,8 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
                                             "number"):
         at_table = seats[table_id]
         won = None if thrown_in else outcome.get("declarer_won")  # from the stored HandScore
-        playing = tuple(p for s, p in sorted(at_table.items()) if size == 4 or s != dealer)
+        out = sits_out(dealer, size)
+        playing = tuple(p for s, p in sorted(at_table.items()) if s != out)
         facts.append(GameFact(
             tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,
             players=playing,

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
+from scoring.rules import table as table_rules
 from scoring.rules.seats import kreuz_partner
 
 from ..models import Hand, Round, TableConfirmation, Tournament
@@ -11,7 +12,7 @@ from ..models import Hand, Round, TableConfirmation, Tournament
 
 def games_required(tournament: Tournament, table_size: int) -> int:
     """32 games at a table of four; tables of five play games × 5 / 4 so everyone plays as many."""
-    return tournament.ruleset.games_per_round * table_size // 4
+    return table_rules.games_required(tournament.ruleset.games_per_round, table_size)
 
 
 @dataclass(frozen=True)
@@ -59,5 +60,5 @@ def table_progress(rnd: Round) -> list[TableProgress]:
 def hand_partner(hand: Hand, size: int) -> int | None:
     """The declarer's partner: as entered, or in a game über Kreuz the seat opposite (rules.md section 6)."""
     if hand.partner is None and hand.contract == Hand.Contract.KREUZ and hand.declarer:
-        return kreuz_partner(hand.declarer, size, hand.dealer if size == 5 else None)
+        return kreuz_partner(hand.declarer, size, table_rules.sits_out(hand.dealer, size))
     return hand.partner

@@ -5,15 +5,15 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.services.schedule import standings_deferred
+from scoring.rules.table import dealer_for, games_required
 
 from ..models import Club, ClubMembership, Player, Series, Tournament
-from ..selectors.tables import games_required
 from ..simulation import random_hand
 from .hands import table_sheet_record
 from .prizes import tournament_standings_publish
 from .registration import registration_create
 from .rounds import round_draw, round_publish
+from .schedule import standings_deferred
 from .series import series_create, series_tournament_add
 from .simulation import tournament_play
 from .tournament import tournament_create
@@ -107,8 +107,8 @@ def _demo_round_half_played(tournament: Tournament) -> None:
     round_publish(round=rnd)
     rules = tournament.ruleset
     for table in rnd.tables.order_by("number"):
-        half = games_required(tournament, table.size) // 2
-        records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1,
+        half = games_required(rules.games_per_round, table.size) // 2
+        records = [random_hand(rng, table_size=table.size, dealer=dealer_for(n, 0, table.size),
                                tout_allowed=rules.tout_allowed, sie_allowed=rules.sie_allowed)
                    for n in range(1, half + 1)]
         table_sheet_record(table=table, records=records, device="demo")

@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
-from scoring.rules.seats import dealer_for as rules_dealer_for
+from scoring.rules import table as table_rules
 from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
-from ..selectors.tables import games_required
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
@@ -49,18 +48,16 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
             raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
 
 
-def dealer_for(number: int, thrown_in_before: int, size: int) -> int:
-    """Seat 1 deals game 1; the deal passes clockwise; after a thrown-in game the same dealer deals again."""
-    return rules_dealer_for(number, thrown_in_before, size)
+dealer_for = table_rules.dealer_for  # the table's sequence: scoring/rules/table.py
+
+
+def _games_required(table: Table) -> int:
+    return table_rules.games_required(table.round.tournament.ruleset.games_per_round, table.size)
 
 
 def next_game_number(table: Table) -> int:
     """The first game number not yet entered (a deleted game leaves a gap to fill)."""
-    taken = set(table.hands.order_by().values_list("number", flat=True))
-    number = 1
-    while number in taken:
-        number += 1
-    return number
+    return table_rules.first_free_number(table.hands.order_by().values_list("number", flat=True))
 
 
 def _dealer(table: Table, number: int) -> int:
@@ -157,7 +154,7 @@ def hand_record(
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
     played = entered - thrown_in
-    if played >= games_required(table.round.tournament, table.size):  # no more deals, not even a thrown-in one
+    if played >= _games_required(table):  # no more deals, not even a thrown-in one
         raise StateConflict("number", _("All games of this round are entered."), code="round_complete")
     dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
@@ -276,7 +273,7 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
     if seat not in range(1, table.size + 1):
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
-    required = games_required(table.round.tournament, table.size)
+    required = _games_required(table)
     if played < required:
         raise StateConflict(
             "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
@@ -349,7 +346,7 @@ def table_sheet_record(
     number = max(numbers, default=0)
     thrown_in = table.hands.filter(thrown_in=True).count()
     played = len(numbers) - thrown_in
-    required = games_required(table.round.tournament, table.size)
+    required = _games_required(table)
     author = by if getattr(by, "is_authenticated", False) else None
     hands: list[Hand] = []
     for index, raw in enumerate(records):

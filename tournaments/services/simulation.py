@@ -6,15 +6,14 @@ from typing import Any
 from django.db import transaction
 
 from scoring.rules import score_hand
-from scoring.rules.seats import deal_schedule
-from tournaments.services.schedule import standings_deferred
+from scoring.rules.table import deal_schedule, games_required
 
 from ..models import Club, Player, Round, Tournament
-from ..selectors.tables import games_required
 from ..simulation import random_hand, random_name
 from .hands import table_confirm, table_sheet_record
 from .registration import registration_create
 from .rounds import round_close, round_draw, round_publish
+from .schedule import standings_deferred
 from .tournament import tournament_create
 
 SIMULATION_CLUB = "Probelauf"
@@ -46,7 +45,7 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
     if not play:
         return
     for table in rnd.tables.order_by("number"):
-        required = games_required(rnd.tournament, table.size)
+        required = games_required(rules.games_per_round, table.size)
         records: list[dict[str, Any]] = []
         thrown_in: list[bool] = []  # a thrown-in game is dealt again by the same dealer and does not count
         while len(thrown_in) - sum(thrown_in) < required:

@@ -6,8 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.rules.table import games_required
+
 from ..models import Hand, Table, TableConfirmation
-from ..selectors.tables import games_required
 from .audit import audit_record
 from .errors import ServiceError, StateConflict
 from .hands import _locked_table, _require_open, table_complete_if_confirmed
@@ -32,7 +33,7 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     if seat not in seats:
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
-    required = games_required(table.round.tournament, table.size)
+    required = games_required(table.round.tournament.ruleset.games_per_round, table.size)
     if played < required and table.paper_totals is None:
         raise StateConflict("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
             "played": played, "required": required}, code="games_missing")

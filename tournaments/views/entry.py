@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from scoring.rules.seats import active_seats, kreuz_pair, vorhand
+from scoring.rules.table import sits_out as sitting_out_of
 
 from ..http import error_status
 from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version, table_for_entry_key
@@ -144,7 +145,7 @@ def kreuz_pairs(table: Table, dealer: int | None, names: dict[int, str]) -> list
     """über Kreuz: the two crosswise pairs of this deal, the Vorhand's pair first (the page proposes it)."""
     if dealer is None:
         return []
-    sitting_out = dealer if table.size == 5 else None
+    sitting_out = sitting_out_of(dealer, table.size)
     first = kreuz_pair(vorhand(dealer, table.size), table.size, sitting_out)
     second = tuple(s for s in active_seats(table.size, sitting_out) if s not in first)
     return [{"seat": pair[0], "seats": pair, "names": [names.get(s, "") for s in pair], "vorhand": pair is first}
@@ -173,7 +174,7 @@ def page_context(
     else:
         number, dealer = sheet.next_number, sheet.next_dealer
         initial = {"number": number, "laufende": 0, "kontra": 0}
-    sits_out = dealer if table.size == 5 else None
+    sits_out = sitting_out_of(dealer, table.size)
     pairs = kreuz_pairs(table, dealer, names) if entry.rules.all_pass == "kreuz" else []
     if pairs and not initial.get("pair"):
         initial["pair"] = pairs[0]["seat"]  # the Vorhand's pair, proposed
@@ -245,7 +246,7 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
     names = {s.number: s.registration.player.name for s in table.seats.select_related("registration__player")}
     seats = [
         {"seat": seat, "name": names.get(seat, ""), "short": names.get(seat, "").split(" ")[0], "points": points,
-         "sits_out": table.size == 5 and seat == dealer,
+         "sits_out": seat == sitting_out_of(dealer, table.size),
          "plays": seat in (record.get("declarer"), score.partner),
          "reuegeld": score.reuegeld.get(seat, 0), "weitergeld": score.weitergeld.get(seat, 0)}
         for seat, points in sorted(score.points.items())
@@ -258,7 +259,7 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
         contract=record.get("contract"), muss=bool(record.get("muss")), tout=bool(record.get("tout")),
         sie=bool(record.get("sie")), declarer_name=names.get(record.get("declarer") or 0, ""),
         weitergeld=max(score.weitergeld.values(), default=0) if score.thrown_in else 0,
-        kreuz_pair=kreuz_pair(score.declarer, table.size, dealer if table.size == 5 else None)
+        kreuz_pair=kreuz_pair(score.declarer, table.size, sitting_out_of(dealer, table.size))
         if record.get("contract") == Hand.Contract.KREUZ else None,
     )
     return context
