@@ -88,7 +88,7 @@ def test_htmx_post_answers_with_the_fragment_that_polls(organiser_client, played
 def test_status_fragment_shows_progress_then_stops_polling(organiser_client, played_round):
     # the page asks in the request's language (German, the default), so does this test
     state = printing.round_print_pack_state(round=played_round, url_base="http://testserver/", language="de")
-    printing._write_state(played_round, status="running", fingerprint=state.fingerprint, done=3, total=5)
+    printing._write_state(played_round.pk, status="running", fingerprint=state.fingerprint, done=3, total=5)
     html = organiser_client.get(url("print_status", played_round)).content.decode()
     assert 'data-status="running"' in html and "<progress" in html and 'value="3"' in html
     assert 'hx-trigger="every 1s"' in html

@@ -21,8 +21,9 @@ from pathlib import Path
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.utils import translation
+
+from schafkopfrennen.celery import AfterCommitTask
 
 from ..models import Round
 from ..pdf.pack import render_pack
@@ -79,8 +80,8 @@ def pack_file(rnd: Round, fingerprint: str) -> Path:
     return pack_directory() / f"{_file_prefix(rnd)}{fingerprint}.pdf"
 
 
-def _write_state(rnd: Round, **state) -> None:
-    cache.set(_cache_key(rnd.pk), {**state, "at": time.time()}, timeout=None)
+def _write_state(round_id: int, **state) -> None:
+    cache.set(_cache_key(round_id), {**state, "at": time.time()}, timeout=None)
 
 
 def _ready(rnd: Round, fingerprint: str) -> PackState | None:
@@ -128,25 +129,12 @@ def round_print_pack_request(
         return state
     total = round.tables.count()
     try:
-        _write_state(round, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
+        _write_state(round.pk, status=PENDING, fingerprint=state.fingerprint, done=0, total=total)
     except Exception:
         _cache_unreachable(round)
         return PackState(UNAVAILABLE, state.fingerprint)
-    rnd, fingerprint = round, state.fingerprint
-
-    def enqueue() -> None:
-        try:
-            round_print_pack_task.delay(rnd.pk, url_base=url_base, language=language)
-        except Exception as err:  # no broker to reach, or (without one) the build itself failed
-            logger.exception("print pack of round %s: the task failed or could not be sent", rnd.pk)
-            try:
-                if (cache.get(_cache_key(rnd.pk)) or {}).get("status") == PENDING:
-                    _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
-            except Exception:  # the cache went down with the broker: the page says unavailable anyway
-                _cache_unreachable(rnd)
-
-    transaction.on_commit(enqueue)
-    return PackState(PENDING, fingerprint, total=total, outdated=state.outdated)
+    round_print_pack_task.delay(round.pk, url_base=url_base, language=language)  # sent when the request commits
+    return PackState(PENDING, state.fingerprint, total=total, outdated=state.outdated)
 
 
 def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> Path:
@@ -160,10 +148,10 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
         fingerprint = print_pack_fingerprint(rnd, url_base=url_base)
         ready = _ready(rnd, fingerprint)
         if ready is not None:
-            _write_state(rnd, status=READY, fingerprint=fingerprint)
+            _write_state(rnd.pk, status=READY, fingerprint=fingerprint)
             return ready.path
         total = rnd.tables.count()
-        _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=0, total=total)
+        _write_state(rnd.pk, status=RUNNING, fingerprint=fingerprint, done=0, total=total)
         last_write = time.monotonic()
 
         def progress(done: int, tables: int) -> None:
@@ -171,7 +159,7 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
             now = time.monotonic()
             if done == tables or now - last_write >= PROGRESS_EVERY:
                 last_write = now
-                _write_state(rnd, status=RUNNING, fingerprint=fingerprint, done=done, total=tables)
+                _write_state(rnd.pk, status=RUNNING, fingerprint=fingerprint, done=done, total=tables)
 
         path = pack_file(rnd, fingerprint)
         try:
@@ -182,16 +170,28 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
             os.replace(partial, path)  # never a half-written pack under the final name
         except Exception as err:
             logger.exception("print pack of round %s failed", rnd.pk)
-            _write_state(rnd, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
+            _write_state(rnd.pk, status=FAILED, fingerprint=fingerprint, error=str(err)[:300])
             raise
     for old in pack_directory().glob(f"{_file_prefix(rnd)}*.pdf"):
         if old != path:
             old.unlink(missing_ok=True)
-    _write_state(rnd, status=READY, fingerprint=fingerprint)
+    _write_state(rnd.pk, status=READY, fingerprint=fingerprint)
     return path
 
 
-@shared_task(acks_late=True)
+def _pack_not_sent(task, err: Exception, args, kwargs) -> None:
+    """No broker to reach, or (without one) the build itself failed: a pack still pending is marked failed."""
+    round_id = args[0]
+    try:
+        state = cache.get(_cache_key(round_id)) or {}
+        if state.get("status") == PENDING:
+            _write_state(round_id, status=FAILED, fingerprint=state.get("fingerprint", ""),
+                         error=str(err)[:300])
+    except Exception:  # the cache went down with the broker: the page says unavailable anyway
+        logger.warning("print pack of round %s: the cache cannot be reached", round_id, exc_info=True)
+
+
+@shared_task(base=AfterCommitTask, acks_late=True, send_failed=_pack_not_sent)
 def round_print_pack_task(round_id: int, url_base: str | None = None, language: str | None = None) -> str:
     """Build a round's print pack (seat lists, table cards, score sheets) unless it is current already."""
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
