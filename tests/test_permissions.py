@@ -131,7 +131,10 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:account_token_revoke": {"POST": LOGIN},
     "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:archive-upload": {"GET": ORG_ANY, "POST": ORG_ANY},
-    "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
+    "tournaments:club": {"GET": VIEWER},
+    "tournaments:club_details": {"POST": ORGANISER},
+    "tournaments:club_import": {"POST": ORGANISER},
+    "tournaments:club_merge": {"POST": ORGANISER},
     "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
     # A player's personal data: export and anonymise, organisers of his club only.
     "tournaments:player-export": {"GET": ORGANISER},
