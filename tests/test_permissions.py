@@ -70,7 +70,7 @@ EXPECTED = {
 PERMISSIONS: dict[str, dict[str, str]] = {
     # API schema and docs: public (drf-spectacular's default AllowAny).
     "schema": {"GET": PUBLIC},
-    "api-docs": {"GET": PUBLIC},
+    "api_docs": {"GET": PUBLIC},
     # Public pages.
     "tournaments:home": {"GET": PUBLIC},
     "tournaments:public_tournament": {"GET": PUBLIC},
@@ -129,23 +129,23 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:account": {"GET": LOGIN},
     "tournaments:account_token_create": {"POST": LOGIN},
     "tournaments:account_token_revoke": {"POST": LOGIN},
-    "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
-    "tournaments:archive-upload": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:tournament_new": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:archive_upload": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:club": {"GET": VIEWER},
     "tournaments:club_details": {"POST": ORGANISER},
     "tournaments:club_import": {"POST": ORGANISER},
     "tournaments:club_merge": {"POST": ORGANISER},
-    "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
+    "tournaments:player_edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
     # A player's personal data: export and anonymise, organisers of his club only.
-    "tournaments:player-export": {"GET": ORGANISER},
-    "tournaments:player-anonymise": {"POST": ORGANISER},
+    "tournaments:player_export": {"GET": ORGANISER},
+    "tournaments:player_anonymise": {"POST": ORGANISER},
     # The audit log, per club and per tournament: organisers only.
     "tournaments:club_log": {"GET": ORGANISER},
     "tournaments:tournament_log": {"GET": ORGANISER},
     # Control panel (read-only for everyone with a role) and setup.
     "tournaments:control": {"GET": VIEWER},
     "tournaments:settings": {"GET": ORGANISER, "POST": ORGANISER},
-    "tournaments:rules-examples": {"POST": ORGANISER},
+    "tournaments:rules_examples": {"POST": ORGANISER},
     "tournaments:copy": {"GET": ORGANISER, "POST": ORGANISER},
     # The desk: registration, payments, check-in, withdrawal, substitutes.
     "tournaments:desk": {"GET": DESK},
@@ -172,7 +172,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_totals": {"POST": ORGANISER},
     "tournaments:table_confirm_for": {"POST": ORGANISER},
     "tournaments:table_close": {"POST": ORGANISER},
-    "tournaments:archive-download": {"GET": ORGANISER},
+    "tournaments:archive_download": {"GET": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
@@ -195,19 +195,19 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api:registration": {"GET": VIEWER, "PATCH": DESK},
     "api:rounds": {"GET": VIEWER, "POST": ORGANISER},
     "api:round": {"GET": VIEWER},
-    "api:round-publish": {"POST": ORGANISER},
-    "api:round-redraw": {"POST": ORGANISER},
-    "api:round-close": {"POST": ORGANISER},
-    "api:round-tables": {"GET": VIEWER},
-    "api:round-table": {"GET": VIEWER},
-    "api:round-hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
-    "api:round-table-totals": {"PUT": ORGANISER},
+    "api:round_publish": {"POST": ORGANISER},
+    "api:round_redraw": {"POST": ORGANISER},
+    "api:round_close": {"POST": ORGANISER},
+    "api:round_tables": {"GET": VIEWER},
+    "api:round_table": {"GET": VIEWER},
+    "api:round_hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
+    "api:round_table_totals": {"PUT": ORGANISER},
     # Table API: the entry key is the credential.
     "api:table": {"GET": KEY},
-    "api:table-hands": {"POST": KEY},
-    "api:table-hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
-    "api:table-preview": {"POST": KEY},
-    "api:table-confirm": {"POST": KEY},
+    "api:table_hands": {"POST": KEY},
+    "api:table_hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
+    "api:table_preview": {"POST": KEY},
+    "api:table_confirm": {"POST": KEY},
     "api:player": {"GET": KEY},
 }
 
@@ -590,7 +590,7 @@ def test_club_a_cannot_reach_club_b(world, db):
         ("tournaments:desk", {"slug": b.slug}),
         ("tournaments:settings", {"slug": b.slug}),
         ("tournaments:club", {"club_id": b.club_id}),
-        ("tournaments:player-edit", {"player_id": world.other_player.pk}),
+        ("tournaments:player_edit", {"player_id": world.other_player.pk}),
         ("tournaments:prizes", {"slug": b.slug}),
         ("api:registrations", {"slug": b.slug}),
         ("api:round", {"slug": b.slug, "number": 1}),
@@ -637,7 +637,7 @@ def test_hidden_standings_only_for_the_club(world, db):
 
 def test_viewers_do_not_get_the_table_keys(world, db):
     """The entry key is a credential: the API shows it to desk helpers and organisers only."""
-    path = reverse("api:round-tables", kwargs={"slug": world.tournament.slug, "number": 1})
+    path = reverse("api:round_tables", kwargs={"slug": world.tournament.slug, "number": 1})
     for role, shown in (("viewer", False), ("desk", True), ("organiser", True)):
         tables = client_for(world.users[role]).get(path).json()
         assert all(("entry_key" in t) == shown for t in tables), role

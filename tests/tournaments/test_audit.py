@@ -133,7 +133,7 @@ def test_the_web_and_the_api_log_the_user(club, orga):
     tournament = make_tournament(club, players=8, slug="web")
     web = Client()
     web.force_login(orga)
-    assert web.post(f"/o/{tournament.slug}/rounds/draw/").status_code == 302
+    assert web.post(f"/o/{tournament.slug}/runden/auslosen/").status_code == 302
     assert entries(tournament, "round.draw")[0].by == orga
     desk = member(club, Role.DESK, "kasse")
     api = client_for(desk)
