@@ -21,7 +21,7 @@ from ..models import Round, Table, Tournament
 from ..qr import qr_svg
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
-from . import entry
+from . import entry_base as entry
 
 TEMPLATE = "entry/paper.html"
 
