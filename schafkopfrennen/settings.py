@@ -181,9 +181,13 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
+else:  # the embedded default: mails (a sign-up's confirmation) are printed on the console
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "schafkopfrennen@localhost")
 PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
 ACCOUNT_HELP = os.environ.get("DJANGO_ACCOUNT_HELP", "")
+# The public sign-up form: sendings per address (a family or a club chair signs up a few; a program, hundreds).
+SIGNUP_RATE = os.environ.get("DJANGO_SIGNUP_RATE", "20/min")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/o/"

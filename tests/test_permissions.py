@@ -28,11 +28,12 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
-from tournaments.models import ClubMembership, Hand, Player, Table, Tournament
+from tournaments.models import ClubMembership, Hand, Player, SignUp, SignUpOptions, Table, Tournament
 from tournaments.services.registration import registration_create
 from tournaments.services.rounds import round_draw, round_publish
 
@@ -121,6 +122,26 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:player_table_preview": {"POST": KEY},
     "tournaments:player_table_confirm": {"POST": KEY},
     "tournaments:player_confirm": {"POST": KEY},
+    # Online sign-up (issue 19): the public form and the rules; the player's confirmation under his key.
+    "tournaments:signup": {"GET": PUBLIC, "POST": PUBLIC},
+    "tournaments:rules_pdf": {"GET": PUBLIC},
+    "tournaments:signup_page": {"GET": KEY},
+    "tournaments:signup_qr": {"GET": KEY},
+    "tournaments:signup_withdraw": {"POST": KEY},
+    "tournaments:signup_consent": {"POST": KEY},
+    # The club's side: options and invitations for organisers; the sign-ups, returning players and the
+    # check-in at the door for desk helpers too; closing check-in for organisers.
+    "tournaments:signup_options": {"GET": ORGANISER, "POST": ORGANISER},
+    "tournaments:invitations": {"GET": ORGANISER},
+    "tournaments:signups": {"GET": DESK},
+    "tournaments:signup_match": {"POST": DESK},
+    "tournaments:checkin": {"GET": DESK},
+    "tournaments:checkin_counts": {"GET": DESK},
+    "tournaments:checkin_code": {"POST": DESK},
+    "tournaments:checkin_number": {"POST": DESK},
+    "tournaments:checkin_paid": {"POST": DESK},
+    "tournaments:checkin_waiting": {"POST": DESK},
+    "tournaments:checkin_close": {"POST": ORGANISER},
     "tournaments:start_cards": {"GET": DESK},  # the players' private links: desk and organisers only
     "tournaments:start_card": {"GET": DESK},
     # The organiser's start page and the club's pages.
@@ -279,6 +300,7 @@ class World:
     tournament: Tournament
     other_tournament: Tournament
     table: Table
+    signup: SignUp
     player: Player
     other_player: Player
     users: dict
@@ -316,7 +338,11 @@ def _build() -> World:
         "superuser": user_model.objects.create_superuser("root", password="pw"),
     }
     player = tournament.registrations.get(start_number=1).player
-    return World(tournament, other_tournament, table, player, other_players[0], users)
+    # Its online sign-up is switched on; one person is on its waiting list (issue 19).
+    SignUpOptions.objects.create(tournament=tournament, open=True, capacity=len(tournament.registrations.all()))
+    signup = SignUp.objects.create(tournament=tournament, first_name="Wendelin", last_name="Warteliste",
+                                   consent_text="ok", consent_at=timezone.now(), status=SignUp.Status.WAITING)
+    return World(tournament, other_tournament, table, signup, player, other_players[0], users)
 
 
 @pytest.fixture(scope="module")
@@ -360,6 +386,7 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "doc": "spielliste-leer" if url.name == "tournaments:print_table_document" else "sitzplan",
         "series": "jahreswertung-2026",  # the demo's season
         "player_key": world.tournament.registrations.get(start_number=1).key,
+        "pk": world.signup.pk,
     }
     if url.name == "tournaments:standings_download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
@@ -367,6 +394,8 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
     if url.name.startswith("tournaments:table_link"):  # the table card's all-evening key
         values.update(key=table_link_key(world.tournament.pk, world.table.number), round=world.table.round.number)
+    elif url.name.startswith("tournaments:signup_") and "key" in url.params:  # the sign-up's personal key
+        values.update(key=world.signup.key)
     elif url.name.startswith(("tournaments:player", "api:player")) and "key" in url.params:  # the player's key
         values.update(key=world.table.seats.get(number=1).registration.key, round=world.table.round.number)
     missing = [p for p in url.params if p not in values]
@@ -641,3 +670,27 @@ def test_viewers_do_not_get_the_table_keys(world, db):
     for role, shown in (("viewer", False), ("desk", True), ("organiser", True)):
         tables = client_for(world.users[role]).get(path).json()
         assert all(("entry_key" in t) == shown for t in tables), role
+
+
+def test_a_sign_up_key_opens_its_own_pages_and_nothing_else(world, db):
+    """The personal link of a sign-up (waiting list: no place yet) opens the sign-up's pages only: not a
+    table, not the player's page of the evening, not the API."""
+    key = world.signup.key
+    opened, problems = [], []
+    for name, methods in sorted(PERMISSIONS.items()):
+        url = site_urls()[name]
+        if KEY not in methods.values():
+            continue
+        (kwargs,) = kwargs_for(url, world)
+        param = next(p for p in ("entry_key", "player_key", "key") if p in kwargs)
+        path = reverse(name, kwargs={**kwargs, param: key})
+        for method in methods:
+            status = request(Client(), method, path, api=name.startswith("api:")).status_code
+            if name.startswith("tournaments:signup_"):
+                opened.append(name)
+                if status == 404:
+                    problems.append(f"{method} {path}: its own page is a 404")
+            elif status != 404:
+                problems.append(f"{method} {path}: a sign-up's key got {status}")
+    assert not problems, "\n".join(problems)
+    assert len(set(opened)) == 4

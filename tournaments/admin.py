@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament,
-                     WorkerPing)
+from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, SignUp, Table,
+                     Tournament, WorkerPing)
 from .services.registration import start_number_next
 from .services.roles import role_remove, role_save
 from .services.tournament import rules_locked
@@ -153,6 +153,18 @@ class HandRevisionAdmin(ReadOnlyAdmin):
     list_filter = ["action", "table__round__tournament"]
     list_select_related = ["table__round__tournament", "by"]
     search_fields = ["reason", "device"]
+
+
+@admin.register(SignUp)
+class SignUpAdmin(ReadOnlyAdmin):
+    """Online sign-ups, to inspect: places, the waiting list and withdrawals move through the services (the
+    waiting list moves up, mails go out), the returning players are confirmed at the desk."""
+
+    list_display = ["tournament", "last_name", "first_name", "status", "registration", "match_state", "created_at"]
+    list_filter = ["status", "tournament"]
+    list_select_related = ["tournament", "registration"]
+    search_fields = ["first_name", "last_name", "email"]
+    exclude = ["key"]  # the personal key is a credential
 
 
 @admin.register(WorkerPing)

@@ -1,14 +1,24 @@
-"""Rate limits of the key-based table and player pages (tisch/<key>/, tk/<key>/, s/<key>/).
+"""Rate limits of the key-based table and player pages (tisch/<key>/, tk/<key>/, s/<key>/), and of the
+public sign-up form (per client address, issue 19).
 
 The API's ``TableKeyThrottle`` (per key, not per address: a whole hall shares one address) also
 guards what the tablet's pages post: saves, corrections, deletions, conflicts and confirmations.
 The points preview is left out: it writes nothing and follows every tap. Reads are never limited.
 When the cache (Redis) is down, nothing is counted and the table keeps playing.
 """
+import hashlib
+import logging
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from rest_framework.throttling import SimpleRateThrottle
+
+from schafkopfrennen.auth import client_address
 
 from .api.throttles import TableKeyThrottle
+
+log = logging.getLogger(__name__)
 
 
 class _KeyView:
@@ -43,3 +53,29 @@ class KeyedPostRateLimitMiddleware:
             response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(wait)
         return response
+
+
+class SignUpThrottle(SimpleRateThrottle):
+    """The public sign-up form: ``settings.SIGNUP_RATE`` sendings per client address (counted in the cache;
+    a cache that is down counts nothing, as for the tables)."""
+
+    scope = "signup"
+
+    def get_rate(self) -> str:
+        return settings.SIGNUP_RATE
+
+    def get_cache_key(self, request, view) -> str:
+        digest = hashlib.sha256(client_address(request).encode()).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": digest}
+
+
+def signup_allowed(request: HttpRequest) -> tuple[bool, int]:
+    """(allowed, seconds to wait) for one sending of the public sign-up form."""
+    throttle = SignUpThrottle()
+    try:
+        if throttle.allow_request(request, None):
+            return True, 0
+    except Exception:  # the cache is down: let the person sign up
+        log.warning("sign-up rate limit skipped: the cache is unreachable", exc_info=True)
+        return True, 0
+    return False, max(1, int(throttle.wait() or 1))

@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("tournaments.views.urls_console")),
     path("", include("tournaments.views.urls_print")),
     path("", include("tournaments.views.urls_links")),
+    path("", include("tournaments.views.urls_signup")),
 ]

@@ -58,7 +58,7 @@ def test_the_main_pages_raise_no_csp_violation(page, screenshot):
     page.fill("#id_password", DEMO_PASSWORD)
     page.locator("main button[type=submit]").click()
     page.wait_for_url("**/o/")
-    for url in ["/o/", f"/o/{DEMO_SLUG}/", f"/o/{DEMO_SLUG}/anmeldung/", f"/o/{DEMO_SLUG}/einstellungen/",
+    for url in ["/o/", f"/o/{DEMO_SLUG}/", f"/o/{DEMO_SLUG}/meldestelle/", f"/o/{DEMO_SLUG}/einstellungen/",
                 f"/o/{DEMO_SLUG}/tische/", f"/o/{DEMO_SLUG}/runde/1/druck/", f"/o/{DEMO_SLUG}/preise/",
                 f"/o/{DEMO_SLUG}/kasse/", f"/o/verein/{club.pk}/", f"/o/spieler/{player.pk}/",
                 f"/tisch/{table.entry_key}/", "/api/docs/"]:

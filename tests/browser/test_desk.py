@@ -38,7 +38,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
         registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last, club=club))
     anna = PlayerFactory(first_name="Anna", last_name="Huber", club=club)
     PlayerFactory(first_name="Hans", last_name="Huber", club=club)
-    desk_url = "/o/herbstrennen/anmeldung/"
+    desk_url = "/o/herbstrennen/meldestelle/"
     log_in(page, desk_url)
 
     # Search as you type, register Anna Huber as paid and here.
@@ -46,7 +46,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     page.get_by_test_id(f"register-here-{anna.pk}").wait_for()
     screenshot(page, "desk-search-tablet")
     page.get_by_test_id(f"register-here-{anna.pk}").click()
-    page.wait_for_url(re.compile(r"/anmeldung/$"))
+    page.wait_for_url(re.compile(r"/meldestelle/$"))
     anna_reg = Registration.objects.get(player=anna)
     assert anna_reg.start_number == 7 and anna_reg.paid and anna_reg.checked_in
 
@@ -57,7 +57,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     assert page.locator("#id_first_name").input_value() == "Korbinian"
     page.locator("#quick-add label.check", has_text="checked in").click()
     page.get_by_test_id("quick-add-submit").click()
-    page.wait_for_url(re.compile(r"/anmeldung/$"))
+    page.wait_for_url(re.compile(r"/meldestelle/$"))
     new = Registration.objects.get(player__last_name="Zehetmair")
     assert new.start_number == 8 and new.checked_in and not new.paid
 

@@ -233,7 +233,7 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     assert Table.objects.get(round__tournament=copy, number=2).confirmations.count() == 4
 
     # --- every console page: no sideways scroll on a laptop and a tablet in portrait; screenshots ----------
-    pages = ["/o/", f"/o/{night.slug}/", f"/o/{night.slug}/anmeldung/", f"/o/{night.slug}/runden/",
+    pages = ["/o/", f"/o/{night.slug}/", f"/o/{night.slug}/meldestelle/", f"/o/{night.slug}/runden/",
              f"/o/{night.slug}/tische/", f"/o/{night.slug}/einstellungen/", f"/o/{night.slug}/preise/",
              f"/o/{night.slug}/kasse/", "/o/neu/archiv/", f"/o/{night.slug}/tisch/{table2.pk}/papier/",
              f"/t/{night.slug}/rangliste/", f"/t/{night.slug}/"]

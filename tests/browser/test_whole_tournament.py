@@ -148,8 +148,8 @@ def register_everybody(night: Night, players) -> None:
     page = night.page
     page.get_by_test_id("to-control").click()
     page.wait_for_url(f"**/o/{night.slug}/")
-    night.console_link("/anmeldung/").click()
-    page.wait_for_url(f"**/o/{night.slug}/anmeldung/")
+    night.console_link("/meldestelle/").click()
+    page.wait_for_url(f"**/o/{night.slug}/meldestelle/")
     page.set_viewport_size(TABLET_PORTRAIT)
     number = 0
 
@@ -157,7 +157,7 @@ def register_everybody(night: Night, players) -> None:
     for player in players[:6]:
         page.get_by_test_id("desk-search").fill(player.last_name)
         page.get_by_test_id(f"register-here-{player.pk}").click()
-        page.wait_for_url(re.compile(r"/anmeldung/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     # Four registered beforehand: registered now, they pay and check in at the toggles.
     for i, player in enumerate(players[6:]):
@@ -166,7 +166,7 @@ def register_everybody(night: Night, players) -> None:
             page.get_by_test_id(f"register-{player.pk}").wait_for()
             night.screenshot("desk-search")
         page.get_by_test_id(f"register-{player.pk}").click()
-        page.wait_for_url(re.compile(r"/anmeldung/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     # Two newcomers: quick-added from a search that finds nobody.
     for i, (first, last) in enumerate(NEWCOMERS):
@@ -179,7 +179,7 @@ def register_everybody(night: Night, players) -> None:
             page.locator("#id_paid").check()
             night.screenshot("desk-quick-add")
         page.get_by_test_id("quick-add-submit").click()
-        page.wait_for_url(re.compile(r"/anmeldung/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     assert number == 12
 

@@ -78,9 +78,9 @@ def test_forms_that_no_longer_apply_are_gone(client, tournament):
     table = rnd.tables.first()
     table_sheet_record(table=table, records=[random_hand(random.Random(1), table_size=4, dealer=1)])
     assert 'data-testid="swap-1"' not in client.get(f"/o/{tournament.slug}/runden/").content.decode()
-    assert 'data-testid="withdraw-1"' in client.get(f"/o/{tournament.slug}/anmeldung/").content.decode()
+    assert 'data-testid="withdraw-1"' in client.get(f"/o/{tournament.slug}/meldestelle/").content.decode()
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-    assert 'data-testid="withdraw-1"' not in client.get(f"/o/{tournament.slug}/anmeldung/").content.decode()
+    assert 'data-testid="withdraw-1"' not in client.get(f"/o/{tournament.slug}/meldestelle/").content.decode()
 
 
 def test_german_wording_anmelden_is_log_in_registrieren_and_zurueckziehen_are_the_desk():

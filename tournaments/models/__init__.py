@@ -3,6 +3,7 @@ from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .series import Series, SeriesTournament
+from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
 from .worker import WorkerPing
 
@@ -20,6 +21,8 @@ __all__ = [
     "Series",
     "SeriesTournament",
     "SeatSwap",
+    "SignUp",
+    "SignUpOptions",
     "Table",
     "TableConfirmation",
     "Tournament",

@@ -23,8 +23,8 @@ from ..services.registration import (
     registration_substitute,
     registration_substitute_new,
     registration_update,
-    registration_withdraw,
 )
+from ..services.signups import registration_leave
 
 
 def _desk_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -177,7 +177,7 @@ def withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk_tournament(request, slug)
     reg = _registration(tournament, number)
     try:
-        reg = registration_withdraw(registration=reg, by=request.user)
+        reg = registration_leave(registration=reg, by=request.user, url_base=request.build_absolute_uri("/"))
     except ServiceError as err:
         if request.htmx:
             return _row_response(request, reg, error=err.message, status=error_status(err))

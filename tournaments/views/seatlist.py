@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, render
 
 from .. import access
 from ..selectors.public import round_current_public, seat_rows, seats_by_table
+from ..selectors.signup import signup_form_state
 from ..models import Tournament
 
 
@@ -23,6 +24,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "round": round_current_public(tournament),
         "can_desk": access.has_role(request.user, tournament, access.DESK),
+        "signup": signup_form_state(tournament),
     }
     return render(request, "public/tournament.html", context)
 
