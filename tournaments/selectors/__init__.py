@@ -7,6 +7,7 @@
 - ``desk``: the registration desk and the organiser's rounds page
 - ``console``: the organiser's console
 - ``printing``: the data of every printed document
+- ``signup``: the online sign-up's form and page, the check-in at the door, the invitations
 - ``series``, ``audit``, ``personal``: series standings, the audit log, a player's data export
 - ``tables``: a table's progress in its round, which every audience shows
 """
