@@ -14,6 +14,7 @@ from scoring.rules import Ruleset
 from .models import Hand
 
 MUSS = "muss"  # a button of its own on the tablet; stored as a Rufspiel with muss=True
+SIE = "sie"  # a button of its own: stored as a Farbsolo with sie=True and no trump suit (a Sie is not played out)
 
 CONTRACTS = [
     (Hand.Contract.RUFSPIEL, _("Rufspiel")),
@@ -21,12 +22,13 @@ CONTRACTS = [
     (Hand.Contract.KREUZ, _("Kreuz")),
     (Hand.Contract.WENZ, _("Wenz")),
     (Hand.Contract.SOLO, _("Farbsolo")),
+    (SIE, _("Sie")),
     (Hand.Contract.WEITER, _("All passed")),
 ]
 CALLABLE = [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ]
 WON = [("1", _("won")), ("0", _("lost"))]
 KONTRA = [(0, "–"), (1, _("Kontra")), (2, _("Re"))]
-ANNOUNCE = [("", _("normal")), ("tout", _("Tout")), ("sie", _("Sie"))]
+ANNOUNCE = [("", _("normal")), ("tout", _("Tout"))]
 
 # Laufende buttons: none, then runs of 2 to 8 (a run below the contract's minimum is hidden on the page).
 LAUFENDE_BUTTONS = (2, 3, 4, 5, 6, 7, 8)
@@ -36,7 +38,7 @@ AUGEN_QUICK = (0, 30, 31, 60, 61, 90, 91, 120)
 # The fields of the page an error can be shown next to; any other field's error goes to the form's top.
 ERROR_SLOTS = ("contract", "called", "trump", "declarer", "pair", "partner", "augen", "schwarz", "laufende", "announce",
                "won", "kontra", "called_card", "renonce", "reason", "form")
-FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "announce"}
+FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "contract"}
 
 
 def error_slot(field: str) -> str:
@@ -84,6 +86,10 @@ class GameForm(forms.Form):
             record = {"contract": contract, "declarer": data.get("pair"), "augen": data.get("augen"),
                       "schwarz": data.get("schwarz") or None, "laufende": data.get("laufende")}
             return {key: value for key, value in record.items() if value is not None and value != ""}
+        if contract == SIE:  # all four Ober and Unter: who holds them, nothing else (rules.md sections 3 and 5.3)
+            return {key: value for key, value in (("contract", Hand.Contract.SOLO.value),
+                                                   ("declarer", data.get("declarer")), ("sie", True))
+                    if value is not None}
         record: dict[str, Any] = {"contract": Hand.Contract.RUFSPIEL.value if contract == MUSS else contract}
         record["declarer"] = data.get("declarer")
         if contract in (Hand.Contract.RUFSPIEL, MUSS):
@@ -96,16 +102,14 @@ class GameForm(forms.Form):
         announce = data.get("announce") or ""
         if contract == Hand.Contract.SOLO:
             record["trump"] = data.get("trump") or None
-            record["sie"] = announce == "sie" or None
         if contract in (Hand.Contract.WENZ, Hand.Contract.SOLO):
             record["tout"] = announce == "tout" or None
         if record.get("tout"):
             record["won"] = {"1": True, "0": False}.get(data.get("won") or "")
-        elif not record.get("sie"):
+        else:
             record["augen"] = data.get("augen")
             record["schwarz"] = data.get("schwarz") or None
-        if not record.get("sie"):
-            record["laufende"] = data.get("laufende")
+        record["laufende"] = data.get("laufende")
         if data.get("kontra"):
             record["kontra"] = data["kontra"]
         return {key: value for key, value in record.items() if value is not None and value != ""}
@@ -119,12 +123,12 @@ class GameForm(forms.Form):
 
 def initial_from_hand(hand: Hand) -> dict[str, Any]:
     """The form's values for a stored game (a correction opens the same form, prefilled)."""
-    contract = MUSS if hand.muss else hand.contract
+    contract = MUSS if hand.muss else SIE if hand.sie else hand.contract
     return {
         "contract": contract, "called": hand.called or "", "trump": hand.trump or "",
         "declarer": hand.declarer, "partner": hand.partner,
         "pair": hand.declarer if hand.contract == Hand.Contract.KREUZ else None,
-        "announce": "sie" if hand.sie else "tout" if hand.tout else "",
+        "announce": "tout" if hand.tout else "",
         "won": "" if hand.won is None else ("1" if hand.won else "0"),
         "augen": hand.augen, "schwarz": bool(hand.schwarz), "laufende": hand.laufende or 0,
         "kontra": hand.kontra or 0, "called_card": hand.called_card or "", "renonce": bool(hand.renonce),

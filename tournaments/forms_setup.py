@@ -1,4 +1,5 @@
 """Forms of the organiser console: tournament setup, rules, players."""
+import dataclasses
 from decimal import Decimal
 
 from django import forms
@@ -6,18 +7,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import rule_error_text
-from scoring.rules import PRESETS, RuleError, ruleset_from_dict, ruleset_to_dict
+from scoring.rules import PRESET_LABELS, RuleError, ruleset_from_dict, ruleset_to_dict
+from scoring.rules.ruleset import ruleset_fields
 
 from .models import Club, Player, Tournament
 
-PRESET_CHOICES = [
-    ("default", _("Tournament default (rules book)")),
-    ("sechs_zwei", _("6/2 (solo base 2)")),
-    ("nur_pluspunkte", _("Plus points only")),
-    ("wenz_ab_3", _("Wenz Laufende from 3")),
-    ("kreuz_statt_muss", _("Kreuz instead of Muss")),
-]
-assert {key for key, _label in PRESET_CHOICES} == set(PRESETS)
+PRESET_CHOICES = [(key, _(label)) for key, label in PRESET_LABELS.items()]  # the labels' one home: scoring.rules
 
 TIEBREAK_CHOICES = [
     ("won_solos,lot", _("more won solos, then lot")),
@@ -86,51 +81,38 @@ class TournamentDetailsForm(forms.Form):
                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
 
 
-def _int(label, lo=0, hi=None, **kw):
-    return forms.IntegerField(label=label, min_value=lo, max_value=hi, **kw)
+def _rule_field(declared, label=None):
+    """The form field of a ruleset key, from its declaration in ``scoring.rules.ruleset.Ruleset``."""
+    meta = declared.metadata
+    default = declared.default
+    label = _(meta["label"]) if label is None else label
+    if declared.name == "tiebreaks":  # a list: offered as the usual orders of tiebreaks
+        return forms.ChoiceField(label=label, choices=TIEBREAK_CHOICES)
+    if isinstance(default, bool):
+        return forms.BooleanField(label=label, required=False)
+    if "choices" in meta:
+        labels = meta.get("choice_labels", {})
+        choices = [(value, _(labels[value]) if value in labels else str(value)) for value in meta["choices"]]
+        if isinstance(default, int):
+            return forms.TypedChoiceField(label=label, coerce=int, choices=choices)
+        return forms.ChoiceField(label=label, choices=choices)
+    return forms.IntegerField(label=label, min_value=meta["min"], max_value=meta.get("max"),
+                              required=not meta.get("null"), help_text=_(meta["help"]) if "help" in meta else "")
 
 
-class RulesForm(forms.Form):
-    """Every ruleset key as a field; validated by the rules engine, each error on its own field."""
+def _rules_form_fields() -> dict[str, forms.Field]:
+    """Every ruleset key as a form field, a group's keys as ``group__key`` (laufende_min__wenz)."""
+    form_fields = {}
+    for declared in ruleset_fields():
+        if dataclasses.is_dataclass(declared.default):
+            for sub in dataclasses.fields(declared.default):
+                form_fields[f"{declared.name}__{sub.name}"] = _rule_field(sub)
+        else:
+            form_fields[declared.name] = _rule_field(declared)
+    return form_fields
 
-    scoring = forms.ChoiceField(label=_("scoring"), choices=[("plus_minus", _("plus/minus points")),
-                                                              ("plus_only", _("plus points only"))])
-    unit_cents = _int(_("one point is worth (cents)"))
-    rufspiel_base = _int(_("Rufspiel base value"), 1)
-    solo_base = _int(_("Wenz and Farbsolo base value"), 1)
-    schneider_bonus = _int(_("Schneider"))
-    schwarz_bonus = _int(_("Schwarz"))
-    laufende_bonus = _int(_("each Laufender"))
-    laufende_min__rufspiel = _int(_("Laufende count from (Rufspiel)"), 1, 14)
-    laufende_min__solo = _int(_("Laufende count from (Farbsolo)"), 1, 14)
-    laufende_min__wenz = _int(_("Laufende count from (Wenz)"), 1, 4)
-    laufende_max = _int(_("Laufende cap"), 1, 14, required=False, help_text=_("Empty: no cap."))
-    tout_allowed = forms.BooleanField(label=_("Tout allowed"), required=False)
-    sie_allowed = forms.BooleanField(label=_("Sie allowed"), required=False)
-    tout_factor = _int(_("Tout factor"), 1)
-    sie_factor = _int(_("Sie factor"), 1)
-    kontra_allowed = forms.BooleanField(label=_("Kontra allowed"), required=False)
-    all_pass = forms.ChoiceField(label=_("when all pass"), choices=[("muss", _("Muss")),
-                                                                     ("redeal", _("throw in (Weitergeld)")),
-                                                                     ("kreuz", _("play über Kreuz (1+3 against 2+4)"))])
-    kreuz_tie = forms.ChoiceField(label=_("a Kreuz ending 60:60"), choices=[
-        ("lost", _("is lost by the declaring pair")), ("replay", _("is thrown in and dealt again"))])
-    muss_win = forms.TypedChoiceField(label=_("a Muss wins with"), coerce=int,
-                                      choices=[(60, _("60 Augen")), (61, _("61 Augen"))])
-    reuegeld_cents__rufspiel = _int(_("Reuegeld lost Rufspiel (cents)"))
-    reuegeld_cents__solo = _int(_("Reuegeld lost solo (cents)"))
-    reuegeld_cents__tout = _int(_("Reuegeld lost Tout (cents)"))
-    reuegeld_free_solos = _int(_("free lost solos per round"), 0, 64)
-    weitergeld_cents = _int(_("Weitergeld per player (cents)"))
-    reuegeld_tischbester_percent = _int(_("share for the Tischbester (%)"), 0, 100)
-    rounds = _int(_("rounds"), 1, 6)
-    games_per_round = _int(_("games per round (table of four)"), 8, 64, help_text=_("A multiple of 4."))
-    tiebreaks = forms.ChoiceField(label=_("ties on points"), choices=TIEBREAK_CHOICES)
-    keep_clubs_apart = forms.BooleanField(label=_("keep members of a club apart"), required=False)
-    draw_mode = forms.ChoiceField(label=_("seat draw"), choices=[
-        ("each_round", _("draw every round anew")), ("all_in_advance", _("draw all rounds in advance")),
-        ("keep_first_round", _("keep the tables of round 1"))])
 
+class _RulesFormBase(forms.Form):
     @classmethod
     def initial_from(cls, rules: dict) -> dict:
         rules = ruleset_to_dict(ruleset_from_dict(rules))  # keys added since it was stored take their default
@@ -160,6 +142,11 @@ class RulesForm(forms.Form):
             field = err.field.replace(".", "__")
             self.add_error(field if field in self.fields else None, rule_error_text(err))
         return data
+
+
+#: Every ruleset key as a field (declared once, in ``scoring.rules.ruleset.Ruleset``); validated by the
+#: rules engine, each error on its own field.
+RulesForm = type(_RulesFormBase)("RulesForm", (_RulesFormBase,), {"__module__": __name__, **_rules_form_fields()})
 
 
 class ClubForm(forms.ModelForm):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ._construct import fast_constructor
@@ -18,76 +18,60 @@ KREUZ = "kreuz"
 #: Contracts a solo player plays alone against three (Tout and Sie are variants of these).
 SOLO_CONTRACTS = frozenset({WENZ, SOLO})
 
-#: The record's keys, in the order of rules.md section 4.
-HAND_FIELDS: tuple[str, ...] = (
-    "contract",
-    "declarer",
-    "partner",
-    "called",
-    "muss",
-    "called_card",
-    "renonce",
-    "trump",
-    "tout",
-    "sie",
-    "augen",
-    "schwarz",
-    "won",
-    "laufende",
-    "kontra",
-    "dealer",
-)
-
 _TEXT = "text"
 _NUMBER = "a whole number"
 _FLAG = "true or false"
 
-#: What type each key holds; ``type(value) is ...`` so that true/false is never a number.
-_FIELD_TYPES: dict[str, tuple[type, str]] = {
-    "contract": (str, _TEXT),
-    "declarer": (int, _NUMBER),
-    "partner": (int, _NUMBER),
-    "called": (str, _TEXT),
-    "muss": (bool, _FLAG),
-    "called_card": (str, _TEXT),
-    "renonce": (bool, _FLAG),
-    "trump": (str, _TEXT),
-    "tout": (bool, _FLAG),
-    "sie": (bool, _FLAG),
-    "augen": (int, _NUMBER),
-    "schwarz": (bool, _FLAG),
-    "won": (bool, _FLAG),
-    "laufende": (int, _NUMBER),
-    "kontra": (int, _NUMBER),
-    "dealer": (int, _NUMBER),
-}
+#: What each kind of key holds: its type (``type(value) is ...``, so that true/false is never a
+#: number) and how an error names it.
+KINDS: dict[str, tuple[type, str]] = {"text": (str, _TEXT), "number": (int, _NUMBER), "flag": (bool, _FLAG)}
+
+
+def entry(kind: str, help: str = "", required: bool = False) -> Any:  # noqa: A002 - the field's help text
+    """A key of the hand record: its kind (``text``, ``number``, ``flag``) and a line of help for the API."""
+    metadata = {"kind": kind, "help": help}
+    if required:
+        return field(metadata=metadata)
+    return field(default=None, metadata=metadata)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hand:
-    """One game as the table entered it. ``None`` means "not entered".
+    """One game as the table entered it (rules.md section 4, in its order). ``None`` means "not entered".
 
+    This is the record's one declaration: its keys (``HAND_FIELDS``), their types, the API's fields
+    (``tournaments.api.serializers.HandRecordSerializer``) and the stored columns
+    (``scoring.storage.RECORD_COLUMNS``) come from these fields and their metadata.
     Unset fields read as their natural default when scoring (no muss, no tout, 0 Laufende ...);
     keeping ``None`` apart from ``False``/``0`` lets ``hand_to_dict`` give back exactly what was
     entered. Build it with ``hand_from_dict`` or with values of the annotated types.
     """
 
-    contract: str
-    declarer: int | None = None
-    partner: int | None = None
-    called: str | None = None
-    muss: bool | None = None
-    called_card: str | None = None
-    renonce: bool | None = None
-    trump: str | None = None
-    tout: bool | None = None
-    sie: bool | None = None
-    augen: int | None = None
-    schwarz: bool | None = None
-    won: bool | None = None
-    laufende: int | None = None
-    kontra: int | None = None
-    dealer: int | None = None
+    contract: str = entry("text", "rufspiel, wenz, solo; when all passed: weiter (thrown in, all_pass = redeal) "
+                                  "or kreuz (über Kreuz, all_pass = kreuz).", required=True)
+    declarer: int | None = entry("number", "An active seat.")
+    partner: int | None = entry("number", "Rufspiel: the called Sau's holder. Kreuz: may be left out; if given, "
+                                          "the seat opposite the declarer.")
+    called: str | None = entry("text", "Rufspiel: eichel, gras, schellen.")
+    muss: bool | None = entry("flag")
+    called_card: str | None = entry("text", "Muss: sau, zehn, koenig.")
+    renonce: bool | None = entry("flag")
+    trump: str | None = entry("text", "Farbsolo: eichel, gras, herz, schellen; a Sie needs none (it is not played out).")
+    tout: bool | None = entry("flag")
+    sie: bool | None = entry("flag")
+    augen: int | None = entry("number", "The declaring party's Augen, 0–120.")
+    schwarz: bool | None = entry("flag")
+    won: bool | None = entry("flag", "Tout only.")
+    laufende: int | None = entry("number")
+    kontra: int | None = entry("number")
+    dealer: int | None = entry("number", "At a table of five: the dealer, who sits out.")
+
+
+#: The record's keys, in the order of rules.md section 4.
+HAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Hand))
+
+#: What type each key holds, and its name in an error.
+_FIELD_TYPES: dict[str, tuple[type, str]] = {f.name: KINDS[f.metadata["kind"]] for f in fields(Hand)}
 
 
 def hand_from_dict(data: Mapping[str, Any]) -> Hand:

@@ -1,47 +1,21 @@
-"""The tournament ruleset: defaults (rules.md section 10), options, validation, presets."""
+"""The tournament ruleset: defaults (rules.md section 10), options, validation, presets.
+
+One declaration: each key is a field of ``Ruleset`` whose ``metadata`` says what it accepts (``min``,
+``max``, ``choices``, ``null``, ``multiple_of``), its label and help for a form (English message ids,
+translated by the Django layer), and ``extra`` for an option that section 10 does not list. The
+defaults (``DEFAULT_RULES``, ``EXTRA_RULE_KEYS``), the checks of ``ruleset_from_dict``, the document
+``ruleset_to_dict`` writes and the organiser's form (``tournaments.forms_setup.RulesForm``) all come
+from it.
+"""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from .errors import RuleError, wrong_type
-
-#: rules.md section 10, verbatim. Never mutate; ``ruleset_from_dict`` deep-copies it.
-DEFAULT_RULES: dict[str, Any] = {
-    "scoring": "plus_minus",
-    "unit_cents": 10,
-    "rufspiel_base": 1,
-    "solo_base": 5,
-    "schneider_bonus": 1,
-    "schwarz_bonus": 1,
-    "laufende_bonus": 1,
-    "laufende_min": {"rufspiel": 3, "solo": 3, "wenz": 2},
-    "laufende_max": 4,
-    "tout_allowed": True,
-    "sie_allowed": True,
-    "tout_factor": 2,
-    "sie_factor": 4,
-    "kontra_allowed": False,
-    "all_pass": "muss",
-    "kreuz_tie": "lost",
-    "muss_win": 60,
-    "reuegeld_cents": {"rufspiel": 0, "solo": 50, "tout": 100},
-    "weitergeld_cents": 10,
-    "reuegeld_tischbester_percent": 50,
-    "rounds": 2,
-    "games_per_round": 32,
-    "tiebreaks": ["won_solos", "lot"],
-}
-
-#: Options rules.md describes in prose but section 10 does not list, with their defaults.
-EXTRA_RULE_KEYS: dict[str, Any] = {
-    "reuegeld_free_solos": 0,
-    "keep_clubs_apart": False,
-    "draw_mode": "each_round",
-}
 
 SCORING_CHOICES = ("plus_minus", "plus_only")
 ALL_PASS_CHOICES = ("muss", "redeal", "kreuz")
@@ -52,59 +26,113 @@ TIEBREAK_CHOICES = ("won_solos", "lost_solos", "last_round", "shared", "lot")
 FINAL_TIEBREAKS = ("shared", "lot")
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a label as a message id for the catalogues (makemessages finds it); the Django layer translates it."""
+    return message
+
+
+def rule(default: Any, label: str = "", **meta: Any) -> Any:
+    """A ruleset key: its DEFAULT, its form label and what it accepts (``min``, ``max``, ``choices``,
+    ``choice_labels``, ``null``, ``multiple_of``, ``help``, ``extra``)."""
+    return field(default=default, metadata={"label": label, **meta})
+
+
 @dataclass(frozen=True, slots=True)
 class LaufendeMin:
     """The shortest run of top trumps that counts, per contract."""
 
-    rufspiel: int = 3
-    solo: int = 3
-    wenz: int = 2
+    rufspiel: int = rule(3, gettext_noop("Laufende count from (Rufspiel)"), min=1, max=14)
+    solo: int = rule(3, gettext_noop("Laufende count from (Farbsolo)"), min=1, max=14)
+    wenz: int = rule(2, gettext_noop("Laufende count from (Wenz)"), min=1, max=4)
 
 
 @dataclass(frozen=True, slots=True)
 class ReuegeldCents:
     """What a declarer who lost pays into the pot, per kind of game."""
 
-    rufspiel: int = 0
-    solo: int = 50
-    tout: int = 100
+    rufspiel: int = rule(0, gettext_noop("Reuegeld lost Rufspiel (cents)"), min=0, max=100_000)
+    solo: int = rule(50, gettext_noop("Reuegeld lost solo (cents)"), min=0, max=100_000)
+    tout: int = rule(100, gettext_noop("Reuegeld lost Tout (cents)"), min=0, max=100_000)
 
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """One attribute per ruleset key; ``Ruleset()`` is the DEFAULT tournament."""
+    """One attribute per ruleset key; ``Ruleset()`` is the DEFAULT tournament.
 
-    scoring: str = "plus_minus"
-    unit_cents: int = 10
-    rufspiel_base: int = 1
-    solo_base: int = 5
-    schneider_bonus: int = 1
-    schwarz_bonus: int = 1
-    laufende_bonus: int = 1
-    laufende_min: LaufendeMin = LaufendeMin()
-    laufende_max: int | None = 4
-    tout_allowed: bool = True
-    sie_allowed: bool = True
-    tout_factor: int = 2
-    sie_factor: int = 4
-    kontra_allowed: bool = False
-    all_pass: str = "muss"
-    kreuz_tie: str = "lost"
-    muss_win: int = 60
-    reuegeld_cents: ReuegeldCents = ReuegeldCents()
-    weitergeld_cents: int = 10
-    reuegeld_tischbester_percent: int = 50
-    rounds: int = 2
-    games_per_round: int = 32
-    tiebreaks: tuple[str, ...] = ("won_solos", "lot")
-    reuegeld_free_solos: int = 0
-    keep_clubs_apart: bool = False
-    draw_mode: str = "each_round"
+    The fields in the order of the organiser's form; ``ruleset_to_dict`` lists the section-10 keys
+    first, in the order of rules.md, then the ``extra`` ones.
+    """
+
+    scoring: str = rule("plus_minus", gettext_noop("scoring"), choices=SCORING_CHOICES, choice_labels={
+        "plus_minus": gettext_noop("plus/minus points"), "plus_only": gettext_noop("plus points only")})
+    unit_cents: int = rule(10, gettext_noop("one point is worth (cents)"), min=0, max=100_000)
+    rufspiel_base: int = rule(1, gettext_noop("Rufspiel base value"), min=1, max=1000)
+    solo_base: int = rule(5, gettext_noop("Wenz and Farbsolo base value"), min=1, max=1000)
+    schneider_bonus: int = rule(1, gettext_noop("Schneider"), min=0, max=1000)
+    schwarz_bonus: int = rule(1, gettext_noop("Schwarz"), min=0, max=1000)
+    laufende_bonus: int = rule(1, gettext_noop("each Laufender"), min=0, max=1000)
+    laufende_min: LaufendeMin = rule(LaufendeMin())
+    laufende_max: int | None = rule(4, gettext_noop("Laufende cap"), min=1, max=14, null=True,
+                                    help=gettext_noop("Empty: no cap."))
+    tout_allowed: bool = rule(True, gettext_noop("Tout allowed"))
+    sie_allowed: bool = rule(True, gettext_noop("Sie allowed"))
+    tout_factor: int = rule(2, gettext_noop("Tout factor"), min=1, max=100)
+    sie_factor: int = rule(4, gettext_noop("Sie factor"), min=1, max=100)
+    kontra_allowed: bool = rule(False, gettext_noop("Kontra allowed"))
+    all_pass: str = rule("muss", gettext_noop("when all pass"), choices=ALL_PASS_CHOICES, choice_labels={
+        "muss": gettext_noop("Muss"), "redeal": gettext_noop("throw in (Weitergeld)"),
+        "kreuz": gettext_noop("play über Kreuz (1+3 against 2+4)")})
+    kreuz_tie: str = rule("lost", gettext_noop("a Kreuz ending 60:60"), choices=KREUZ_TIE_CHOICES, choice_labels={
+        "lost": gettext_noop("is lost by the declaring pair"), "replay": gettext_noop("is thrown in and dealt again")})
+    muss_win: int = rule(60, gettext_noop("a Muss wins with"), choices=MUSS_WIN_CHOICES, choice_labels={
+        60: gettext_noop("60 Augen"), 61: gettext_noop("61 Augen")})
+    reuegeld_cents: ReuegeldCents = rule(ReuegeldCents())
+    reuegeld_free_solos: int = rule(0, gettext_noop("free lost solos per round"), min=0, max=64, extra=True)
+    weitergeld_cents: int = rule(10, gettext_noop("Weitergeld per player (cents)"), min=0, max=100_000)
+    reuegeld_tischbester_percent: int = rule(50, gettext_noop("share for the Tischbester (%)"), min=0, max=100)
+    rounds: int = rule(2, gettext_noop("rounds"), min=1, max=6)
+    games_per_round: int = rule(32, gettext_noop("games per round (table of four)"), min=8, max=64, multiple_of=4,
+                                help=gettext_noop("A multiple of 4."))
+    tiebreaks: tuple[str, ...] = rule(("won_solos", "lot"), gettext_noop("ties on points"), choices=TIEBREAK_CHOICES)
+    keep_clubs_apart: bool = rule(False, gettext_noop("keep members of a club apart"), extra=True)
+    draw_mode: str = rule("each_round", gettext_noop("seat draw"), choices=DRAW_MODE_CHOICES, extra=True,
+                          choice_labels={"each_round": gettext_noop("draw every round anew"),
+                                         "all_in_advance": gettext_noop("draw all rounds in advance"),
+                                         "keep_first_round": gettext_noop("keep the tables of round 1")})
 
     @property
     def plus_only(self) -> bool:
         return self.scoring == "plus_only"
 
+
+def _keys() -> tuple[str, ...]:
+    """The ruleset's keys as a document lists them: section 10 in its order, then the extra keys."""
+    declared = fields(Ruleset)
+    return (tuple(f.name for f in declared if not f.metadata.get("extra"))
+            + tuple(f.name for f in declared if f.metadata.get("extra")))
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON: a nested group as an object, a tuple as a list."""
+    if is_dataclass(value):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+_FIELDS = {f.name: f for f in fields(Ruleset)}
+_NESTED = tuple(name for name, f in _FIELDS.items() if is_dataclass(f.default))
+
+#: rules.md section 10, verbatim. Never mutate; ``ruleset_from_dict`` deep-copies it.
+DEFAULT_RULES: dict[str, Any] = {
+    name: _plain(_FIELDS[name].default) for name in _keys() if not _FIELDS[name].metadata.get("extra")
+}
+
+#: Options rules.md describes in prose but section 10 does not list, with their defaults.
+EXTRA_RULE_KEYS: dict[str, Any] = {
+    name: _plain(_FIELDS[name].default) for name in _keys() if _FIELDS[name].metadata.get("extra")
+}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -114,15 +142,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     "kreuz_statt_muss": {"all_pass": "kreuz"},
 }
 
+#: Each preset's name in the organiser's form (an English message id; the Django layer translates it).
 PRESET_LABELS: dict[str, str] = {
-    "default": "Default tournament rules",
-    "sechs_zwei": "6/2 tariff (solo base 2)",
-    "nur_pluspunkte": "Plus points only",
-    "wenz_ab_3": "Laufende in a Wenz count from 3",
-    "kreuz_statt_muss": "Kreuz instead of Muss (all passed: played crosswise)",
+    "default": gettext_noop("Tournament default (rules book)"),
+    "sechs_zwei": gettext_noop("6/2 (solo base 2)"),
+    "nur_pluspunkte": gettext_noop("Plus points only"),
+    "wenz_ab_3": gettext_noop("Wenz Laufende from 3"),
+    "kreuz_statt_muss": gettext_noop("Kreuz instead of Muss"),
 }
-
-_NESTED = ("laufende_min", "reuegeld_cents")
 
 
 # --- value checks -------------------------------------------------------------------------
@@ -185,61 +212,31 @@ def _check_tiebreaks(value: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _check_laufende_max(value: Any) -> int | None:
-    if value is None:
+def check_value(path: str, declared: Any, value: Any) -> Any:
+    """``value`` checked against the declaration of the field ``declared`` (``path`` names it in errors)."""
+    meta = declared.metadata
+    default = declared.default
+    if is_dataclass(default):  # a group of keys: each checked by its own declaration
+        return type(default)(**{f.name: check_value(f"{path}.{f.name}", f, value[f.name]) for f in fields(default)})
+    if value is None and meta.get("null"):
         return None
-    return check_int("laufende_max", value, 1, 14)
-
-
-def _check_games_per_round(value: Any) -> int:
-    field = "games_per_round"
-    check_int(field, value, 8, 64)
-    if value % 4:
+    if isinstance(default, tuple):
+        return _check_tiebreaks(value)
+    if isinstance(default, bool):
+        return check_bool(path, value)
+    if "choices" in meta:
+        return check_choice(path, value, meta["choices"])
+    check_int(path, value, meta["min"], meta.get("max"))
+    step = meta.get("multiple_of")
+    if step and value % step:
+        lo, hi = meta["min"], meta["max"]
         raise RuleError(
-            field,
+            path,
             "out_of_range",
-            f"must be a multiple of 4 from 8 to 64, not {value}",
-            {"min": 8, "max": 64, "multiple_of": 4, "value": value},
+            f"must be a multiple of {step} from {lo} to {hi}, not {value}",
+            {"min": lo, "max": hi, "multiple_of": step, "value": value},
         )
     return value
-
-
-_CHECKS: dict[str, Any] = {
-    "scoring": lambda v: check_choice("scoring", v, SCORING_CHOICES),
-    "unit_cents": lambda v: check_int("unit_cents", v, 0, 100_000),
-    "rufspiel_base": lambda v: check_int("rufspiel_base", v, 1, 1000),
-    "solo_base": lambda v: check_int("solo_base", v, 1, 1000),
-    "schneider_bonus": lambda v: check_int("schneider_bonus", v, 0, 1000),
-    "schwarz_bonus": lambda v: check_int("schwarz_bonus", v, 0, 1000),
-    "laufende_bonus": lambda v: check_int("laufende_bonus", v, 0, 1000),
-    "laufende_min": lambda v: LaufendeMin(
-        rufspiel=check_int("laufende_min.rufspiel", v["rufspiel"], 1, 14),
-        solo=check_int("laufende_min.solo", v["solo"], 1, 14),
-        wenz=check_int("laufende_min.wenz", v["wenz"], 1, 4),
-    ),
-    "laufende_max": _check_laufende_max,
-    "tout_allowed": lambda v: check_bool("tout_allowed", v),
-    "sie_allowed": lambda v: check_bool("sie_allowed", v),
-    "tout_factor": lambda v: check_int("tout_factor", v, 1, 100),
-    "sie_factor": lambda v: check_int("sie_factor", v, 1, 100),
-    "kontra_allowed": lambda v: check_bool("kontra_allowed", v),
-    "all_pass": lambda v: check_choice("all_pass", v, ALL_PASS_CHOICES),
-    "kreuz_tie": lambda v: check_choice("kreuz_tie", v, KREUZ_TIE_CHOICES),
-    "muss_win": lambda v: check_choice("muss_win", v, MUSS_WIN_CHOICES),
-    "reuegeld_cents": lambda v: ReuegeldCents(
-        rufspiel=check_int("reuegeld_cents.rufspiel", v["rufspiel"], 0, 100_000),
-        solo=check_int("reuegeld_cents.solo", v["solo"], 0, 100_000),
-        tout=check_int("reuegeld_cents.tout", v["tout"], 0, 100_000),
-    ),
-    "weitergeld_cents": lambda v: check_int("weitergeld_cents", v, 0, 100_000),
-    "reuegeld_tischbester_percent": lambda v: check_int("reuegeld_tischbester_percent", v, 0, 100),
-    "rounds": lambda v: check_int("rounds", v, 1, 6),
-    "games_per_round": _check_games_per_round,
-    "tiebreaks": _check_tiebreaks,
-    "reuegeld_free_solos": lambda v: check_int("reuegeld_free_solos", v, 0, 64),
-    "keep_clubs_apart": lambda v: check_bool("keep_clubs_apart", v),
-    "draw_mode": lambda v: check_choice("draw_mode", v, DRAW_MODE_CHOICES),
-}
 
 
 # --- public functions ---------------------------------------------------------------------
@@ -275,44 +272,14 @@ def ruleset_from_dict(data: Mapping[str, Any] | None = None) -> Ruleset:
                 merged[key][sub] = sub_value
         else:
             merged[key] = value
-    return Ruleset(**{key: _CHECKS[key](value) for key, value in merged.items()})
+    return Ruleset(**{key: check_value(key, _FIELDS[key], value) for key, value in merged.items()})
 
 
 def ruleset_to_dict(rules: Ruleset) -> dict[str, Any]:
     """Every key with its value, JSON-able, section-10 keys first, then the extra keys."""
-    return {
-        "scoring": rules.scoring,
-        "unit_cents": rules.unit_cents,
-        "rufspiel_base": rules.rufspiel_base,
-        "solo_base": rules.solo_base,
-        "schneider_bonus": rules.schneider_bonus,
-        "schwarz_bonus": rules.schwarz_bonus,
-        "laufende_bonus": rules.laufende_bonus,
-        "laufende_min": {
-            "rufspiel": rules.laufende_min.rufspiel,
-            "solo": rules.laufende_min.solo,
-            "wenz": rules.laufende_min.wenz,
-        },
-        "laufende_max": rules.laufende_max,
-        "tout_allowed": rules.tout_allowed,
-        "sie_allowed": rules.sie_allowed,
-        "tout_factor": rules.tout_factor,
-        "sie_factor": rules.sie_factor,
-        "kontra_allowed": rules.kontra_allowed,
-        "all_pass": rules.all_pass,
-        "kreuz_tie": rules.kreuz_tie,
-        "muss_win": rules.muss_win,
-        "reuegeld_cents": {
-            "rufspiel": rules.reuegeld_cents.rufspiel,
-            "solo": rules.reuegeld_cents.solo,
-            "tout": rules.reuegeld_cents.tout,
-        },
-        "weitergeld_cents": rules.weitergeld_cents,
-        "reuegeld_tischbester_percent": rules.reuegeld_tischbester_percent,
-        "rounds": rules.rounds,
-        "games_per_round": rules.games_per_round,
-        "tiebreaks": list(rules.tiebreaks),
-        "reuegeld_free_solos": rules.reuegeld_free_solos,
-        "keep_clubs_apart": rules.keep_clubs_apart,
-        "draw_mode": rules.draw_mode,
-    }
+    return {name: _plain(getattr(rules, name)) for name in _keys()}
+
+
+def ruleset_fields() -> tuple[Any, ...]:
+    """The declared keys (``dataclasses.Field``) in the order of the organiser's form."""
+    return fields(Ruleset)

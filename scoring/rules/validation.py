@@ -351,8 +351,9 @@ def _validate_solo(hand: Hand, rules: Ruleset, contract: str) -> bool:
     trump = hand.trump
     if contract == SOLO:
         if trump is None:
-            raise RuleError("trump", "missing", "a Farbsolo needs its trump suit")
-        if trump not in TRUMP_SUITS:
+            if not hand.sie:  # a Sie is not played out: its trump suit does not matter (rules.md section 4)
+                raise RuleError("trump", "missing", "a Farbsolo needs its trump suit")
+        elif trump not in TRUMP_SUITS:
             raise RuleError(
                 "trump",
                 "invalid_choice",

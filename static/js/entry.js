@@ -174,20 +174,18 @@
     if (!f) return;
     var c = checked("contract");
     var announce = checked("announce");
-    if (announce === "sie" && c !== "solo") { check("an-none"); announce = ""; }
-    var played = ["rufspiel", "muss", "wenz", "solo", "kreuz"].indexOf(c) >= 0;
+    var played = ["rufspiel", "muss", "wenz", "solo", "sie", "kreuz"].indexOf(c) >= 0;
     var soloish = c === "wenz" || c === "solo";
     var tout = soloish && announce === "tout";
-    var sie = c === "solo" && announce === "sie";
+    var sie = c === "sie"; /* its own button: who holds all Ober and Unter, no trump suit, no Augen */
     var parts = {
       called: c === "rufspiel" || c === "muss", muss: c === "muss", trump: c === "solo",
       declarer: played && c !== "kreuz", partner: c === "rufspiel" || c === "muss", announce: soloish, won: tout,
-      augen: played && !tout && !sie, laufende: played && !sie, kontra: played && c !== "muss" && c !== "kreuz",
+      augen: played && !tout && !sie, laufende: played && !sie, kontra: played && c !== "muss" && c !== "kreuz" && !sie,
       kreuz: c === "kreuz" /* über Kreuz: the pair, Augen, Schwarz, Laufende only */
     };
     f.dataset.contract = c;
     f.querySelectorAll("[data-part]").forEach(function (el) { el.hidden = !parts[el.dataset.part]; });
-    f.querySelectorAll(".only-solo").forEach(function (el) { el.hidden = c !== "solo"; });
     // Laufende: only the runs that count in this contract.
     f.querySelectorAll(".lf-btn[class*=for-]").forEach(function (el) {
       var shown = el.classList.contains("for-" + c);
@@ -840,7 +838,17 @@
   });
   document.addEventListener("pointerdown", keepAwake, { once: true });
 
+  /* The save bar is sticky and grows with the preview: a step scrolled into view keeps clear of it (entry.css). */
+  function trackDock() {
+    var dock = document.querySelector(".dock");
+    if (!dock) return;
+    var set = function () { document.documentElement.style.setProperty("--dock-h", dock.offsetHeight + "px"); };
+    set();
+    if (window.ResizeObserver) new ResizeObserver(set).observe(dock);
+  }
+
   if (storage) migrateOldPending();
+  trackDock();
   takeSeatFromUrl();
   rememberBlankPreview();
   if (queueMode) {

@@ -47,6 +47,15 @@ def test_a_game_is_stored_with_201_and_a_retry_gives_200_and_the_same_game(table
     assert Hand.objects.filter(table=table).count() == 1
 
 
+def test_a_sie_is_stored_without_a_trump_suit(tablet, table):
+    body = {"contract": "solo", "declarer": 3, "sie": True, "client_id": str(uuid.uuid4()), "number": 1}
+    response = tablet.post(url(table, "hands/"), body, format="json")
+    assert response.status_code == 201, response.json()
+    stored = response.json()
+    assert (stored["contract"], stored["sie"], stored["trump"]) == ("solo", True, None)
+    assert stored["points"] == {"1": -36, "2": -36, "3": 108, "4": -36}
+
+
 def test_without_a_number_the_next_game_is_taken(tablet, table):
     numbers = [tablet.post(url(table, "hands/"), entry(), format="json").json()["number"] for _ in range(3)]
     assert numbers == [1, 2, 3]

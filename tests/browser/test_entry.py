@@ -30,8 +30,9 @@ def normalised(record: dict, rules) -> dict:
     record = dict(record)
     minimum = {"rufspiel": rules.laufende_min.rufspiel, "wenz": rules.laufende_min.wenz,
                "solo": rules.laufende_min.solo}[record["contract"]]
-    if record.get("sie"):
+    if record.get("sie"):  # its own button: no trump suit to tap, no Laufende
         record.pop("laufende", None)
+        record.pop("trump", None)
     elif record.get("laufende", 0) < minimum:
         record["laufende"] = 0
     return record
@@ -52,7 +53,7 @@ def tap_game(page, record: dict) -> int:
         page.get_by_test_id(testid).click()
         taps += 1
 
-    contract = "muss" if record.get("muss") else record["contract"]
+    contract = "muss" if record.get("muss") else "sie" if record.get("sie") else record["contract"]
     tap(f"contract-{contract}")
     if record.get("called"):
         tap(f"called-{record['called']}")
@@ -61,9 +62,7 @@ def tap_game(page, record: dict) -> int:
     tap(f"declarer-{record['declarer']}")
     if record.get("partner"):
         tap(f"partner-{record['partner']}")
-    if record.get("sie"):
-        tap("sie")
-    elif record.get("tout"):
+    if record.get("tout"):
         tap("tout")
         tap(f"won-{1 if record['won'] else 0}")
     if "augen" in record:

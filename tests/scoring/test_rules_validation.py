@@ -75,6 +75,7 @@ VIOLATIONS = [
     ("called herz", with_(RUF, called="herz"), {}, 4, "called", "called_herz"),
     ("called nonsense", with_(RUF, called="blatt"), {}, 4, "called", "invalid_choice"),
     ("farbsolo without trump", with_(SOLO, trump=None), {}, 4, "trump", "missing"),
+    ("sie with an odd trump", with_(SIE, trump="kreuz"), {}, 4, "trump", "invalid_choice"),
     ("farbsolo odd trump", with_(SOLO, trump="kreuz"), {}, 4, "trump", "invalid_choice"),
     ("trump in a wenz", with_(WENZ, trump="gras"), {}, 4, "trump", "trump_in_wenz"),
     ("trump in a rufspiel", with_(RUF, trump="herz"), {}, 4, "trump", "trump_not_solo"),
@@ -157,6 +158,7 @@ VALID = [
     ("wenz tout", with_(WENZ_TOUT, won=False), {}, 4),
     ("sie", SIE, {}, 4),
     ("sie with 8 laufende", with_(SIE, laufende=8), {}, 4),
+    ("sie without a trump suit", with_(SIE, trump=None), {}, 4),  # not played out: no trump suit to choose
     ("false flags that do not apply", with_(RUF, tout=False, sie=False, renonce=False, muss=False), {}, 4),
     ("schwarz false with 37", with_(SOLO, augen=37, schwarz=False), {}, 4),
     ("schwarz with 0", with_(SOLO, augen=0, schwarz=True), {}, 4),

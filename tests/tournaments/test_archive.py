@@ -91,6 +91,25 @@ def test_export_import_export_gives_the_same_document(tmp_path):
     assert second == first
 
 
+def test_a_sie_without_a_trump_suit_goes_through_export_import_export(tmp_path):
+    """A Sie is entered without a trump suit (its own button on the tablet); the archive keeps it so."""
+    tournament = _tournament_with_a_played_table()
+    table = Table.objects.get(round__tournament=tournament)
+    record = {"contract": "solo", "declarer": 1, "sie": True}
+    outcome = outcome_columns(hand_score(record, dealer=1, rules=tournament.ruleset, table_size=4))
+    assert outcome["points"] == {"1": 156, "2": -52, "3": -52, "4": -52}  # laufende_max null: 4 × (5 + 8)
+    Hand.objects.create(table=table, number=5, dealer=1, client_id=uuid.uuid4(), **outcome, **record)
+    first = _export(tournament.slug, tmp_path)
+    sie = first["rounds"][0]["tables"][0]["hands"][4]
+    assert sie["sie"] is True and "trump" not in sie
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps({**first, "exported_at": "2026-11-22T21:15:00+01:00"}), encoding="utf-8")
+
+    _empty_database()
+    call_command("import_tournament", str(path))
+    assert _export(tournament.slug, tmp_path) == first
+
+
 def test_a_table_with_paper_totals_goes_through_export_import_export(tmp_path):
     tournament = _tournament_with_a_paper_table()
     first = _export(tournament.slug, tmp_path)

@@ -28,7 +28,7 @@ def test_the_kreuz_button_stands_where_muss_would_be_and_proposes_the_vorhands_p
     response = client.get(url("entry_table", table.entry_key))
     html = response.content.decode()
     labels = [value for value, _label in response.context["contracts"]]
-    assert labels == ["rufspiel", "kreuz", "wenz", "solo"]  # no Muss, no thrown in
+    assert labels == ["rufspiel", "kreuz", "wenz", "solo", "sie"]  # no Muss, no thrown in; a Sie is its own button
     # Game 1: seat 1 deals and sits out, Vorhand is seat 2: the pair 2+4 against 3+5.
     assert [p["seats"] for p in response.context["kreuz_pairs"]] == [(2, 4), (3, 5)]
     assert 'data-testid="pair-2-4"' in html and "Bernd Maier + Dieter Gruber" in html

@@ -161,8 +161,9 @@ def test_without_javascript_an_error_renders_the_page_with_the_message_next_to_t
     ({"contract": "solo", "declarer": "3", "trump": "gras", "announce": "tout", "won": "1", "augen": "99",
       "laufende": "5"},
      {"contract": "solo", "declarer": 3, "trump": "gras", "tout": True, "won": True, "laufende": 5}),
-    ({"contract": "solo", "declarer": "4", "trump": "eichel", "announce": "sie", "augen": "80", "laufende": "3"},
-     {"contract": "solo", "declarer": 4, "trump": "eichel", "sie": True}),
+    ({"contract": "sie", "declarer": "4", "trump": "eichel", "announce": "tout", "augen": "80", "laufende": "3",
+      "kontra": "1"},
+     {"contract": "solo", "declarer": 4, "sie": True}),  # a Sie is its own button: no trump suit to tap
 ])
 def test_each_contract_keeps_only_its_own_fields(client, fields, record):
     from scoring.storage import hand_record as stored
@@ -176,7 +177,8 @@ def test_each_contract_keeps_only_its_own_fields(client, fields, record):
 def test_tout_and_sie_only_when_the_ruleset_allows_them(client):
     table = make_table(rules={"tout_allowed": False, "sie_allowed": False})
     html = client.get(url("entry_table", table.entry_key)).content.decode()
-    assert 'data-testid="tout"' not in html and 'data-testid="sie"' not in html
+    assert 'data-testid="tout"' not in html and 'data-testid="contract-sie"' not in html
+    assert 'data-testid="contract-sie"' in client.get(url("entry_table", make_table().entry_key)).content.decode()
     response = post_game(client, table, {"contract": "wenz", "declarer": "1", "announce": "tout", "won": "1"}, number=1)
     assert response.status_code == 400 and list(response.json()["errors"]) == ["announce"]
 

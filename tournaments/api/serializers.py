@@ -1,10 +1,13 @@
 """Shapes and types of the API's bodies. The rules are the services' business, never a serializer's."""
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, Optional
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from scoring.rules.hand import HAND_FIELDS
+from scoring.rules.hand import Hand as HandRecord
 from scoring.storage import hand_record as stored_record
 
 from ..models import Hand, Registration, Round
@@ -141,39 +144,22 @@ class TableOverviewSerializer(serializers.Serializer):
 # --- Hands --------------------------------------------------------------------------------------
 
 
-class HandRecordSerializer(serializers.Serializer):
+def _record_field(declared) -> serializers.Field:
+    """The API field of a key of the hand record, from its declaration in ``scoring.rules.hand.Hand``."""
+    kind = {"text": serializers.CharField, "number": serializers.IntegerField, "flag": serializers.BooleanField}
+    options = {"help_text": declared.metadata["help"]} if declared.metadata["help"] else {}
+    if declared.default is dataclasses.MISSING:
+        return kind[declared.metadata["kind"]](**options)
+    return kind[declared.metadata["kind"]](required=False, allow_null=True, **options)
+
+
+class _HandRecordBase(serializers.Serializer):
     """The hand record of rules.md section 4. Types only here; the service checks the rules.
 
     ``null`` or a left-out key means "not entered"; an unknown key is an error naming it.
     """
 
-    contract = serializers.CharField(help_text="rufspiel, wenz, solo; when all passed: weiter "
-                                     "(thrown in, all_pass = redeal) or kreuz (über Kreuz, all_pass = kreuz).")
-    declarer = serializers.IntegerField(required=False, allow_null=True, help_text="An active seat.")
-    partner = serializers.IntegerField(
-        required=False, allow_null=True,
-        help_text="Rufspiel: the called Sau's holder. Kreuz: may be left out; if given, the seat opposite the declarer.",
-    )
-    called = serializers.CharField(required=False, allow_null=True, help_text="Rufspiel: eichel, gras, schellen.")
-    muss = serializers.BooleanField(required=False, allow_null=True)
-    called_card = serializers.CharField(required=False, allow_null=True, help_text="Muss: sau, zehn, koenig.")
-    renonce = serializers.BooleanField(required=False, allow_null=True)
-    trump = serializers.CharField(required=False, allow_null=True, help_text="Farbsolo: eichel, gras, herz, schellen.")
-    tout = serializers.BooleanField(required=False, allow_null=True)
-    sie = serializers.BooleanField(required=False, allow_null=True)
-    augen = serializers.IntegerField(required=False, allow_null=True, help_text="The declaring party's Augen, 0–120.")
-    schwarz = serializers.BooleanField(required=False, allow_null=True)
-    won = serializers.BooleanField(required=False, allow_null=True, help_text="Tout only.")
-    laufende = serializers.IntegerField(required=False, allow_null=True)
-    kontra = serializers.IntegerField(required=False, allow_null=True)
-    dealer = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Ignored: the dealer follows from the game number."
-    )
-
-    RECORD_FIELDS = (
-        "contract", "declarer", "partner", "called", "muss", "called_card", "renonce", "trump", "tout", "sie",
-        "augen", "schwarz", "won", "laufende", "kontra", "dealer",
-    )
+    RECORD_FIELDS = HAND_FIELDS
 
     def to_internal_value(self, data):
         unknown = {}
@@ -193,6 +179,14 @@ class HandRecordSerializer(serializers.Serializer):
     def record_for(self, hand: Hand) -> dict[str, Any]:
         """The record that replaces a stored game's record."""
         return self.record()
+
+
+HandRecordSerializer = serializers.SerializerMetaclass("HandRecordSerializer", (_HandRecordBase,), {
+    "__module__": __name__, "__doc__": _HandRecordBase.__doc__,
+    **{declared.name: _record_field(declared) for declared in dataclasses.fields(HandRecord)},
+    "dealer": serializers.IntegerField(  # the service works it out from the game number
+        required=False, allow_null=True, help_text="Ignored: the dealer follows from the game number."),
+})
 
 
 class HandEntrySerializer(HandRecordSerializer):

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.describe import SUIT_NAMES
+
 from .tournament import Registration, Tournament
 
 
@@ -99,10 +101,10 @@ class Hand(models.Model):
         KREUZ = "kreuz", _("Kreuz (all passed)")
 
     class Suit(models.TextChoices):
-        EICHEL = "eichel", _("Eichel")
-        GRAS = "gras", _("Gras")
-        HERZ = "herz", _("Herz")
-        SCHELLEN = "schellen", _("Schellen")
+        EICHEL = "eichel", SUIT_NAMES["eichel"]
+        GRAS = "gras", SUIT_NAMES["gras"]
+        HERZ = "herz", SUIT_NAMES["herz"]
+        SCHELLEN = "schellen", SUIT_NAMES["schellen"]
 
     class CalledCard(models.TextChoices):
         SAU = "sau", _("Sau")

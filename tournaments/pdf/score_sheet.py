@@ -20,6 +20,8 @@ from django.utils.translation import get_language, gettext as _, pgettext
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from scoring.describe import describe, game_short
+
 from .drawing import BOLD, MINUS, REGULAR, Canvas, TextRun, fit_size, mm, money, new_canvas, signed
 from .qr import draw_qr
 
@@ -174,36 +176,10 @@ def _layout(sheet: ScoreSheet) -> _Layout:
 
 # --- text of a row ---------------------------------------------------------------------------
 
-SUITS = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
-
 
 def contract_text(row: SheetRow) -> str:
     """The contract column: the game and its details in the players' words (Ruf Gras, Wenz-Tout ...)."""
-    c = row.contract
-    if c == "weiter":
-        return _("Strich (all passed)")
-    if c == "kreuz":
-        if row.thrown_in:
-            return _("Strich (Kreuz 60:60)")
-        pair = sorted(seat for seat in (row.declarer, row.partner) if seat)
-        text = "+".join(str(seat) for seat in pair) + " " + _("über Kreuz")
-    elif c == "rufspiel":
-        suit = SUITS.get(row.called or "", "")
-        text = f"Muss {suit}" if row.muss else f"Ruf {suit}"
-        if row.renonce:
-            text += " Ren."
-    elif c == "wenz":
-        text = "Wenz-Tout" if row.tout else "Wenz"
-    elif c == "solo":
-        suit = SUITS.get(row.trump or "", "")
-        text = f"Sie {suit}" if row.sie else (f"Tout {suit}" if row.tout else f"Solo {suit}")
-    else:
-        text = c
-    if row.schwarz:
-        text += " " + _("schw.")
-    if row.kontra:
-        text += f" \u00d7{2 ** row.kontra}"
-    return text.strip()
+    return game_short(describe(row))
 
 
 def augen_text(row: SheetRow) -> str:

@@ -10,6 +10,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.rules.collation import name_sort_key
+
 from ..models import Registration, Round, SignUp, SignUpOptions, Tournament
 
 DEFAULT_CONSENT = gettext_lazy(
@@ -225,4 +227,4 @@ def invitations(club) -> list[Invitation]:
             seen.add(s.email.lower())
         result.append(Invitation(s.first_name, s.last_name, s.club_label, s.email, s.phone, s.tournament.name,
                                  s.tournament.date))
-    return sorted(result, key=lambda i: (i.last_name.lower(), i.first_name.lower()))
+    return sorted(result, key=lambda i: name_sort_key(i.last_name, i.first_name))  # German order, as the seat list

@@ -33,6 +33,7 @@ from ..forms_entry import (
     CONTRACTS,
     ERROR_SLOTS,
     MUSS,
+    SIE,
     GameForm,
     error_slot,
     initial_from_hand,
@@ -119,6 +120,8 @@ ALL_PASS_BUTTON = {"muss": MUSS, "redeal": Hand.Contract.WEITER, "kreuz": Hand.C
 def visible_contracts(rules) -> list[tuple[str, str]]:
     """The contract buttons this ruleset plays: of Muss, thrown in and Kreuz only the one of its all_pass."""
     hidden = set(ALL_PASS_BUTTON.values()) - {ALL_PASS_BUTTON[rules.all_pass]}
+    if not rules.sie_allowed:
+        hidden.add(SIE)
     return [(value, label) for value, label in CONTRACTS if value not in hidden]
 
 
