@@ -18,7 +18,10 @@ Then, in this order:
    (B), and a changed poll (the list rendered from the fragment cache, 200);
 3. last game → visible after a quiet moment: one game after two quiet seconds, time until the
    snapshot reflects it, ``--pairs`` times;
-4. the evening, ``--seconds`` long: every tablet enters a game every 60–120 s divided by ``--clock``,
+4. the phones alone, ``--phone-seconds`` long: every phone has loaded its page once (not counted) and
+   polls every ``--poll`` s with its ETag while no game is entered (between two rounds): the share of
+   one core the web workers use for 1,000 phones, polls/s, 304 share, CPU per poll;
+5. the evening, ``--seconds`` long: every tablet enters a game every 60–120 s divided by ``--clock``,
    every phone polls every ``--poll`` s (its standings page with its own row, or its player page, each
    with the ETag it got last); prints saves/s, save p50/p95/p99, poll p50/p95, the 304 share, web and
    worker CPU, and the standings lag of every fifth game.
@@ -51,6 +54,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--tablets", type=int, default=250)
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the evening phase")
+    parser.add_argument("--phone-seconds", type=float, default=40.0, help="length of the phones-alone phase")
     parser.add_argument("--clock", type=float, default=20.0, help="time compression of game entry (60–120 s / clock)")
     parser.add_argument("--poll", type=float, default=20.0, help="seconds between two polls of one phone")
     parser.add_argument("--pairs", type=int, default=7, help="A/B pairs (at least 7)")
@@ -242,7 +246,7 @@ def main() -> None:
             save_lat.append(statistics.median(lat_a))
             floor_lat.append(statistics.median(lat_b))
             time.sleep(0.5)
-        ratios = [a / b for a, b in zip(save_cpu, floor_cpu, strict=True)]
+        ratios = [a / b for a, b in zip(save_cpu, floor_cpu, strict=True) if b > 0]  # /proc counts in 10 ms ticks
         print(f"   web CPU per save: {summary(save_cpu, scale=1)}; floor {summary(floor_cpu, scale=1)}; "
               f"ratio {summary(ratios, unit='×', scale=1)} (target ≤ 2)")
         print(f"   latency, one tablet alone: save {summary(save_lat)}; floor {summary(floor_lat)}; {load()}")
@@ -287,8 +291,13 @@ def main() -> None:
                     quiet.append(lag)
         print(f"   {summary(quiet)} (target < 300 ms median)")
 
-        # 4. the evening
-        evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids)
+        # 4. the phones alone (between rounds), then 5. the evening; every phone has its page's tag
+        people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
+        tags = warm_tags(port, people)
+        evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
+                seconds=args.phone_seconds, tablets=False, tags=tags)
+        evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
+                seconds=args.seconds, tablets=True, tags=tags)
     finally:
         stop(worker)
         stop(web)
@@ -299,14 +308,48 @@ def main() -> None:
             drop_database(server, name)
 
 
-def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids) -> None:
-    print(f"\n4. the evening: {len(tables)} tablets (a game every {60 / args.clock:.1f}–{120 / args.clock:.1f} s), "
-          f"{args.phones} phones (every {args.poll:g} s), {args.seconds:g} s; {load()}", flush=True)
+def phone_url(key: str, number: int) -> tuple[str, dict]:
+    """Two in three phones poll their standings (htmx, their own row), one in three their player page."""
+    if number % 3:
+        return f"/t/abend/rangliste/?ich={number}", {"HX-Request": "true", "Accept-Encoding": "gzip"}
+    return f"/s/{key}/", {"Accept-Encoding": "gzip"}
+
+
+def warm_tags(port: int, people: list) -> dict[str, str]:
+    """Every phone loads its page once (not measured): afterwards it polls with the page's ETag."""
+    tags: dict[str, str] = {}
+    chunks = [people[i::8] for i in range(8)]
+
+    def load_pages(chunk):
+        client = Client(port)
+        for key, number in chunk:
+            url, headers = phone_url(key, number)
+            got = client.request("GET", url, headers=headers)[2]
+            if got.get("ETag"):
+                tags[url] = got["ETag"]
+
+    threads = [threading.Thread(target=load_pages, args=(chunk,), daemon=True) for chunk in chunks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return tags
+
+
+def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids, *, seconds: float,
+            tablets: bool, tags: dict[str, str]) -> None:
+    if tablets:
+        print(f"\n5. the evening: {len(tables)} tablets (a game every {60 / args.clock:.1f}–{120 / args.clock:.1f} s), "
+              f"{args.phones} phones (every {args.poll:g} s, each with its page's tag), {seconds:g} s; {load()}",
+              flush=True)
+    else:
+        print(f"\n4. the phones alone (no game entered): {args.phones} phones polling every {args.poll:g} s with "
+              f"their page's tag, {seconds:g} s; {load()}", flush=True)
     saves, polls, lags, failures = [], [], [], []
     codes: dict[int, int] = {}
     to_check: list[tuple[int, float]] = []
     results_lock = threading.Lock()
-    stop_at = time.monotonic() + args.seconds
+    stop_at = time.monotonic() + seconds
 
     def tablet(table, seed):
         local, client = random.Random(seed), Client(port)
@@ -327,14 +370,13 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
 
     def phone_group(group, seed):
         local, client = random.Random(seed), Client(port)
-        tags: dict[str, str] = {}
         step = args.poll / len(group)
         time.sleep(local.uniform(0, step))
         while time.monotonic() < stop_at:
             for key, number in group:
                 began = time.monotonic()
-                url = f"/t/abend/rangliste/?ich={number}" if number % 3 else f"/s/{key}/"
-                headers = {"HX-Request": "true", "Accept-Encoding": "gzip"} if number % 3 else {"Accept-Encoding": "gzip"}
+                url, headers = phone_url(key, number)
+                headers = dict(headers)
                 if url in tags:
                     headers["If-None-Match"] = tags[url]
                 try:
@@ -363,7 +405,8 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
 
     group_size = max(1, args.phones // 100)
     people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
-    threads = [threading.Thread(target=tablet, args=(t, rng.getrandbits(32)), daemon=True) for t in tables]
+    threads = [threading.Thread(target=tablet, args=(t, rng.getrandbits(32)), daemon=True)
+               for t in (tables if tablets else [])]
     threads += [threading.Thread(target=phone_group, args=(people[i:i + group_size], rng.getrandbits(32)), daemon=True)
                 for i in range(0, len(people), group_size)]
     checker = threading.Thread(target=lag_checker, daemon=True)
@@ -373,7 +416,7 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
     for thread in [*threads, checker]:
         thread.start()
     for thread in threads:
-        thread.join(timeout=args.seconds + 120)
+        thread.join(timeout=seconds + 120)
     elapsed = time.monotonic() - started
     web_cpu = cpu_seconds(web_pids) - cpu_before[0]
     worker_cpu = cpu_seconds(worker_pids) - cpu_before[1]
@@ -392,6 +435,9 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
           f"median {1000 * statistics.median(finite):.0f} ms, p95 {1000 * percentile(finite, 95):.0f} ms"
           if finite else "   standings lag: none measured")
     per = len(saves) + len(polls)
+    if not tablets:
+        print(f"   web workers: {100 * web_cpu / elapsed:.1f} % of one core for {args.phones} phones "
+              f"({1000 * web_cpu / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %)")
     print(f"   CPU: web {web_cpu:.1f} s ({1000 * web_cpu / max(1, per):.2f} ms per request), worker {worker_cpu:.1f} s "
           f"({1000 * worker_cpu / max(1, len(saves)):.1f} ms per game), this client {time.process_time() - cpu_before[2]:.1f} s "
           f"— of {elapsed * os.cpu_count():.0f} core-seconds; {load_before} before, {load()} after")

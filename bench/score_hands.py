@@ -1,10 +1,15 @@
 """Benchmark of the pure scoring engine: how many hand records per second ``score_hand`` scores.
 
-    python bench/score_hands.py [--hands N] [--seed S] [--pool P]
+    python bench/score_hands.py [--hands N] [--seed S] [--pool P] [--pairs 7] [--ab-hands 100000]
 
 Generates plausible valid hand records with a seeded random.Random (mostly Rufspiele, some Wenz
 and Farbsolo, the odd Muss, Tout and Sie, a quarter of the games at tables of five), then times
 the engine over them on one core. No Django, no database.
+
+First, the figure with its floor in the same run (``bench/_floor.py``): ``--pairs`` interleaved
+pairs of scoring ``--ab-hands`` records (A) against the floor (B): the least a scorer can do with the
+same records, i.e. read the fields it needs and build the points per seat without any rule. CPU
+seconds, median and range, the ratio and the load. Then the break-down of the engine's steps.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench._floor import MIN_PAIRS, ab_pairs, load  # noqa: E402
 
 from scoring.rules import (  # noqa: E402
     hand_from_dict,
@@ -96,13 +103,15 @@ def describe_mix(pool: list[tuple[dict[str, Any], int]]) -> str:
 
 
 def timed(label: str, count: int, run: Callable[[], None]) -> float:
+    """CPU seconds of this process (a shared machine's other work does not count), and the wall beside it."""
     gc.collect()
-    start = time.perf_counter()
+    start, start_wall = time.process_time(), time.perf_counter()
     run()
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
+    wall = time.perf_counter() - start_wall
     rate = count / seconds
     per_hand = seconds / count * 1e6
-    print(f"{label:<44} {seconds:8.3f} s  {rate:>10,.0f} hands/s  {per_hand:6.2f} µs/hand")
+    print(f"{label:<44} {seconds:8.3f} s CPU ({wall:.3f} wall)  {rate:>10,.0f} hands/s  {per_hand:6.2f} µs/hand")
     return rate
 
 
@@ -113,7 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pool", type=int, default=100_000, help="distinct hands generated, cycled to --hands"
     )
+    parser.add_argument("--pairs", type=int, default=MIN_PAIRS, help="A/B pairs against the floor (at least 7)")
+    parser.add_argument("--ab-hands", type=int, default=100_000, help="hands per half of a pair")
     args = parser.parse_args(argv)
+    if args.pairs < MIN_PAIRS:
+        parser.error("--pairs: at least 7")
 
     if args.hands < 1 or args.pool < 1:
         parser.error("--hands and --pool must be at least 1")
@@ -128,6 +141,27 @@ def main(argv: list[str] | None = None) -> int:
     version = sys.version.split()[0]
     print(f"Python {version}, {n:,} hands ({len(pool):,} distinct), seed {args.seed}")
     print("mix:", describe_mix(pool))
+    print(load())
+
+    chunk = [pool[i % len(pool)] for i in range(args.ab_hands)]
+
+    def engine() -> None:
+        for record, size in chunk:
+            score_hand(record, rules, size)
+
+    def floor() -> None:  # read what a scorer reads, build the points per seat, apply no rule
+        for record, size in chunk:
+            points = dict.fromkeys(range(1, size + 1), 0)
+            declarer, partner = record["declarer"], record.get("partner")
+            value = record.get("augen", 61) - 60 + record.get("laufende", 0)
+            points[declarer] += value
+            if partner is not None:
+                points[partner] += value
+
+    pairs = ab_pairs(engine, floor, args.pairs)
+    print(f"score_hand(dict) vs floor, {args.ab_hands:,} hands per half:")
+    print(pairs.report("score_hand", "read fields + points dict", per=args.ab_hands, unit="µs", scale=1e6))
+    print()
 
     def full() -> None:
         for record, size in records:

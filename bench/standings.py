@@ -1,13 +1,16 @@
 """Standings benchmark: a 1,000-player tournament (3 rounds × 48 games = 36,000 games) on PostgreSQL.
 
-    .venv/bin/python bench/standings.py [--players 1000] [--games 48] [--reuse]
+    .venv/bin/python bench/standings.py [--players 1000] [--games 48] [--pairs 11] [--reuse] \
+        [--database-url postgres://postgres@127.0.0.1:5432/skr_bench] [--redis-url redis://127.0.0.1:6379/14]
 
 Prints (1) a full recompute (read every game's stored outcome, per-table results, rank, ledger,
 replace the snapshot), the merge of one changed table (what a save costs the worker), and the floor:
 a raw SQL ``SUM ... GROUP BY`` over the same stored points; interleaved, median and range, with the
 load average; and (2) the time from the last game of a table committed to the standings showing it,
-with a real Celery worker on Redis. Database and broker from BENCH_DATABASE_URL (a server URL plus
-a database name this bench may drop) and BENCH_REDIS_URL. Not a test.
+with a real Celery worker on Redis. Database and broker from ``--database-url`` / ``--redis-url`` or
+the environment (BENCH_DATABASE_URL: a server URL plus a database name this bench may drop;
+BENCH_REDIS_URL). The floor counts what the full recompute counts: every game that is not thrown in
+(``thrown_in``), points per seat summed per player. Not a test.
 """
 import argparse
 import os
@@ -20,9 +23,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench_standings")
+def _option(name: str, env: str, default: str) -> str:
+    """An option read before Django is set up (the settings take it from the environment)."""
+    for index, arg in enumerate(sys.argv):
+        if arg == name and index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return os.environ.get(env, default)
+
+
+DATABASE_URL = _option("--database-url", "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench_standings")
 SERVER, DB = DATABASE_URL.rsplit("/", 1)
-BROKER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+BROKER = _option("--redis-url", "BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.update(
     DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER,
     DJANGO_SETTINGS_MODULE="schafkopfrennen.settings", DJANGO_LOG_LEVEL="WARNING",
@@ -34,7 +47,7 @@ RAW_SQL = """
     JOIN tournaments_table t ON t.id = h.table_id
     JOIN tournaments_round r ON r.id = t.round_id
     JOIN tournaments_seat s ON s.table_id = h.table_id
-    WHERE r.tournament_id = %s AND h.contract <> 'weiter'
+    WHERE r.tournament_id = %s AND NOT h.thrown_in
     GROUP BY s.registration_id
 """
 
@@ -54,15 +67,19 @@ def hand_record_of(hand) -> dict:
     return stored_record(hand, hand.table.size)
 
 
+CPU_MS: dict[int, list[float]] = {}  # this process's CPU per function (PostgreSQL's own is not in it)
+
+
 def interleaved_ms(fns, repeat: int = 11) -> list[list[float]]:
     """Times of each function, run in turns (the order turning round) so that a slow spell of the machine hits all alike."""
     times: list[list[float]] = [[] for _ in fns]
     for turn in range(repeat):
-        order = list(zip(fns, times))
-        for fn, bucket in (order if turn % 2 == 0 else order[::-1]):
-            started = time.perf_counter()
+        order = list(zip(range(len(fns)), fns, times))
+        for index, fn, bucket in (order if turn % 2 == 0 else order[::-1]):
+            started, cpu = time.perf_counter(), time.process_time()
             fn()
             bucket.append((time.perf_counter() - started) * 1000)
+            CPU_MS.setdefault(index, []).append((time.process_time() - cpu) * 1000)
     return times
 
 
@@ -79,7 +96,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--reuse", action="store_true", help="keep the database of an earlier run")
+    parser.add_argument("--pairs", type=int, default=11, help="interleaved turns (at least 7)")
+    parser.add_argument("--database-url", default=DATABASE_URL)
+    parser.add_argument("--redis-url", default=BROKER)
+    parser.add_argument("--no-worker", action="store_true", help="skip the last-game-to-visible part")
     args = parser.parse_args()
+    if args.pairs < 7:
+        parser.error("--pairs: at least 7")
     if not args.reuse:
         recreate_database()
 
@@ -133,7 +156,7 @@ def main() -> None:
     from tournaments.services.hands import hand_correct
 
     open_tables = list(Hand.objects.filter(table__round__tournament=tournament, table__round__status="published")
-                       .order_by("table_id", "-number").distinct("table_id")[:11])
+                       .order_by("table_id", "-number").distinct("table_id")[:args.pairs])
 
     def merge_one() -> None:
         """A correction at one table (not timed here), then what the worker does with it."""
@@ -147,16 +170,21 @@ def main() -> None:
     standings_recompute(tournament_id=tournament.pk)  # warm them up once
     raw_sum()
     load_before = os.getloadavg()
-    recompute, raw, _ = interleaved_ms([lambda: standings_recompute(tournament_id=tournament.pk), raw_sum, merge_one])
+    recompute, raw, _ = interleaved_ms([lambda: standings_recompute(tournament_id=tournament.pk), raw_sum, merge_one],
+                                    repeat=args.pairs)
     load_after = os.getloadavg()
-    print(f"games stored: {hands:,}; 11 interleaved turns; load {load_before[0]:.2f} before, {load_after[0]:.2f} after "
+    print(f"games stored: {hands:,}; {args.pairs} interleaved turns; load {load_before[0]:.2f} before, {load_after[0]:.2f} after "
           f"on {os.cpu_count()} cores (the machine may be shared)")
     print(f"full recompute:            {described(recompute)}")
     print(f"merge of one changed table: {described(merge_times)}")
     print(f"raw SQL SUM ... GROUP BY:  {described(raw)}")
+    print(f"  CPU of this process: full recompute {described(CPU_MS[0])}; raw SQL {described(CPU_MS[1])}; "
+          f"correction + merge {described(CPU_MS[2])}")
     ratios = [a / b for a, b in zip(recompute, raw, strict=True)]
     print(f"full recompute / raw SQL:  median {statistics.median(ratios):.2f} × (range {min(ratios):.2f}–{max(ratios):.2f}; target ≤ 2)")
 
+    if args.no_worker:
+        return
     if not last_games:  # --reuse: take the last game of ten tables of the open round back, to enter it again
         rnd = tournament.rounds.order_by("-number").first()
         for table in rnd.tables.order_by("number")[:10]:

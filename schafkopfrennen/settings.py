@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An unchanged poll of the standings, a player page or the seat list: 304 before the rest (issue 14).
+    "schafkopfrennen.polling.EarlyNotModifiedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -142,7 +144,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if os.environ.get("REDIS_CACHE_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "schafkopfrennen.cache.RedisCache",
             "LOCATION": os.environ["REDIS_CACHE_URL"],
         }
     }

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tournaments.services import standings as standings_module
 from scoring.models import StandingsSnapshot
 from scoring.rules.outcome import table_result_to_dict
-from tournaments.selectors.standings import player_accounts, table_results_by_id, standings_compute
+from tournaments.selectors.standings import player_accounts, standings_compute, table_results_by_id, table_results_summed
 from tournaments.services.standings import snapshot_data
 from tournaments.models import Hand, Registration
 from tournaments.services.errors import ServiceError
@@ -39,6 +39,8 @@ def assert_snapshot_is_the_full_recompute(tournament) -> None:
     assert snapshot.data == json.loads(json.dumps(snapshot_data(result, info)))
     account, _info = player_accounts(tournament.pk)
     fresh = {str(pk): table_result_to_dict(r) for pk, r in table_results_by_id(tournament.pk, account=account).items()}
+    summed = {str(pk): table_result_to_dict(r) for pk, r in table_results_summed(tournament.pk, account=account).items()}
+    assert summed == fresh  # the database's sums are the games' outcomes folded one by one
     kept = {pk: {k: v for k, v in t.items() if k != "rev"} for pk, t in snapshot.parts["tables"].items()}
     assert kept == json.loads(json.dumps(fresh))
 

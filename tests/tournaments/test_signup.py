@@ -287,7 +287,8 @@ def test_the_desk_confirms_on_the_sign_ups_page(client, tournament):
     desk = get_user_model().objects.create_user("desk")
     ClubMembership.objects.create(user=desk, club=tournament.club, role=ClubMembership.Role.DESK)
     client.force_login(desk)
-    assert 'data-testid="to-confirm-note"' in client.get(reverse("tournaments:checkin", args=["herbst"])).content.decode()
+    checkin_page = client.get(reverse("tournaments:checkin", args=["herbst"])).content.decode()
+    assert 'data-testid="to-confirm-note"' in checkin_page
     page = client.get(reverse("tournaments:signups", args=["herbst"])).content.decode()
     assert f'data-testid="match-{entry.pk}"' in page
     client.post(reverse("tournaments:signup_match", args=["herbst", entry.pk]), {"same": "1"})

@@ -1,7 +1,9 @@
 """Reads of the public pages: the tournament list and the seat list ("Wo sitze ich?")."""
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
 from scoring.rules.collation import name_initial, name_sort_key
@@ -55,3 +57,27 @@ def seats_by_table(rnd: Round) -> list[tuple[Table, list[SeatRow]]]:
 def round_current_public(tournament: Tournament) -> Round | None:
     """The newest round the public may see (published or closed)."""
     return tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("-number").first()
+
+
+def seat_list_state(slug: str) -> tuple[str, None] | None:
+    """What the public seat list shows follows from this token (None: no tournament or no public round).
+
+    The newest public round (its number and status) and who sits where in it (a checksum over the
+    seats: a redraw, a swap or a substitute changes it); one small read instead of rendering a
+    thousand names. Like the player page's token it does not follow a player's name being edited.
+    """
+    t, r, tb, s = (m._meta.db_table for m in (Tournament, Round, Table, Seat))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT t.name, r.id, r.number, r.status, '
+            f'(SELECT COUNT(*) FROM "{s}" s WHERE s.round_id = r.id), '
+            f'(SELECT SUM(s.registration_id * (tb.number * 8 + s.number)) FROM "{s}" s '
+            f'JOIN "{tb}" tb ON tb.id = s.table_id WHERE s.round_id = r.id) '
+            f'FROM "{t}" t LEFT JOIN "{r}" r ON r.id = (SELECT r2.id FROM "{r}" r2 WHERE r2.tournament_id = t.id '
+            f"AND r2.status <> 'drawn' ORDER BY r2.number DESC LIMIT 1) WHERE t.slug = %s", [slug])
+        row = cursor.fetchone()
+    if row is None or row[1] is None:
+        return None
+    name, round_id, number, status, seats, checksum = row
+    digest = hashlib.blake2b(name.encode(), digest_size=6).hexdigest()
+    return f"{digest}-{round_id}.{number}.{status}-{seats}.{checksum}", None

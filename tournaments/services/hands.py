@@ -4,11 +4,11 @@ A table's row is locked (``select_for_update``) for every write, so two tablets 
 are served one after the other: a retry with the same client id returns the stored game, and a
 second, different submission for a game number already taken gets a 409.
 """
+import functools
 import uuid
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Max, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -95,28 +95,47 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 _CHANGING = ("paper_totals", "completed_at", "closed_reason")  # a table's columns a write may find changed
 
 
+@functools.cache
+def _entry_sql(vendor: str) -> tuple[str, str]:
+    """The two statements of ``_lock_for_entry``, written out once: standard SQL over the models' tables.
+
+    Plain statements because the save is the hot path of a tournament: building the same ORM query
+    anew for every game cost more CPU than running it.
+    """
+    t, h, r, c = (m._meta.db_table for m in (Table, Hand, Round, TableConfirmation))
+    lock = (f'SELECT paper_totals IS NOT NULL, completed_at IS NOT NULL, closed_reason FROM "{t}" WHERE id = %s'
+            + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
+    facts = (f'SELECT r.status, MAX(h.number), COUNT(h.id), SUM(CASE WHEN h.thrown_in THEN 1 ELSE 0 END), '
+             f'MAX(CASE WHEN h.client_id = %s THEN h.id END), '
+             f'(SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = %s) '
+             f'FROM "{r}" r LEFT JOIN "{h}" h ON h.table_id = %s WHERE r.id = %s GROUP BY r.status')
+    return lock, facts
+
+
 def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
 
     The hot path of a tournament: the caller loaded the table with its round and tournament (the key
-    lookup); the lock re-reads only the table's own changing columns, and the round's status comes
-    with the game facts from a statement after the lock, so a round closed meanwhile is seen (closing
-    a round locks its tables first). ``twin``: this submission was stored before (a retry).
+    lookup); the lock re-reads only the table's own changing columns (whether they are set: their
+    values are read only in the rare case they are), and the round's status comes with the game
+    facts from a statement after the lock, so a round closed meanwhile is seen (closing a round locks
+    its tables first). ``twin``: this submission was stored before (a retry).
     """
-    fresh = Table.objects.select_for_update().filter(pk=table.pk).values(*_CHANGING).get()
-    for name in _CHANGING:
-        setattr(table, name, fresh[name])
-    hands = Hand.objects.filter(table_id=table.pk).order_by().values("table_id")
-
-    def count(query) -> Subquery:
-        return Subquery(query.annotate(n=Count("pk")).values("n"))
-
-    return Round.objects.filter(pk=table.round_id).values("status").annotate(
-        twin=Subquery(hands.filter(client_id=client_id).values("pk")[:1]),
-        last=Subquery(hands.annotate(m=Max("number")).values("m")),
-        entered=count(hands), thrown_in=count(hands.filter(thrown_in=True)),
-        confirmed=count(TableConfirmation.objects.filter(table_id=table.pk).order_by().values("table_id")),
-    ).get()
+    lock, facts = _entry_sql(connection.vendor)
+    uid = Hand._meta.get_field("client_id").get_db_prep_value(client_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(lock, [table.pk])
+        paper, completed, reason = cursor.fetchone()
+        cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
+        status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
+    if paper or completed:  # rare: read the values themselves (the lock is already held)
+        fresh = Table.objects.filter(pk=table.pk).values(*_CHANGING).get()
+        for name in _CHANGING:
+            setattr(table, name, fresh[name])
+    else:
+        table.paper_totals, table.completed_at, table.closed_reason = None, None, reason
+    return {"status": status, "last": last, "entered": entered, "thrown_in": thrown_in, "twin": twin,
+            "confirmed": confirmed}
 
 
 @transaction.atomic

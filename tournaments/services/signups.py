@@ -117,9 +117,10 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
         status__in=[SignUp.Status.PLACE, SignUp.Status.WAITING],
     ).filter(Q(club=club, club_name__iexact=typed) if club or typed else Q())
     if duplicate.exists():
-        raise StateConflict("last_name", _("%(name)s is signed up already. Your personal link is in your "
-                                          "confirmation; the desk helps if it is lost.") % {"name": f"{first_name} {last_name}"},
-                             code="duplicate")
+        name = f"{first_name} {last_name}"
+        message = _("%(name)s is signed up already. Your personal link is in your confirmation; the desk helps if "
+                    "it is lost.") % {"name": name}
+        raise StateConflict("last_name", message, code="duplicate")
     full = options.capacity is not None and places_taken(locked) >= options.capacity
     if full and not options.waiting_list:
         raise StateConflict("tournament", _("The tournament is full: all %(n)d places are taken.") % {
@@ -186,7 +187,7 @@ def registration_leave(*, registration: Registration, by=None, url_base: str = "
 @transaction.atomic
 def signup_consent_withdraw(*, signup: SignUp) -> SignUp:
     """No more invitations, and the contact details are deleted (the name stays with the results)."""
-    signup = SignUp.objects.select_for_update().select_related("registration__player").get(pk=signup.pk)
+    signup = SignUp.objects.select_for_update(of=("self",)).select_related("registration__player").get(pk=signup.pk)
     if signup.consent_withdrawn_at is not None:
         raise StateConflict("consent", _("You have withdrawn your consent already."))
     contact = signup.contact
@@ -205,7 +206,8 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
     """The desk decides whether a returning player is the one of the club database: then the two records
     become one (his history stays together), else they stay two people."""
     locked, _options = _locked(signup.tournament)
-    signup = SignUp.objects.select_for_update().select_related("registration__player", "match").get(pk=signup.pk)
+    signup = (SignUp.objects.select_for_update(of=("self",)).select_related("registration__player", "match")
+              .get(pk=signup.pk))
     if signup.match_state != SignUp.Match.PENDING or signup.match is None or signup.registration is None:
         raise StateConflict("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
     if same:

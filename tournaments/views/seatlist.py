@@ -2,8 +2,10 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from schafkopfrennen.polling import polled_page
+
 from .. import access
-from ..selectors.public import round_current_public, seat_rows, seats_by_table
+from ..selectors.public import round_current_public, seat_list_state, seat_rows, seats_by_table
 from ..selectors.signup import signup_form_state
 from ..models import Tournament
 
@@ -42,11 +44,17 @@ def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpRespon
     return render(request, "public/seatlist.html", context)
 
 
+def _seat_list_state(request: HttpRequest, slug: str):
+    return seat_list_state(slug)
+
+
+@polled_page(_seat_list_state)  # an unchanged look is a 304 before anything is rendered (issue 14)
 def seatlist(request: HttpRequest, slug: str) -> HttpResponse:
     """Everyone alphabetically by last name with table and seat, with a search box."""
     return _seat_list(request, slug, by_table=False)
 
 
+@polled_page(_seat_list_state)
 def seatlist_tables(request: HttpRequest, slug: str) -> HttpResponse:
     """The same round, table by table."""
     return _seat_list(request, slug, by_table=True)
