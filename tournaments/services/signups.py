@@ -32,6 +32,13 @@ from .registration import registration_create, registration_update, registration
 from .signup_mail import signup_mail_task
 
 KEY_IN_CODE = re.compile(r"(?:/(?:s|anmeldung)/)?([A-Za-z0-9_-]{16,64})/?$")
+# A USB scanner set to another keyboard layout than the computer's types some characters wrong: a US
+# scanner on a German computer swaps y and z and types "/" as "-", "-" as "ß", "_" as "?", ":" as "Ö";
+# a German scanner on a US computer the other way round. What it typed, read back both ways.
+LAYOUT_MIXUPS = (
+    str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "ß": "-", "?": "_", "-": "/", "Ö": ":"}),
+    str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "/": "-", "&": "/", ">": ":", "?": "_"}),
+)
 
 
 def _locked(tournament: Tournament) -> tuple[Tournament, SignUpOptions]:
@@ -282,13 +289,16 @@ def checkin_scan(*, tournament: Tournament, code: str, collect: bool = True, by=
     if text.isdigit():
         reg = Registration.objects.filter(tournament=locked, start_number=int(text)).first()
     else:
-        key = code_key(text)
-        if key:
+        for typed in (text, *(text.translate(mixup) for mixup in LAYOUT_MIXUPS)):
+            key = code_key(typed)
+            if not key:
+                continue
             reg = Registration.objects.filter(tournament=locked, key=key).first()
-            if reg is None:
-                signup = SignUp.objects.select_for_update().filter(tournament=locked, key=key).first()
-                if signup is not None:
-                    return _signup_at_door(signup, text)
+            if reg is not None:
+                break
+            signup = SignUp.objects.select_for_update().filter(tournament=locked, key=key).first()
+            if signup is not None:
+                return _signup_at_door(signup, text)
     if reg is None:
         return CheckIn(CheckIn.UNKNOWN, text[:80])
     return _check_in(locked, reg, collect=collect, by=by, code=text)
