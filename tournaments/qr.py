@@ -1,18 +1,40 @@
-"""QR codes as SVG, drawn by ReportLab's own QR widget (no other QR library)."""
+"""QR codes of the private links, from one generator (segno) for the pages' SVG and the PDFs.
+
+Error correction M (15 % of a code may be smudged or torn), never boosted, so a link's symbol has
+the size its length asks for; a quiet zone of four modules around it, as the standard asks.
+"""
+from __future__ import annotations
+
+import io
 from functools import lru_cache
 
-from reportlab.graphics import renderSVG
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
+import segno
 
-QUIET_MODULES = 4  # the blank border a scanner needs, in modules
+QUIET_ZONE = 4  # modules of white around a QR code
+ERROR = "m"
+
+
+def _make(value: str) -> segno.QRCode:
+    return segno.make_qr(value, error=ERROR, boost_error=False)
+
+
+@lru_cache(maxsize=2048)
+def qr_matrix(value: str) -> tuple[tuple[bool, ...], ...]:
+    """The modules of the QR code of ``value``, rows from the top, without the quiet zone (True: dark).
+
+    Cached: a table's score sheet and its table card show the same link, and a rebuilt pack the same
+    links again.
+    """
+    return tuple(tuple(bool(cell) for cell in row) for row in _make(value).matrix)
 
 
 @lru_cache(maxsize=512)
-def qr_svg(data: str) -> str:
-    """A standalone SVG document of the QR code for ``data`` (error correction M, with a quiet zone)."""
-    widget = QrCodeWidget(data, barLevel="M", barBorder=QUIET_MODULES)
-    x0, y0, x1, y1 = widget.getBounds()
-    drawing = Drawing(x1 - x0, y1 - y0)
-    drawing.add(widget)
-    return renderSVG.drawToString(drawing)
+def qr_svg(value: str) -> str:
+    """A standalone SVG document of the QR code for ``value``, one unit per module, with its quiet zone.
+
+    It scales to whatever size the page gives it (``width``/``height`` on the ``img``).
+    """
+    buffer = io.BytesIO()
+    _make(value).save(buffer, kind="svg", border=QUIET_ZONE, scale=1, xmldecl=False, unit=None,
+                      omitsize=True, title=None, dark="#000", light="#fff")
+    return buffer.getvalue().decode("ascii")

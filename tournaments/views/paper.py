@@ -95,7 +95,7 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def table_qr(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    """The QR code of a table's private link, as SVG (ReportLab's QR widget)."""
+    """The QR code of a table's private link, as SVG (segno, as in the PDFs)."""
     table = _table(request, slug, table_id)
     link = request.build_absolute_uri(reverse("tournaments:entry_table", args=[table.entry_key]))
     response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
