@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ._construct import fast_constructor
 from .errors import RuleError, wrong_type
 
 RUFSPIEL = "rufspiel"
@@ -93,7 +92,7 @@ def hand_from_dict(data: Mapping[str, Any]) -> Hand:
         data = {key: value for key, value in data.items() if value is not None}
     if "contract" not in data:
         raise RuleError("contract", "missing", "every game needs a contract")
-    return _build_hand(**data)
+    return Hand(**data)
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:
@@ -114,4 +113,3 @@ def _shape_error(key: Any, value: Any) -> RuleError:
 
 
 _TYPES: dict[str, type] = {key: expected for key, (expected, _) in _FIELD_TYPES.items()}
-_build_hand = fast_constructor(Hand)

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._construct import fast_constructor
 from .hand import KREUZ, RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, Hand, hand_from_dict
 from .ruleset import Ruleset
 from .seats import active_seats, kreuz_partner
@@ -55,9 +54,6 @@ class HandScore:
     def lost_solo(self) -> bool:
         """The declarer lost a Wenz, Farbsolo or Tout."""
         return not self.declarer_won and self.contract in SOLO_CONTRACTS
-
-
-_build_score = fast_constructor(HandScore)
 
 
 def score_hand(hand: Hand | Mapping[str, Any], rules: Ruleset, table_size: int = 4) -> HandScore:
@@ -149,7 +145,7 @@ def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScor
         if owed:
             reuegeld[declarer] = owed
 
-    return _build_score(
+    return HandScore(
         points, value, won, schneider, schwarz, laufende, reuegeld, False, {}, contract, declarer,
         partner,
     )

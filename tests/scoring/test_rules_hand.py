@@ -3,7 +3,6 @@
 import pytest
 
 from scoring.rules import HAND_FIELDS, Hand, RuleError, hand_from_dict, hand_to_dict
-from scoring.rules._construct import fast_constructor
 from scoring.rules.scoring import HandScore
 
 
@@ -95,22 +94,3 @@ def test_hand_is_frozen():
 
     with pytest.raises(AttributeError):
         hand.augen = 80  # type: ignore[misc]
-
-
-def test_fast_constructor_builds_equal_frozen_objects():
-    build_hand = fast_constructor(Hand)
-    build_score = fast_constructor(HandScore)
-
-    hand = build_hand(contract="solo", declarer=2, trump="gras", augen=61)
-    assert hand == Hand(contract="solo", declarer=2, trump="gras", augen=61)
-    assert type(hand) is Hand
-    with pytest.raises(AttributeError):
-        hand.augen = 1  # type: ignore[misc]
-    score = build_score({1: 1}, 1, True, False, False, 0, {})
-    assert score == HandScore({1: 1}, 1, True, False, False, 0, {})
-    assert score.weitergeld == {} and score.weitergeld is not build_score({}, 0, 0, 0, 0, 0, {}).weitergeld
-
-
-def test_fast_constructor_refuses_other_classes():
-    with pytest.raises(TypeError):
-        fast_constructor(dict)
