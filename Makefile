@@ -39,6 +39,7 @@ run: demo
 	$(PY) manage.py runserver $(HOST)
 
 test: install-dev
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest
 
 messages: install-dev

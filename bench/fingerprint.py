@@ -158,6 +158,7 @@ def make(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
+    from django.urls import reverse  # by name: the organiser paths changed language in issue 16
 
     from tournaments.models import Tournament
 
@@ -236,7 +237,7 @@ def make(args: argparse.Namespace) -> None:
             write_pdf(f"url-round-{number}-{doc}", get(f"/o/{slug}/runde/{number}/druck/{doc}.pdf"))
     for doc in ("spielliste", "spielliste-leer"):
         write_pdf(f"url-round-1-table-{tables[-1]}-{doc}", get(f"/o/{slug}/runde/1/tisch/{tables[-1]}/{doc}.pdf"))
-    write_pdf("url-start-cards", get(f"/o/{slug}/desk/startkarten.pdf"))
+    write_pdf("url-start-cards", get(reverse("tournaments:start_cards", args=[slug])))
     write_pdf("url-standings", get(f"/o/{slug}/druck/rangliste.pdf"))
     for number in rounds:
         write_pdf(f"url-standings-round-{number}", get(f"/o/{slug}/druck/rangliste.pdf?runde={number}"))

@@ -100,7 +100,7 @@ def set_up_tournament(database_url: str, players: int, seed: int) -> list[tuple[
     from django.core.management import call_command
     from django.db import connections
 
-    from tournaments.selectors import games_required
+    from tournaments.selectors.tables import games_required
     from tournaments.services.rounds import round_draw, round_publish
     from tournaments.services.simulation import tournament_simulate_setup
 

@@ -51,7 +51,7 @@ from tournaments.models import Round  # noqa: E402
 from tournaments.pdf.qr import qr_code  # noqa: E402
 from tournaments.pdf.fonts import register_fonts  # noqa: E402
 from tournaments.pdf.pack import render_pack  # noqa: E402
-from tournaments.selectors_print import print_pack_data  # noqa: E402
+from tournaments.selectors.printing import print_pack_data  # noqa: E402
 from tournaments.services.rounds import round_draw  # noqa: E402
 from tournaments.services.simulation import round_simulate, tournament_simulate_setup  # noqa: E402
 

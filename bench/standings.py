@@ -62,7 +62,7 @@ def recreate_database() -> None:
 
 def hand_record_of(hand) -> dict:
     """The record of a stored game (what the tablet sent)."""
-    from scoring.services import hand_record as stored_record
+    from scoring.storage import hand_record as stored_record
 
     return stored_record(hand, hand.table.size)
 
@@ -115,8 +115,9 @@ def main() -> None:
     from django.db import connection
 
     from scoring.models import StandingsSnapshot
-    from scoring.schedule import standings_deferred
-    from scoring.standings import games_marker, standings_recompute
+    from tournaments.services.schedule import standings_deferred
+    from tournaments.selectors.standings import games_marker
+    from tournaments.services.standings import standings_recompute
     from tournaments.models import Hand, Tournament
     from tournaments.services.hands import hand_delete, hand_record, table_sheet_record
     from tournaments.services.rounds import round_draw, round_publish
@@ -151,7 +152,7 @@ def main() -> None:
             cursor.execute(RAW_SQL, [tournament.pk])
             return cursor.fetchall()
 
-    from scoring.standings import standings_update
+    from tournaments.services.standings import standings_update
     from tournaments.services.hands import hand_correct
 
     open_tables = list(Hand.objects.filter(table__round__tournament=tournament, table__round__status="published")

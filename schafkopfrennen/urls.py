@@ -22,9 +22,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", api_docs, name="api-docs"),
+    path("api/docs/", api_docs, name="api_docs"),
     path("api/", include("tournaments.api.urls")),
-    path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

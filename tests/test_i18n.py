@@ -139,7 +139,7 @@ PAGES = [
     # (page, German words, English words)
     ("/o/", ["Meine Turniere", "Turnierleitung"], ["My tournaments", "Control panel"]),
     ("/o/herbstrennen/", ["Turnierleitung", "Runde 1", "Anmeldung"], ["Control panel", "Round 1", "Registration desk"]),
-    ("/o/herbstrennen/desk/", ["Spieler suchen", "bezahlt", "anwesend"], ["Find a player", "paid", "here"]),
+    ("/o/herbstrennen/meldestelle/", ["Spieler suchen", "bezahlt", "anwesend"], ["Find a player", "paid", "here"]),
     ("/t/herbstrennen/sitzplan/", ["Wo sitze ich?", "Nach Tischen"], ["Where do I sit?", "By table"]),
     ("table", ["Wer spielt?", "Gerufene Sau", "Spielliste" ], ["Who plays?", "Called Sau", "Players and totals"]),
     ("/t/herbstrennen/rangliste/", ["Rangliste", "Gesamt", "Punkte"], ["Standings", "Overall", "Points"]),

@@ -30,7 +30,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, Player, SignUp, SignUpOptions, Table, Tournament
@@ -71,15 +71,15 @@ EXPECTED = {
 PERMISSIONS: dict[str, dict[str, str]] = {
     # API schema and docs: public (drf-spectacular's default AllowAny).
     "schema": {"GET": PUBLIC},
-    "api-docs": {"GET": PUBLIC},
+    "api_docs": {"GET": PUBLIC},
     # Public pages.
     "tournaments:home": {"GET": PUBLIC},
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},
-    "scoring:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
-    "scoring:projector": {"GET": PUBLIC},
-    "scoring:download": {"GET": PUBLIC},
+    "tournaments:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
+    "tournaments:standings_projector": {"GET": PUBLIC},
+    "tournaments:standings_download": {"GET": PUBLIC},
     # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
     "tournaments:series": {"GET": PUBLIC},
     "tournaments:series_download": {"GET": PUBLIC},
@@ -150,20 +150,23 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:account": {"GET": LOGIN},
     "tournaments:account_token_create": {"POST": LOGIN},
     "tournaments:account_token_revoke": {"POST": LOGIN},
-    "tournaments:tournament-new": {"GET": ORG_ANY, "POST": ORG_ANY},
-    "tournaments:archive-upload": {"GET": ORG_ANY, "POST": ORG_ANY},
-    "tournaments:club": {"GET": VIEWER, "POST": ORGANISER},  # POST: CSV import, merge, club details
-    "tournaments:player-edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
+    "tournaments:tournament_new": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:archive_upload": {"GET": ORG_ANY, "POST": ORG_ANY},
+    "tournaments:club": {"GET": VIEWER},
+    "tournaments:club_details": {"POST": ORGANISER},
+    "tournaments:club_import": {"POST": ORGANISER},
+    "tournaments:club_merge": {"POST": ORGANISER},
+    "tournaments:player_edit": {"GET": DESK, "POST": DESK},  # fixing a name at the desk
     # A player's personal data: export and anonymise, organisers of his club only.
-    "tournaments:player-export": {"GET": ORGANISER},
-    "tournaments:player-anonymise": {"POST": ORGANISER},
+    "tournaments:player_export": {"GET": ORGANISER},
+    "tournaments:player_anonymise": {"POST": ORGANISER},
     # The audit log, per club and per tournament: organisers only.
     "tournaments:club_log": {"GET": ORGANISER},
     "tournaments:tournament_log": {"GET": ORGANISER},
     # Control panel (read-only for everyone with a role) and setup.
     "tournaments:control": {"GET": VIEWER},
     "tournaments:settings": {"GET": ORGANISER, "POST": ORGANISER},
-    "tournaments:rules-examples": {"POST": ORGANISER},
+    "tournaments:rules_examples": {"POST": ORGANISER},
     "tournaments:copy": {"GET": ORGANISER, "POST": ORGANISER},
     # The desk: registration, payments, check-in, withdrawal, substitutes.
     "tournaments:desk": {"GET": DESK},
@@ -190,7 +193,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_totals": {"POST": ORGANISER},
     "tournaments:table_confirm_for": {"POST": ORGANISER},
     "tournaments:table_close": {"POST": ORGANISER},
-    "tournaments:archive-download": {"GET": ORGANISER},
+    "tournaments:archive_download": {"GET": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
@@ -204,27 +207,28 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:print_cash": {"GET": DESK},
     "tournaments:print_certificates": {"GET": DESK},
     # Standings, prizes, cash.
-    "scoring:publish": {"POST": ORGANISER},
-    "scoring:prizes": {"GET": VIEWER, "POST": ORGANISER},
-    "scoring:cash": {"GET": DESK},  # payments
+    "tournaments:standings_publish": {"POST": ORGANISER},
+    "tournaments:standings_refresh": {"POST": DESK},
+    "tournaments:prizes": {"GET": VIEWER, "POST": ORGANISER},
+    "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
     "api:registrations": {"GET": VIEWER, "POST": DESK},
     "api:registration": {"GET": VIEWER, "PATCH": DESK},
     "api:rounds": {"GET": VIEWER, "POST": ORGANISER},
     "api:round": {"GET": VIEWER},
-    "api:round-publish": {"POST": ORGANISER},
-    "api:round-redraw": {"POST": ORGANISER},
-    "api:round-close": {"POST": ORGANISER},
-    "api:round-tables": {"GET": VIEWER},
-    "api:round-table": {"GET": VIEWER},
-    "api:round-hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
-    "api:round-table-totals": {"PUT": ORGANISER},
+    "api:round_publish": {"POST": ORGANISER},
+    "api:round_redraw": {"POST": ORGANISER},
+    "api:round_close": {"POST": ORGANISER},
+    "api:round_tables": {"GET": VIEWER},
+    "api:round_table": {"GET": VIEWER},
+    "api:round_hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},
+    "api:round_table_totals": {"PUT": ORGANISER},
     # Table API: the entry key is the credential.
     "api:table": {"GET": KEY},
-    "api:table-hands": {"POST": KEY},
-    "api:table-hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
-    "api:table-preview": {"POST": KEY},
-    "api:table-confirm": {"POST": KEY},
+    "api:table_hands": {"POST": KEY},
+    "api:table_hand": {"GET": KEY, "PUT": KEY, "PATCH": KEY, "DELETE": KEY},
+    "api:table_preview": {"POST": KEY},
+    "api:table_confirm": {"POST": KEY},
     "api:player": {"GET": KEY},
 }
 
@@ -283,7 +287,7 @@ def test_the_walk_sees_every_area():
     """A sanity check of the walk itself: each URL module is there, the excluded ones are not."""
     names = set(site_urls())
     for name in ("tournaments:home", "tournaments:desk", "tournaments:entry_table", "tournaments:control",
-                 "tournaments:print_round", "scoring:prizes", "api:registrations", "api:table", "schema"):
+                 "tournaments:print_round", "tournaments:prizes", "api:registrations", "api:table", "schema"):
         assert name in names
     assert not any(name.startswith("admin:") or name in ("login", "logout", "set_language") for name in names)
 
@@ -384,7 +388,7 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "player_key": world.tournament.registrations.get(start_number=1).key,
         "pk": world.signup.pk,
     }
-    if url.name == "scoring:download":
+    if url.name == "tournaments:standings_download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]
     if url.name == "tournaments:series_download":
         return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
@@ -512,6 +516,27 @@ def _ready_pack(monkeypatch, tmp_path):
                         lambda **kwargs: PackState(READY, "fingerprint", path=pdf, size=pdf.stat().st_size))
 
 
+@pytest.mark.parametrize("name", sorted(name for name, methods in PERMISSIONS.items() if "GET" in methods))
+def test_a_get_only_reads(name, world, db, monkeypatch, tmp_path):
+    """No page or API read sends a task or leaves work for after a commit, even while the standings lag."""
+    from celery.app.task import Task
+
+    from scoring.models import StandingsSnapshot
+
+    url = site_urls()[name]
+    if name == "tournaments:print_pack":
+        _ready_pack(monkeypatch, tmp_path)
+    StandingsSnapshot.objects.update(revision=0)  # newer games than the snapshot: a page could be tempted
+    sent = []
+    monkeypatch.setattr(Task, "apply_async", lambda task, *args, **kwargs: sent.append(task.name))
+    monkeypatch.setattr(transaction, "on_commit", lambda func, *args, **kwargs: sent.append(func))
+    for role in ("anonymous", "organiser", "superuser"):
+        client = client_for(world.users[role])
+        for kwargs in kwargs_for(url, world):
+            request(client, "GET", reverse(url.name, kwargs=kwargs), api=name.startswith("api:"))
+    assert sent == []
+
+
 @pytest.mark.parametrize("name", sorted(PERMISSIONS))
 def test_who_gets_in(name, world, db, monkeypatch, tmp_path):
     url = site_urls().get(name)
@@ -594,8 +619,8 @@ def test_club_a_cannot_reach_club_b(world, db):
         ("tournaments:desk", {"slug": b.slug}),
         ("tournaments:settings", {"slug": b.slug}),
         ("tournaments:club", {"club_id": b.club_id}),
-        ("tournaments:player-edit", {"player_id": world.other_player.pk}),
-        ("scoring:prizes", {"slug": b.slug}),
+        ("tournaments:player_edit", {"player_id": world.other_player.pk}),
+        ("tournaments:prizes", {"slug": b.slug}),
         ("api:registrations", {"slug": b.slug}),
         ("api:round", {"slug": b.slug, "number": 1}),
     ]
@@ -621,8 +646,8 @@ def test_hidden_standings_only_for_the_club(world, db):
     a 403); anyone with a role in the club sees them."""
     Tournament.objects.filter(pk=world.tournament.pk).update(standings_public=False)
     slug = world.tournament.slug
-    pages = [reverse("scoring:standings", args=[slug]), reverse("scoring:projector", args=[slug])]
-    downloads = [reverse("scoring:download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
+    pages = [reverse("tournaments:standings", args=[slug]), reverse("tournaments:standings_projector", args=[slug])]
+    downloads = [reverse("tournaments:standings_download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
     problems = []
     for role in ROLES:
         client = client_for(world.users[role])
@@ -641,7 +666,7 @@ def test_hidden_standings_only_for_the_club(world, db):
 
 def test_viewers_do_not_get_the_table_keys(world, db):
     """The entry key is a credential: the API shows it to desk helpers and organisers only."""
-    path = reverse("api:round-tables", kwargs={"slug": world.tournament.slug, "number": 1})
+    path = reverse("api:round_tables", kwargs={"slug": world.tournament.slug, "number": 1})
     for role, shown in (("viewer", False), ("desk", True), ("organiser", True)):
         tables = client_for(world.users[role]).get(path).json()
         assert all(("entry_key" in t) == shown for t in tables), role

@@ -13,7 +13,7 @@ from django.db import connection
 from django.middleware.csrf import CsrfViewMiddleware
 from django.test.utils import CaptureQueriesContext
 
-from scoring import views as standings_views
+from tournaments.views import standings as standings_views
 from tests.tournaments.test_links import player_url
 from tournaments.models import Seat
 from tournaments.services.hands import dealer_for, hand_record

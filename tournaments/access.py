@@ -2,7 +2,7 @@
 from django.db.models import QuerySet
 from django.http import Http404
 
-from .models import ClubMembership, Tournament
+from .models import Club, ClubMembership, Tournament
 
 ORGANISER = (ClubMembership.Role.ORGANISER,)
 DESK = (ClubMembership.Role.ORGANISER, ClubMembership.Role.DESK)
@@ -33,8 +33,6 @@ def has_role(user, tournament: Tournament, roles=ORGANISER) -> bool:
 
 def clubs_for(user, roles=ANY_ROLE):
     """The clubs a user may act for with one of ``roles``."""
-    from .models import Club
-
     if not getattr(user, "is_authenticated", False):
         return Club.objects.none()
     if user.is_superuser:

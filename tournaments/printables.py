@@ -2,7 +2,7 @@
 
 A document has a key (the commands' name: ``print_standings --document cash``), a slug (the name in
 its URL and file: ``kassenliste``), a scope (a round's documents or the tournament's end) and a
-``render`` that reads its data through ``selectors_print`` and draws it with its ``pdf/`` module.
+``render`` that reads its data through ``selectors.printing`` and draws it with its ``pdf/`` module.
 
     document = PRINTABLES["cash"]
     pdf = document.render(tournament)                       # tournament scope
@@ -22,7 +22,7 @@ from .pdf.score_sheet import render_score_sheets
 from .pdf.seat_list import render_seat_list
 from .pdf.standings import render_standings
 from .pdf.table_cards import render_table_cards
-from .selectors_print import (DEFAULT_URL_BASE, cash_list_data, certificates_data, print_pack_data, prize_list_data,
+from .selectors.printing import (DEFAULT_URL_BASE, cash_list_data, certificates_data, print_pack_data, prize_list_data,
                               score_sheets_data, seat_list_data, standings_data, table_cards_data)
 
 ROUND, TOURNAMENT = "round", "tournament"

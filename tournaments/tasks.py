@@ -1,22 +1,8 @@
-"""Thin Celery wrappers around services."""
-from celery import shared_task
+"""The Celery tasks, for the worker to find (Celery imports each app's ``tasks`` module).
 
-from .models import Round
-from .selectors_print import DEFAULT_URL_BASE
-from .services.printing import round_print_pack_build
-from .services.signup_mail import signup_mail_send
-
-
-@shared_task(acks_late=True)
-def round_print_pack_task(round_id: int, url_base: str | None = None, language: str | None = None) -> str:
-    """Build a round's print pack (seat lists, table cards, score sheets) unless it is current already."""
-    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if rnd is None:  # the round was drawn again or deleted meanwhile
-        return ""
-    return str(round_print_pack_build(round=rnd, url_base=url_base or DEFAULT_URL_BASE, language=language))
-
-
-@shared_task(acks_late=True)
-def signup_mail_task(signup_id: int, kind: str, url_base: str) -> bool:
-    """The confirmation of an online sign-up (or the news that a waiting player moved up) by e-mail."""
-    return signup_mail_send(signup_id=signup_id, kind=kind, url_base=url_base)
+A task is a thin wrapper that takes ids and calls one service. The tasks a service sends are defined
+beside it (services/printing.py, services/signup_mail.py, services/standings_tasks.py,
+services/schedule.py), so a service never imports this module and this module never imports a
+service that imports it back.
+"""
+from .services import printing, schedule, signup_mail, standings_tasks  # noqa: F401  (registers their tasks)

@@ -40,7 +40,7 @@ class Hand:
 
     This is the record's one declaration: its keys (``HAND_FIELDS``), their types, the API's fields
     (``tournaments.api.serializers.HandRecordSerializer``) and the stored columns
-    (``scoring.services.RECORD_COLUMNS``) come from these fields and their metadata.
+    (``scoring.storage.RECORD_COLUMNS``) come from these fields and their metadata.
     Unset fields read as their natural default when scoring (no muss, no tout, 0 Laufende ...);
     keeping ``None`` apart from ``False``/``0`` lets ``hand_to_dict`` give back exactly what was
     entered. Build it with ``hand_from_dict`` or with values of the annotated types.

@@ -33,3 +33,10 @@ def kreuz_pair(seat: int, table_size: int, dealer: int | None) -> tuple[int, int
     """``seat`` and its partner über Kreuz, lower seat first ("1+3")."""
     partner = kreuz_partner(seat, table_size, dealer)
     return (seat, partner) if seat < partner else (partner, seat)
+
+
+def kreuz_pairs(dealer: int, table_size: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """über Kreuz: the deal's two crosswise pairs, the Vorhand's pair first (the entry page proposes it)."""
+    from_vorhand = kreuz_pair(vorhand(dealer, table_size), table_size, dealer)
+    other = tuple(s for s in active_seats(table_size, dealer) if s not in from_vorhand)
+    return from_vorhand, (other[0], other[1])

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .hand import KREUZ, WEITER
+
 #: One entered game of the table: (its number, whether it was thrown in).
 Entry = tuple[int, bool]
 
@@ -123,3 +125,12 @@ def sheet_slots(entries: Iterable[Entry], *, table_size: int, games_required: in
         else:
             played += 1
     return tuple(slots)
+
+
+def redeal_contracts(all_pass: str, kreuz_tie: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The contracts after which the same dealer deals again: (always, only when it ends 60:60).
+
+    A thrown-in game (``weiter``) always; a game über Kreuz at 60:60 when the ruleset replays the tie
+    (rules.md section 6). The tablet carries on with them while the network is down.
+    """
+    return (WEITER,), ((KREUZ,) if all_pass == "kreuz" and kreuz_tie == "replay" else ())

@@ -1,7 +1,7 @@
 """API under the evening's private keys: a table card's all-evening key on api/tisch/<key>/, a player's key on api/s/<key>/."""
 import pytest
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.api.conftest import client_for, entry, make_tournament
 from tests.factories import ClubFactory
 from tournaments.links import table_link_key

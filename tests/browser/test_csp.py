@@ -58,14 +58,14 @@ def test_the_main_pages_raise_no_csp_violation(page, screenshot):
     page.fill("#id_password", DEMO_PASSWORD)
     page.locator("main button[type=submit]").click()
     page.wait_for_url("**/o/")
-    for url in ["/o/", f"/o/{DEMO_SLUG}/", f"/o/{DEMO_SLUG}/desk/", f"/o/{DEMO_SLUG}/einstellungen/",
-                f"/o/{DEMO_SLUG}/tables/", f"/o/{DEMO_SLUG}/runde/1/druck/", f"/o/{DEMO_SLUG}/preise/",
+    for url in ["/o/", f"/o/{DEMO_SLUG}/", f"/o/{DEMO_SLUG}/meldestelle/", f"/o/{DEMO_SLUG}/einstellungen/",
+                f"/o/{DEMO_SLUG}/tische/", f"/o/{DEMO_SLUG}/runde/1/druck/", f"/o/{DEMO_SLUG}/preise/",
                 f"/o/{DEMO_SLUG}/kasse/", f"/o/verein/{club.pk}/", f"/o/spieler/{player.pk}/",
                 f"/tisch/{table.entry_key}/", "/api/docs/"]:
         visit(page, url, violations, console)
 
     # Closing a round asks first (data-confirm, no inline onsubmit): saying no leaves it open.
-    visit(page, f"/o/{DEMO_SLUG}/rounds/", violations, console)
+    visit(page, f"/o/{DEMO_SLUG}/runden/", violations, console)
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.get_by_test_id("close-1").click()

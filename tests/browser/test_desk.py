@@ -38,7 +38,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
         registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last, club=club))
     anna = PlayerFactory(first_name="Anna", last_name="Huber", club=club)
     PlayerFactory(first_name="Hans", last_name="Huber", club=club)
-    desk_url = "/o/herbstrennen/desk/"
+    desk_url = "/o/herbstrennen/meldestelle/"
     log_in(page, desk_url)
 
     # Search as you type, register Anna Huber as paid and here.
@@ -46,7 +46,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     page.get_by_test_id(f"register-here-{anna.pk}").wait_for()
     screenshot(page, "desk-search-tablet")
     page.get_by_test_id(f"register-here-{anna.pk}").click()
-    page.wait_for_url(re.compile(r"/desk/$"))
+    page.wait_for_url(re.compile(r"/meldestelle/$"))
     anna_reg = Registration.objects.get(player=anna)
     assert anna_reg.start_number == 7 and anna_reg.paid and anna_reg.checked_in
 
@@ -57,7 +57,7 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     assert page.locator("#id_first_name").input_value() == "Korbinian"
     page.locator("#quick-add label.check", has_text="checked in").click()
     page.get_by_test_id("quick-add-submit").click()
-    page.wait_for_url(re.compile(r"/desk/$"))
+    page.wait_for_url(re.compile(r"/meldestelle/$"))
     new = Registration.objects.get(player__last_name="Zehetmair")
     assert new.start_number == 8 and new.checked_in and not new.paid
 
@@ -118,7 +118,7 @@ def test_seven_players_get_the_clear_message_and_twenty_one_sit_at_five_tables(p
     organiser(club)
     for _ in range(7):
         registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
-    log_in(page, "/o/fruehjahr/rounds/")
+    log_in(page, "/o/fruehjahr/runden/")
     page.set_viewport_size(LAPTOP)
     assert page.get_by_test_id("draw-check").get_attribute("data-tables") == ""
     page.get_by_test_id("draw").click()
@@ -131,7 +131,7 @@ def test_seven_players_get_the_clear_message_and_twenty_one_sit_at_five_tables(p
 
     for _ in range(14):
         registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
-    page.goto(f"{page.base_url}/o/fruehjahr/rounds/")
+    page.goto(f"{page.base_url}/o/fruehjahr/runden/")
     assert page.get_by_test_id("draw-check").get_attribute("data-tables") == "5,4,4,4,4"
     page.get_by_test_id("draw").click()
     page.locator('[data-testid="round-1"][data-status="drawn"]').wait_for()
@@ -146,7 +146,7 @@ def test_seven_players_get_the_clear_message_and_twenty_one_sit_at_five_tables(p
     response = page.goto(f"{page.base_url}/t/fruehjahr/sitzplan/")
     assert response.status == 404
     assert page.get_by_test_id("seatlist-pending").is_visible()
-    page.goto(f"{page.base_url}/o/fruehjahr/rounds/")
+    page.goto(f"{page.base_url}/o/fruehjahr/runden/")
     page.get_by_test_id("publish-1").click()
     page.locator('[data-testid="round-1"][data-status="published"]').wait_for()
     page.set_viewport_size({"width": 1920, "height": 1080})

@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from scoring.selectors import cash_list, prize_list
+from tournaments.selectors.standings import cash_list, prize_list
 from tests.browser.test_entry import expect
 from tests.browser.test_whole_tournament import ROUND, download
 from tests.factories import ClubFactory, PlayerFactory
@@ -96,7 +96,7 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     assert f"{UNPAID} Quirin Ächter" in warning.inner_text()
     night.screenshot("control-unpaid-warning")
     page.get_by_test_id("draw-next").click()
-    page.wait_for_url(re.compile(rf"/o/{night.slug}/rounds/"))
+    page.wait_for_url(re.compile(rf"/o/{night.slug}/runden/"))
     assert "Noch nicht bezahlt: 5 Quirin Ächter" in page.locator("ul.messages").inner_text()
     page.get_by_test_id("publish-1").click()
     page.locator('[data-testid="round-1"][data-status="published"]').wait_for()
@@ -147,7 +147,7 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     # --- the end of the round -------------------------------------------------------------------------
     night.go(f"/o/{night.slug}/")
     page.get_by_test_id("close-1").click()
-    page.wait_for_url(re.compile(rf"/o/{night.slug}/rounds/"))
+    page.wait_for_url(re.compile(rf"/o/{night.slug}/runden/"))
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
@@ -233,8 +233,8 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     assert Table.objects.get(round__tournament=copy, number=2).confirmations.count() == 4
 
     # --- every console page: no sideways scroll on a laptop and a tablet in portrait; screenshots ----------
-    pages = ["/o/", f"/o/{night.slug}/", f"/o/{night.slug}/desk/", f"/o/{night.slug}/rounds/",
-             f"/o/{night.slug}/tables/", f"/o/{night.slug}/einstellungen/", f"/o/{night.slug}/preise/",
+    pages = ["/o/", f"/o/{night.slug}/", f"/o/{night.slug}/meldestelle/", f"/o/{night.slug}/runden/",
+             f"/o/{night.slug}/tische/", f"/o/{night.slug}/einstellungen/", f"/o/{night.slug}/preise/",
              f"/o/{night.slug}/kasse/", "/o/neu/archiv/", f"/o/{night.slug}/tisch/{table2.pk}/papier/",
              f"/t/{night.slug}/rangliste/", f"/t/{night.slug}/"]
     for size, label in ((LAPTOP, "laptop"), (TABLET, "tablet")):

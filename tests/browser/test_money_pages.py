@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tournaments.models import ClubMembership
 from tournaments.services.prizes import prizes_set
 from tournaments.services.simulation import tournament_simulate

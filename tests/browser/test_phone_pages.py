@@ -20,8 +20,8 @@ def pages(slug: str, key: str) -> dict[str, str]:
         "tournament": reverse("tournaments:public_tournament", args=[slug]),
         "seatlist": reverse("tournaments:seatlist", args=[slug]),
         "seatlist-tables": reverse("tournaments:seatlist_tables", args=[slug]),
-        "standings": reverse("scoring:standings", args=[slug]),
-        "projector": reverse("scoring:projector", args=[slug]),
+        "standings": reverse("tournaments:standings", args=[slug]),
+        "projector": reverse("tournaments:standings_projector", args=[slug]),
         "player": reverse("tournaments:player", args=[key]),
     }
 
@@ -31,7 +31,7 @@ def test_the_public_pages_fit_without_sideways_scrolling(device, browser, live_s
     demo_create()
     Tournament.objects.filter(slug=DEMO_SLUG).update(standings_public=True)
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
-    from scoring.standings import standings_recompute
+    from tournaments.services.standings import standings_recompute
 
     standings_recompute(tournament_id=tournament.pk)
     key = tournament.registrations.order_by("start_number").first().key
@@ -56,14 +56,14 @@ def test_on_a_phone_a_tap_on_a_standings_row_shows_its_details(browser, live_ser
     demo_create()
     Tournament.objects.filter(slug=DEMO_SLUG).update(standings_public=True)
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
-    from scoring.standings import standings_recompute
+    from tournaments.services.standings import standings_recompute
 
     standings_recompute(tournament_id=tournament.pk)
     leader = tournament.standings_snapshot.data["overall"][0]
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="de-DE", has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
-        page.goto(live_server.url + reverse("scoring:standings", args=[DEMO_SLUG]))
+        page.goto(live_server.url + reverse("tournaments:standings", args=[DEMO_SLUG]))
         row = page.locator(f'tr[data-start-number="{leader["start_number"]}"]')
         assert not row.locator("td").nth(1).is_visible()  # the start number waits for a tap
         row.locator("td.name").tap()

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from tests.pdf.test_print_trust import broker_down
 from tournaments.models import ClubMembership, Hand, PrintPack
 from tournaments.services.hands import hand_correct

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.simulation import tournament_simulate
 

@@ -6,7 +6,7 @@ chart must be an SVG with a title and its labels, and no Content-Security-Policy
 import pytest
 
 from tournaments.models import Registration
-from tournaments.selectors_series import series_standings
+from tournaments.selectors.series import series_standings
 from tournaments.services.demo import DEMO_SERIES_SLUG, demo_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -158,7 +158,7 @@ def test_thirty_sign_up_on_phones_and_the_door_checks_them_in(browser, live_serv
         # Close check-in (the waiting list may fill free places: there are none), then draw.
         page.get_by_test_id("checkin-close").click()
         page.get_by_test_id("checkin-closed").wait_for()
-        page.goto(f"{base}/o/herbst/rounds/")
+        page.goto(f"{base}/o/herbst/runden/")
         page.get_by_test_id("draw").click()
         page.locator('[data-testid="round-1"][data-status="drawn"]').wait_for()
         seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))

@@ -148,8 +148,8 @@ def register_everybody(night: Night, players) -> None:
     page = night.page
     page.get_by_test_id("to-control").click()
     page.wait_for_url(f"**/o/{night.slug}/")
-    night.console_link("/desk/").click()
-    page.wait_for_url(f"**/o/{night.slug}/desk/")
+    night.console_link("/meldestelle/").click()
+    page.wait_for_url(f"**/o/{night.slug}/meldestelle/")
     page.set_viewport_size(TABLET_PORTRAIT)
     number = 0
 
@@ -157,7 +157,7 @@ def register_everybody(night: Night, players) -> None:
     for player in players[:6]:
         page.get_by_test_id("desk-search").fill(player.last_name)
         page.get_by_test_id(f"register-here-{player.pk}").click()
-        page.wait_for_url(re.compile(r"/desk/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     # Four registered beforehand: registered now, they pay and check in at the toggles.
     for i, player in enumerate(players[6:]):
@@ -166,7 +166,7 @@ def register_everybody(night: Night, players) -> None:
             page.get_by_test_id(f"register-{player.pk}").wait_for()
             night.screenshot("desk-search")
         page.get_by_test_id(f"register-{player.pk}").click()
-        page.wait_for_url(re.compile(r"/desk/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     # Two newcomers: quick-added from a search that finds nobody.
     for i, (first, last) in enumerate(NEWCOMERS):
@@ -179,7 +179,7 @@ def register_everybody(night: Night, players) -> None:
             page.locator("#id_paid").check()
             night.screenshot("desk-quick-add")
         page.get_by_test_id("quick-add-submit").click()
-        page.wait_for_url(re.compile(r"/desk/$"))
+        page.wait_for_url(re.compile(r"/meldestelle/$"))
         number += 1
     assert number == 12
 
@@ -205,7 +205,7 @@ def draw_and_publish(night: Night, number: int) -> None:
     page.set_viewport_size(LAPTOP)
     night.to_control()
     page.get_by_test_id("draw-next").click()
-    page.wait_for_url(re.compile(rf"/o/{night.slug}/rounds/"))
+    page.wait_for_url(re.compile(rf"/o/{night.slug}/runden/"))
     page.locator(f'[data-testid="round-{number}"][data-status="drawn"]').wait_for()
     assert page.locator(f'[data-testid^="table-{number}-"]').count() == 3
     night.screenshot(f"round-{number}-drawn")
@@ -216,8 +216,8 @@ def draw_and_publish(night: Night, number: int) -> None:
 def table_links(night: Night, number: int) -> list[str]:
     page = night.page
     night.to_control()
-    night.console_link("/tables/").click()
-    page.wait_for_url(re.compile(rf"/o/{night.slug}/tables/"))
+    night.console_link("/tische/").click()
+    page.wait_for_url(re.compile(rf"/o/{night.slug}/tische/"))
     links = page.locator('a[data-testid^="link-"]')
     expect(links).to_have_count(3)
     wait_until(page, "[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)")
@@ -264,7 +264,7 @@ def close_round(night: Night, number: int) -> None:
         expect(page.get_by_test_id(f"tile-{number}-{table}")).to_have_class(re.compile(r"\bcomplete\b"))
     night.screenshot(f"round-{number}-complete")
     page.get_by_test_id(f"close-{number}").click()
-    page.wait_for_url(re.compile(rf"/o/{night.slug}/rounds/"))
+    page.wait_for_url(re.compile(rf"/o/{night.slug}/runden/"))
     page.locator(f'[data-testid="round-{number}"][data-status="closed"]').wait_for()
     assert Round.objects.get(tournament__slug=night.slug, number=number).status == Round.Status.CLOSED
 

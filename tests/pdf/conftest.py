@@ -78,7 +78,7 @@ def finished_tournament(db):
 
     Seed 4 gives ties decided by won solos and by lot, and a table whose two best share the payout.
     """
-    from scoring.standings import standings_recompute
+    from tournaments.services.standings import standings_recompute
     from tournaments.services.simulation import tournament_simulate
 
     tournament = tournament_simulate(slug="ende-21", players=21, rounds=2, games=8, seed=4)

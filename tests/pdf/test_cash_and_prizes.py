@@ -3,13 +3,13 @@ and shared places split their prizes as the prize list documents."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.selectors import cash_list, prize_list, standings_view
-from scoring.standings import standings_recompute
+from tournaments.selectors.standings import cash_list, prize_list, standings_view
+from tournaments.services.standings import standings_recompute
 from tests.pdf.conftest import pdf_pages
 from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.drawing import money
 from tournaments.pdf.prize_list import render_prize_list
-from tournaments.selectors_print import cash_list_data, prize_list_data
+from tournaments.selectors.printing import cash_list_data, prize_list_data
 from tournaments.models import ClubMembership
 from tournaments.services.prizes import prizes_set
 

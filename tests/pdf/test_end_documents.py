@@ -6,13 +6,13 @@ import pytest
 from django.core.files.base import ContentFile
 from PIL import Image
 
-from scoring.selectors import cash_list, prize_list, standings_view
+from tournaments.selectors.standings import cash_list, prize_list, standings_view
 from tests.pdf.conftest import pdf_pages
 from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.certificates import render_certificates
 from tournaments.pdf.drawing import money, signed
 from tournaments.pdf.prize_list import render_prize_list
-from tournaments.selectors_print import cash_list_data, certificates_data, prize_list_data
+from tournaments.selectors.printing import cash_list_data, certificates_data, prize_list_data
 from tournaments.services.prizes import prizes_set
 
 DASH = "\u2013"
@@ -228,7 +228,7 @@ def test_certificates_printed_before_the_standings_are_final_say_so(finished_tou
 @pytest.mark.django_db
 def test_the_lists_carry_the_clubs_logo_in_their_head_when_there_is_one(finished_tournament):
     from tournaments.pdf.standings import render_standings
-    from tournaments.selectors_print import standings_data
+    from tournaments.selectors.printing import standings_data
 
     documents = ((standings_data, render_standings), (prize_list_data, render_prize_list),
                  (cash_list_data, render_cash_list))

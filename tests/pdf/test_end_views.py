@@ -90,10 +90,10 @@ def test_certificates_for_a_number_of_places(organiser_client, finished_tourname
 @pytest.mark.django_db
 def test_the_organiser_pages_link_the_documents(organiser_client, finished_tournament):
     slug = finished_tournament.slug
-    prizes = organiser_client.get(reverse("scoring:prizes", kwargs={"slug": slug})).content.decode()
+    prizes = organiser_client.get(reverse("tournaments:prizes", kwargs={"slug": slug})).content.decode()
     assert f'href="/o/{slug}/druck/preisliste.pdf" data-testid="prizes-pdf"' in prizes
     assert f'href="/o/{slug}/druck/urkunden.pdf" data-testid="certificates-pdf"' in prizes
-    cash = organiser_client.get(reverse("scoring:cash", kwargs={"slug": slug})).content.decode()
+    cash = organiser_client.get(reverse("tournaments:cash", kwargs={"slug": slug})).content.decode()
     assert f'href="/o/{slug}/druck/kassenliste.pdf" data-testid="cash-pdf"' in cash
     control = organiser_client.get(reverse("tournaments:control", kwargs={"slug": slug})).content.decode()
     assert f'href="/o/{slug}/druck/rangliste.pdf" data-testid="standings-pdf"' in control
@@ -108,5 +108,5 @@ def test_no_standings_link_before_the_first_round_nor_for_a_viewer(client, finis
     client.force_login(member(finished_tournament, "viewer"))
     page = client.get(reverse("tournaments:control", kwargs={"slug": finished_tournament.slug}))
     assert page.status_code == 200 and b'data-testid="standings-pdf"' not in page.content
-    prizes = client.get(reverse("scoring:prizes", kwargs={"slug": finished_tournament.slug})).content
+    prizes = client.get(reverse("tournaments:prizes", kwargs={"slug": finished_tournament.slug})).content
     assert b'data-testid="prizes-pdf"' not in prizes

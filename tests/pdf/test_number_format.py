@@ -15,7 +15,7 @@ from tournaments.pdf.certificates import render_certificates
 from tournaments.pdf.prize_list import render_prize_list
 from tournaments.pdf.score_sheet import render_score_sheets
 from tournaments.pdf.standings import render_standings
-from tournaments.selectors_print import (cash_list_data, certificates_data, prize_list_data, score_sheets_data,
+from tournaments.selectors.printing import (cash_list_data, certificates_data, prize_list_data, score_sheets_data,
                                          standings_data)
 
 HYPHEN_NUMBER = re.compile(r"(?<![\w/.:\-–])-\d")  # "-3": a hyphen where a minus sign belongs

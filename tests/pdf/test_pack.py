@@ -3,18 +3,19 @@ import io
 
 import pypdf
 import pytest
+from celery.app.task import Task
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from tests.pdf.conftest import URL_BASE, pdf_pages
 from tournaments.models import Hand, Player
 from tournaments.pdf import pack as pack_module
 from tournaments.pdf.pack import render_pack
-from tournaments.selectors_print import print_pack_data, print_pack_fingerprint
+from tournaments.selectors.printing import print_pack_data, print_pack_fingerprint
 from tournaments.services import printing
 from tournaments.services.hands import hand_correct
-from tournaments.tasks import round_print_pack_task
+from tournaments.services.printing import round_print_pack_task
 
 
 @pytest.fixture(autouse=True)
@@ -56,12 +57,12 @@ def test_pack_holds_seat_lists_cards_and_every_sheet_in_order(played_round):
 @pytest.mark.django_db
 def test_task_builds_once_and_again_only_after_the_data_changed(played_round, monkeypatch):
     renders = count_renders(monkeypatch)
-    first = round_print_pack_task.delay(played_round.pk, url_base=URL_BASE).get()
+    first = round_print_pack_task.apply((played_round.pk,), {"url_base": URL_BASE}).get()
     assert len(renders) == 1
     state = printing.round_print_pack_state(round=played_round, url_base=URL_BASE)
     assert state.status == "ready" and str(state.path) == first and state.size > 0
 
-    assert round_print_pack_task.delay(played_round.pk, url_base=URL_BASE).get() == first
+    assert round_print_pack_task.apply((played_round.pk,), {"url_base": URL_BASE}).get() == first
     assert len(renders) == 1, "nothing changed: the pack is not rendered again"
 
     hand = Hand.objects.filter(table__round=played_round, contract="rufspiel", muss__isnull=True).first()
@@ -70,7 +71,7 @@ def test_task_builds_once_and_again_only_after_the_data_changed(played_round, mo
     stale = printing.round_print_pack_state(round=played_round, url_base=URL_BASE)
     assert stale.status == "none" and stale.outdated
 
-    second = round_print_pack_task.delay(played_round.pk, url_base=URL_BASE).get()
+    second = round_print_pack_task.apply((played_round.pk,), {"url_base": URL_BASE}).get()
     assert len(renders) == 2 and second != first
     assert printing.round_print_pack_state(round=played_round, url_base=URL_BASE).status == "ready"
     files = list(printing.pack_directory().glob("*.pdf"))
@@ -80,7 +81,7 @@ def test_task_builds_once_and_again_only_after_the_data_changed(played_round, mo
 
 @pytest.mark.django_db
 def test_the_state_survives_a_cleared_cache(played_round):
-    path = round_print_pack_task.delay(played_round.pk, url_base=URL_BASE).get()
+    path = round_print_pack_task.apply((played_round.pk,), {"url_base": URL_BASE}).get()
     cache.clear()
     state = printing.round_print_pack_state(round=played_round, url_base=URL_BASE)
     assert state.status == "ready" and str(state.path) == path
@@ -178,7 +179,7 @@ def test_a_task_that_cannot_be_sent_is_reported(played_round, django_capture_on_
     def unreachable(*args, **kwargs):
         raise ConnectionError("broker unreachable")
 
-    monkeypatch.setattr(round_print_pack_task, "delay", unreachable)
+    monkeypatch.setattr(Task, "apply_async", unreachable)  # what the after-commit send calls
     with django_capture_on_commit_callbacks(execute=True):
         printing.round_print_pack_request(round=played_round, url_base=URL_BASE)
     state = printing.round_print_pack_state(round=played_round, url_base=URL_BASE)

@@ -7,7 +7,7 @@ from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.certificates import render_certificates
 from tournaments.pdf.prize_list import render_prize_list
 from tournaments.pdf.standings import render_standings
-from tournaments.selectors_print import cash_list_data, certificates_data, prize_list_data, standings_data
+from tournaments.selectors.printing import cash_list_data, certificates_data, prize_list_data, standings_data
 
 pytestmark = pytest.mark.django_db
 

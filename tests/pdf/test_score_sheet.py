@@ -6,13 +6,13 @@ from collections import defaultdict
 import pytest
 
 from scoring.rules import score_hand
-from scoring.services import hand_record
+from scoring.storage import hand_record
 from tests.pdf.conftest import URL_BASE, number, page_drawing, pdf_pages
 from tournaments.models import Hand, Seat, Table
 from tournaments.pdf.drawing import money, signed
 from tournaments.pdf.fonts import FontMissing, font_files
 from tournaments.pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow, render_score_sheet, render_score_sheets
-from tournaments.selectors_print import entry_url, score_sheet_data, score_sheets_data
+from tournaments.selectors.printing import entry_url, score_sheet_data, score_sheets_data
 from tournaments.services.hands import hand_correct
 
 

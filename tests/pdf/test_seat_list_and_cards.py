@@ -16,8 +16,8 @@ from tournaments.pdf.qr import qr_code
 from tournaments.pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable, render_seat_list
 from tournaments.pdf.table_cards import render_table_cards
 from scoring.rules.collation import name_sort_key
-from tournaments import selectors
-from tournaments.selectors_print import seat_list_data, table_cards_data
+from tournaments.selectors import public
+from tournaments.selectors.printing import seat_list_data, table_cards_data
 from tournaments.services.registration import registration_create
 from tournaments.services.rounds import round_draw
 
@@ -130,7 +130,7 @@ def test_the_seat_list_page_and_its_pdf_list_names_in_the_same_order():
         registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last),
                             checked_in=True)
     (rnd,) = round_draw(tournament=tournament, seed=1)
-    screen = [(row.sort_name, row.initial) for row in selectors.seat_rows(rnd)]
+    screen = [(row.sort_name, row.initial) for row in public.seat_rows(rnd)]
     printed = [(entry.name, entry.letter) for entry in seat_list_data(rnd).entries]
     assert screen == printed
     assert [name for name, _letter in screen][:4] == ["Ab, Zenz", "Ab C, Anna", "Ächter, Quirin", "adler, Anton"]

@@ -5,13 +5,13 @@ import pytest
 from django.utils import translation
 from django.utils.formats import date_format
 
-from scoring.selectors import standings_view
-from scoring.templatetags.standings import tie_note
+from tournaments.selectors.standings import standings_view
+from tournaments.selectors.standings import tie_note
 from tests.pdf.conftest import number, pdf_pages
 from tournaments.models import Table
 from tournaments.pdf.lists import ListHead
 from tournaments.pdf.standings import Standings, StandingsLine, StandingsSection, render_standings
-from tournaments.selectors_print import standings_data
+from tournaments.selectors.printing import standings_data
 
 HEAD = ListHead(tournament="Großes Schafkopfrennen", date=datetime.date(2026, 11, 21), venue="Gasthof zur Post",
                 computed_at=datetime.datetime(2026, 11, 21, 22, 14), current=True)

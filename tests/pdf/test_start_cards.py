@@ -10,7 +10,7 @@ from tests.pdf.conftest import URL_BASE, page_drawing, pdf_pages
 from tournaments.models import ClubMembership
 from tournaments.pdf.qr import qr_code
 from tournaments.pdf.start_cards import render_start_cards
-from tournaments.selectors_print import start_cards_data
+from tournaments.selectors.printing import start_cards_data
 from tournaments.services.registration import registration_withdraw
 
 

@@ -5,7 +5,7 @@ import random
 import pytest
 from django.test import Client
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tournaments.services.hands import table_confirm, table_sheet_record
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.rounds import round_draw, round_publish

@@ -6,9 +6,9 @@ import json
 import pytest
 from django.core.management import call_command
 
-from scoring import schedule
+from tournaments.services import schedule
 from scoring.models import StandingsSnapshot
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Tournament
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
@@ -61,7 +61,7 @@ def test_a_substitute_takes_over_seat_and_points(committed):
 
 def test_ledger_sums_match_the_hands_reuegeld(committed):
     from scoring.rules import score_hand
-    from scoring.services import hand_record
+    from scoring.storage import hand_record
 
     tournament = committed(tournament_simulate, slug="sim", players=16, rounds=1, games=32, seed=5)
     rules = tournament.ruleset
@@ -79,7 +79,7 @@ def test_a_burst_of_changes_enqueues_one_merge_at_once(monkeypatch):
     task due when the window has closed; after the window the next change is sent at once again."""
     from django.core.cache import cache
 
-    from scoring.tasks import standings_update_task
+    from tournaments.services.standings_tasks import standings_update_task
 
     sent = []
     monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
@@ -94,7 +94,7 @@ def test_a_burst_of_changes_enqueues_one_merge_at_once(monkeypatch):
 
 
 def test_a_broker_outage_does_not_stop_entry(monkeypatch):
-    from scoring.tasks import standings_recompute_task, standings_update_task
+    from tournaments.services.standings_tasks import standings_recompute_task, standings_update_task
 
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError("redis down")
@@ -108,7 +108,7 @@ def test_a_broker_outage_does_not_stop_entry(monkeypatch):
 
 def test_a_cache_outage_does_not_stop_entry(monkeypatch):
     """With REDIS_CACHE_URL set, Redis down makes the cache raise too: still logged, not raised."""
-    from scoring.tasks import standings_recompute_task
+    from tournaments.services.standings_tasks import standings_recompute_task
 
     def redis_down(*args, **kwargs):
         raise ConnectionRefusedError("redis down")
@@ -138,6 +138,27 @@ def test_the_pages_show_standings_search_rounds_and_staleness(client, committed)
     StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)
     stale = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Newer games are still being counted" in stale
+
+
+def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_counted_again(client, committed,
+                                                                                            monkeypatch):
+    """GET only reads: the standings page, the projector and a poll of lagging standings enqueue nothing;
+    the organiser's "count every game again" (a POST) sends the recompute."""
+    committed(call_command, "demo")
+    tournament = Tournament.objects.get(slug="herbstrennen")
+    StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)  # a change not yet counted
+    sent = []
+    monkeypatch.setattr("tournaments.views.standings.standings_schedule", lambda *args: sent.append(args) or True)
+    for url in ("/t/herbstrennen/rangliste/", "/t/herbstrennen/rangliste/beamer/", "/t/herbstrennen/rangliste/?runde=1",
+                "/t/herbstrennen/rangliste.csv"):
+        assert client.get(url).status_code == 200
+    assert client.get("/t/herbstrennen/rangliste/", HTTP_HX_REQUEST="true").status_code == 200
+    assert sent == []
+    client.login(username="organisator", password="herbstrennen-demo")
+    page = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="standings-refresh"' in page and sent == []
+    assert client.post("/o/herbstrennen/rangliste/neu-zaehlen/").status_code == 302
+    assert sent == [(tournament.pk,)]
 
 
 def test_hidden_standings_until_published(client, committed):

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import standings as standings_module
+from tournaments.services import standings as standings_module
 from scoring.models import StandingsSnapshot
 from scoring.rules.outcome import table_result_to_dict
-from scoring.standings import _accounts, _table_results, _table_results_summed, snapshot_data, standings_compute
+from tournaments.selectors.standings import player_accounts, standings_compute, table_results_by_id, table_results_summed
+from tournaments.services.standings import snapshot_data
 from tournaments.models import Hand, Registration
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import dealer_for, hand_correct, hand_delete, hand_record, table_paper_totals
@@ -36,9 +37,9 @@ def assert_snapshot_is_the_full_recompute(tournament) -> None:
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
     result, info = standings_compute(tournament)
     assert snapshot.data == json.loads(json.dumps(snapshot_data(result, info)))
-    account, _info = _accounts(tournament.pk)
-    fresh = {str(pk): table_result_to_dict(r) for pk, r in _table_results(tournament.pk, account=account).items()}
-    summed = {str(pk): table_result_to_dict(r) for pk, r in _table_results_summed(tournament.pk, account=account).items()}
+    account, _info = player_accounts(tournament.pk)
+    fresh = {str(pk): table_result_to_dict(r) for pk, r in table_results_by_id(tournament.pk, account=account).items()}
+    summed = {str(pk): table_result_to_dict(r) for pk, r in table_results_summed(tournament.pk, account=account).items()}
     assert summed == fresh  # the database's sums are the games' outcomes folded one by one
     kept = {pk: {k: v for k, v in t.items() if k != "rev"} for pk, t in snapshot.parts["tables"].items()}
     assert kept == json.loads(json.dumps(fresh))

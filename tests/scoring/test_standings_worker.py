@@ -5,8 +5,8 @@ import pytest
 from django.test import Client
 
 from scoring.models import StandingsSnapshot
-from scoring.schedule import standings_is_current
-from scoring.standings import games_marker
+from tournaments.selectors.standings import standings_is_current
+from tournaments.selectors.standings import games_marker
 from tests.points import points_from_hands
 from tests.worker import celery_worker, real_broker, wait_for
 from tournaments.models import Tournament
@@ -68,7 +68,7 @@ def test_standings_catch_up_after_the_worker_was_down():
         assert not standings_is_current(tournament)
         page = Client().get(f"/t/{tournament.slug}/rangliste/", HTTP_ACCEPT_LANGUAGE="en")
         assert page.status_code == 200
-        # Back again: the queued recomputes (and the page's catch-up request) bring them up to date.
+        # Back again: the queued merges and the catch-up of the starting worker bring them up to date.
         with celery_worker(queue):
             assert wait_for(lambda: _standings_right(tournament), timeout=60), "the standings did not catch up"
 
@@ -82,8 +82,9 @@ def test_two_workers_on_a_burst_of_saves_agree_with_a_full_recompute():
 
     from django.db import connections
 
-    from scoring.standings import snapshot_data, standings_compute
-    from scoring.tasks import standings_update_task
+    from tournaments.selectors.standings import standings_compute
+    from tournaments.services.standings import snapshot_data
+    from tournaments.services.standings_tasks import standings_update_task
 
     tournament, tables = _published_round(players=20)
     queue = f"test-{uuid.uuid4().hex[:8]}"

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from tournaments.archive import archive_build
 from tournaments.models import Player, Series, SeriesTournament
-from tournaments.selectors_series import player_history, series_csv, series_document, series_standings
+from tournaments.selectors.series import player_history, series_csv, series_document, series_standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import players_merge
 from tournaments.services.series import series_tournament_add, series_tournament_remove, series_update

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournaments.models import ClubMembership, Player, Series, SeriesTournament, Tournament
-from tournaments.selectors_series import series_standings
+from tournaments.selectors.series import series_standings
 from tournaments.services.demo import DEMO_SERIES_SLUG, demo_create
 from tournaments.services.players import players_merge
 

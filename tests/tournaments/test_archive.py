@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.services import hand_score, outcome_columns
+from scoring.storage import hand_score, outcome_columns
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.models import Club, Hand, HandRevision, Player, Registration, Round, Seat, Table, Tournament
 from tournaments.services.hands import table_paper_totals

@@ -42,7 +42,7 @@ def play_round(rnd, seed=3):
     import random
 
     rng = random.Random(seed)
-    from tournaments.selectors import games_required
+    from tournaments.selectors.tables import games_required
 
     for table in rnd.tables.all():
         records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
@@ -133,7 +133,7 @@ def test_the_web_and_the_api_log_the_user(club, orga):
     tournament = make_tournament(club, players=8, slug="web")
     web = Client()
     web.force_login(orga)
-    assert web.post(f"/o/{tournament.slug}/rounds/draw/").status_code == 302
+    assert web.post(f"/o/{tournament.slug}/runden/auslosen/").status_code == 302
     assert entries(tournament, "round.draw")[0].by == orga
     desk = member(club, Role.DESK, "kasse")
     api = client_for(desk)

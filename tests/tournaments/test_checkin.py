@@ -226,3 +226,22 @@ def test_the_page_loads_the_scanner_scripts_as_files_and_lets_the_camera_decode(
     assert "unsafe" not in policy
     # Only this page lets a worker come from a blob.
     assert "blob:" not in desk.get(reverse("tournaments:desk", args=["herbst"]))["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("mixup", ["us-scanner-on-german-computer", "german-scanner-on-us-computer"])
+def test_a_scanner_with_the_other_keyboard_layout_still_checks_in(mixup):
+    tournament = setup_tournament()
+    (entry,) = sign_up(tournament, 1)
+    SignUp.objects.filter(pk=entry.pk).update(key="AyZz_y-Z0123456789abcdXY")
+    Registration.objects.filter(pk=entry.registration_id).update(key="AyZz_y-Z0123456789abcdXY")
+    link = "https://rennen.example.org/anmeldung/AyZz_y-Z0123456789abcdXY/"
+    if mixup == "us-scanner-on-german-computer":
+        typed = link.translate(str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "-": "ß", "_": "?", "/": "-",
+                                              ":": "Ö"}))
+    else:
+        typed = link.translate(str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "-": "/", "/": "&", ":": ">",
+                                              "_": "?"}))
+    assert typed != link
+    result = checkin_scan(tournament=tournament, code=typed)
+    assert result.outcome == CheckIn.CHECKED_IN and result.registration.start_number == 1

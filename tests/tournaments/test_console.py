@@ -58,7 +58,7 @@ def test_csv_import_of_a_clean_file(organiser):
 
 def test_csv_import_page_shows_the_error(client, organiser):
     upload = SimpleUploadedFile("spieler.csv", "Vorname,Nachname\nAnna,\n".encode())
-    page = client.post(f"/o/verein/{organiser.pk}/", {"import": "1", "file": upload}, **EN)
+    page = client.post(f"/o/verein/{organiser.pk}/import/", {"file": upload}, **EN)
     assert page.status_code == 200
     assert "line 2: the name is missing" in page.content.decode()
     assert Player.objects.count() == 0
@@ -139,7 +139,7 @@ def test_control_panel_shows_tables_and_warnings(client):
     from django.utils import timezone
 
     later = timezone.now() + datetime.timedelta(minutes=20)
-    from tournaments.selectors_console import round_panel
+    from tournaments.selectors.console import round_panel
 
     panel = round_panel(Tournament.objects.get(slug="herbstrennen").rounds.get(), now=later)
     assert all(tile.quiet for tile in panel.tiles)
@@ -200,13 +200,13 @@ def test_club_logo_upload(client, organiser, tmp_path, settings):
     buffer = io.BytesIO()
     Image.new("RGB", (40, 20), "darkgreen").save(buffer, "PNG")
     upload = SimpleUploadedFile("logo.png", buffer.getvalue(), content_type="image/png")
-    response = client.post(f"/o/verein/{organiser.pk}/", {"club": "1", "name": organiser.name, "town": "Musterdorf",
-                                                           "logo": upload})
+    response = client.post(f"/o/verein/{organiser.pk}/stammdaten/", {"name": organiser.name, "town": "Musterdorf",
+                                                                      "logo": upload})
     assert response.status_code == 302
     organiser.refresh_from_db()
     assert organiser.logo.name.startswith("logos/") and organiser.town == "Musterdorf"
     bad = SimpleUploadedFile("logo.png", b"not an image", content_type="image/png")
-    page = client.post(f"/o/verein/{organiser.pk}/", {"club": "1", "name": organiser.name, "logo": bad}, **EN)
+    page = client.post(f"/o/verein/{organiser.pk}/stammdaten/", {"name": organiser.name, "logo": bad}, **EN)
     assert page.status_code == 200 and "logo" in page.context["club_form"].errors
 
 

@@ -7,7 +7,7 @@ import pytest
 from scoring.rules import DEFAULT_RULES, EXTRA_RULE_KEYS, HAND_FIELDS, PRESETS, RuleError, ruleset_from_dict
 from scoring.rules.hand import Hand as HandRecord
 from scoring.rules.ruleset import Ruleset, ruleset_fields
-from scoring.services import RECORD_COLUMNS
+from scoring.storage import RECORD_COLUMNS
 from tournaments.api.serializers import HandRecordSerializer
 from tournaments.forms_setup import PRESET_CHOICES, RulesForm
 from tournaments.models import Hand

@@ -5,9 +5,9 @@ from django.core.management import call_command
 
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
-from tournaments import selectors
+from tournaments.selectors.public import round_current_public
 from tournaments.models import Registration, Round, Seat, Tournament
-from tournaments.selectors import games_required, table_progress
+from tournaments.selectors.tables import games_required, table_progress
 from tournaments.seating import draw_tables
 from tournaments.services.demo import DEMO_SLUG
 
@@ -83,7 +83,7 @@ def test_demo_draws_and_publishes_round_one(demo, client):
     ]
     assert stored == [list(table) for table in again.tables]
     # the public seat list shows it
-    assert selectors.round_current_public(tournament) == rnd
+    assert round_current_public(tournament) == rnd
     page = client.get(f"/t/{DEMO_SLUG}/sitzplan/")
     assert page.status_code == 200 and "Huber" in page.content.decode()
 

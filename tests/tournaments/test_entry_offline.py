@@ -11,6 +11,7 @@ from tournaments.models import HandRevision
 from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import hand_record
+from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_the_same_game_from_two_devices_is_one_game_not_a_conflict():
     assert again == first and not created and table.hands.count() == 1
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=WENZ, client_id=uuid.uuid4(), number=1)
-    assert err.value.status == 409 and err.value.code == "number_taken"
+    assert error_status(err.value) == 409 and err.value.code == "number_taken"
 
 
 def test_keeping_the_rival_version_changes_the_game_and_keeps_the_stored_one_as_a_revision():

@@ -27,11 +27,11 @@ def tournament(client):
 
 
 def test_the_console_and_the_rounds_page_warn_about_unpaid_players_before_the_draw(client, tournament):
-    for url in (f"/o/{tournament.slug}/", f"/o/{tournament.slug}/rounds/"):
+    for url in (f"/o/{tournament.slug}/", f"/o/{tournament.slug}/runden/"):
         page = client.get(url, **EN).content.decode()
         assert 'data-testid="unpaid-warning"' in page, url
         assert "1 checked-in player has not paid:" in page and "5 Spieler Nummer5" in page
-    response = client.post(f"/o/{tournament.slug}/rounds/draw/", **EN, follow=True)
+    response = client.post(f"/o/{tournament.slug}/runden/auslosen/", **EN, follow=True)
     assert Round.objects.filter(tournament=tournament).count() == 1
     text = response.content.decode()
     assert "Not paid yet: 5 Spieler Nummer5. Collect the entry fee at the desk." in text
@@ -73,14 +73,14 @@ def test_forms_that_no_longer_apply_are_gone(client, tournament):
     import random
 
     (rnd,) = round_draw(tournament=tournament, seed=1)
-    assert 'data-testid="swap-1"' in client.get(f"/o/{tournament.slug}/rounds/").content.decode()
+    assert 'data-testid="swap-1"' in client.get(f"/o/{tournament.slug}/runden/").content.decode()
     round_publish(round=rnd)
     table = rnd.tables.first()
     table_sheet_record(table=table, records=[random_hand(random.Random(1), table_size=4, dealer=1)])
-    assert 'data-testid="swap-1"' not in client.get(f"/o/{tournament.slug}/rounds/").content.decode()
-    assert 'data-testid="withdraw-1"' in client.get(f"/o/{tournament.slug}/desk/").content.decode()
+    assert 'data-testid="swap-1"' not in client.get(f"/o/{tournament.slug}/runden/").content.decode()
+    assert 'data-testid="withdraw-1"' in client.get(f"/o/{tournament.slug}/meldestelle/").content.decode()
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-    assert 'data-testid="withdraw-1"' not in client.get(f"/o/{tournament.slug}/desk/").content.decode()
+    assert 'data-testid="withdraw-1"' not in client.get(f"/o/{tournament.slug}/meldestelle/").content.decode()
 
 
 def test_german_wording_anmelden_is_log_in_registrieren_and_zurueckziehen_are_the_desk():

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.api.conftest import make_tournament
 from tests.factories import ClubFactory
 from tournaments.links import table_link_key, table_link_parse

@@ -4,7 +4,7 @@ import json
 import pytest
 from django.test import Client
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tests.api.conftest import make_tournament, member
 from tests.factories import ClubFactory
 from tests.tournaments.test_audit import play_round

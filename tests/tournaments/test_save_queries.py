@@ -12,9 +12,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring import standings as standings_module
+from tournaments.services import standings as standings_module
 from scoring.models import StandingsSnapshot
-from tournaments.selectors import table_for_entry_key
+from tournaments.selectors.entry import table_for_entry_key
 from tournaments.services.hands import dealer_for, hand_record
 from tournaments.services.rounds import round_draw
 from tournaments.services.simulation import round_simulate, tournament_simulate_setup

@@ -9,6 +9,7 @@ from scoring.rules import ruleset_from_dict, score_hand
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments.models import Hand, HandRevision, Round, Seat, Table, TableConfirmation
 from tournaments.services.errors import ServiceError
+from tournaments.http import error_status
 from tournaments.services.hands import (
     dealer_for,
     hand_correct,
@@ -99,7 +100,7 @@ def test_a_client_id_of_another_table_is_a_conflict():
     hand_record(table=table, record=RUF, client_id=client_id, number=1)
     with pytest.raises(ServiceError) as err:
         hand_record(table=other, record=RUF, client_id=client_id, number=1)
-    assert err.value.status == 409 and err.value.field == "client_id"
+    assert error_status(err.value) == 409 and err.value.field == "client_id"
 
 
 def test_a_second_device_submitting_a_taken_number_gets_409():
@@ -107,7 +108,7 @@ def test_a_second_device_submitting_a_taken_number_gets_409():
     hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1, device="tablet A")
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record={**RUF, "augen": 30}, client_id=uuid.uuid4(), number=1, device="tablet B")
-    assert (err.value.status, err.value.code, err.value.field) == (409, "number_taken", "number")
+    assert (error_status(err.value), err.value.code, err.value.field) == (409, "number_taken", "number")
     assert table.hands.get().augen == 72
 
 
@@ -116,7 +117,7 @@ def test_a_game_number_beyond_the_next_one_is_refused():
     hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1)
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=5)
-    assert err.value.field == "number" and err.value.status == 400
+    assert err.value.field == "number" and error_status(err.value) == 400
     assert table.hands.count() == 1
 
 
@@ -133,7 +134,7 @@ def test_an_invalid_game_names_its_field_and_stores_nothing():
     table = make_table()
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record={**RUF, "partner": 1}, client_id=uuid.uuid4(), number=1)
-    assert err.value.field == "partner" and err.value.status == 400
+    assert err.value.field == "partner" and error_status(err.value) == 400
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record={**RUF, "augen": 121}, client_id=uuid.uuid4(), number=1)
     assert err.value.field == "augen"
@@ -150,7 +151,7 @@ def test_an_unpublished_round_takes_no_games():
     table = make_table(status=Round.Status.DRAWN)
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1)
-    assert err.value.status == 409 and err.value.code == "round_not_published"
+    assert error_status(err.value) == 409 and err.value.code == "round_not_published"
 
 
 def test_no_game_after_the_last_one_of_the_round_not_even_a_thrown_in_one():
@@ -159,7 +160,7 @@ def test_no_game_after_the_last_one_of_the_round_not_even_a_thrown_in_one():
     for record in (RUF, {"contract": "weiter"}):
         with pytest.raises(ServiceError) as err:
             hand_record(table=table, record=record, client_id=uuid.uuid4(), number=9)
-        assert err.value.status == 409 and err.value.code == "round_complete"
+        assert error_status(err.value) == 409 and err.value.code == "round_complete"
 
 
 # --- closed round -------------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ def test_a_closed_round_refuses_the_table_with_409():
     ):
         with pytest.raises(ServiceError) as err:
             call()
-        assert (err.value.status, err.value.code) == (409, "round_closed")
+        assert (error_status(err.value), err.value.code) == (409, "round_closed")
     assert table.hands.count() == 2 and not HandRevision.objects.filter(action="update").exists()
 
 
@@ -192,7 +193,7 @@ def test_an_organiser_corrects_a_closed_round_only_with_a_reason():
     hand = table.hands.get(number=1)
     with pytest.raises(ServiceError) as err:
         hand_correct(hand=hand, record={**RUF, "augen": 20}, by=user, organiser=True, reason="  ")
-    assert err.value.field == "reason" and err.value.status == 400
+    assert err.value.field == "reason" and error_status(err.value) == 400
     hand_correct(hand=hand, record={**RUF, "augen": 20}, by=user, organiser=True, reason="Augen falsch notiert")
     revision = HandRevision.objects.get(action=HandRevision.Action.UPDATE)
     assert (revision.by, revision.reason) == (user, "Augen falsch notiert")
@@ -252,7 +253,7 @@ def test_confirmation_only_when_every_game_is_entered():
     fill(table, 7)
     with pytest.raises(ServiceError) as err:
         table_confirm(table=table, seat=1)
-    assert (err.value.status, err.value.code) == (409, "games_missing")
+    assert (error_status(err.value), err.value.code) == (409, "games_missing")
     assert not TableConfirmation.objects.exists()
 
 
@@ -322,7 +323,7 @@ def test_paper_totals_need_every_seat_as_a_whole_number_and_no_games():
     hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1)
     with pytest.raises(ServiceError) as err:
         table_paper_totals(table=table, totals={"1": 0, "2": 0, "3": 0, "4": 0})
-    assert err.value.status == 409
+    assert error_status(err.value) == 409
 
 
 def test_a_table_with_paper_totals_takes_no_games():
@@ -330,7 +331,7 @@ def test_a_table_with_paper_totals_takes_no_games():
     table_paper_totals(table=table, totals={"1": 1, "2": -1, "3": 1, "4": -1})
     with pytest.raises(ServiceError) as err:
         hand_record(table=table, record=RUF, client_id=uuid.uuid4(), number=1)
-    assert err.value.status == 409
+    assert error_status(err.value) == 409
 
 
 def test_paper_totals_keep_a_revision_with_old_and_new_totals_and_the_reason():
@@ -362,7 +363,7 @@ def test_refused_paper_totals_keep_no_revision():
 
 
 def test_overwriting_paper_totals_changes_the_standings_marker():
-    from scoring.standings import games_marker
+    from tournaments.selectors.standings import games_marker
 
     table = make_table()
     tournament = table.round.tournament
@@ -400,7 +401,7 @@ def test_weiter_under_redeal_the_same_dealer_deals_again_and_the_game_does_not_c
 
 
 def test_at_a_table_of_five_only_who_took_part_in_the_deal_pays_weitergeld():
-    from scoring.standings import standings_compute
+    from tournaments.selectors.standings import standings_compute
 
     table = make_table(size=5, rules={"all_pass": "redeal", "weitergeld_cents": 20})
     weiter, _ = hand_record(table=table, record={"contract": "weiter"}, client_id=uuid.uuid4(), number=1)
@@ -507,7 +508,7 @@ def test_two_devices_submitting_game_one_at_once_one_wins_the_other_gets_409():
     created = [r for r in results if isinstance(r, tuple)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(created) == 1 and len(refused) == 1
-    assert (refused[0].status, refused[0].code) == (409, "number_taken")
+    assert (error_status(refused[0]), refused[0].code) == (409, "number_taken")
     assert table.hands.count() == 1 and HandRevision.objects.count() == 1
 
 

@@ -3,7 +3,8 @@ import pytest
 from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
-from tournaments import selectors
+from tournaments.selectors.desk import desk_rows, desk_summary, player_for_desk, players_search, rounds_overview
+from tournaments.selectors.public import seat_rows
 from tournaments.models import Registration, Round, Seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import table_paper_totals
@@ -15,6 +16,7 @@ from tournaments.services.registration import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_close, round_draw, round_publish
+from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +49,7 @@ def test_a_player_is_registered_once():
     registration_create(tournament=tournament, player=player)
     with pytest.raises(ServiceError) as err:
         registration_create(tournament=tournament, player=player)
-    assert err.value.status == 409 and err.value.field == "player"
+    assert error_status(err.value) == 409 and err.value.field == "player"
     tournament.refresh_from_db()
     assert tournament.last_start_number == 1  # the refused registration used no number
 
@@ -79,7 +81,7 @@ def test_a_seated_player_cannot_be_checked_out():
     round_draw(tournament=tournament, seed=1)
     with pytest.raises(ServiceError) as err:
         registration_update(registration=regs[0], checked_in=False)
-    assert err.value.status == 409 and err.value.field == "checked_in"
+    assert error_status(err.value) == 409 and err.value.field == "checked_in"
 
 
 def test_withdrawal_before_the_first_draw_is_after_round_0():
@@ -89,7 +91,7 @@ def test_withdrawal_before_the_first_draw_is_after_round_0():
     assert reg.withdrawn_after_round == 0
     with pytest.raises(ServiceError) as err:
         registration_withdraw(registration=reg)
-    assert err.value.status == 409
+    assert error_status(err.value) == 409
 
 
 def test_withdrawal_after_a_drawn_but_unpublished_round_does_not_count_that_round():
@@ -128,7 +130,7 @@ def test_a_substitute_takes_over_seats_of_open_rounds_only():
     assert substitute.start_number == 9 and substitute.paid and substitute.checked_in
     with pytest.raises(ServiceError) as err:
         registration_substitute(withdrawn=leaving, player=PlayerFactory())
-    assert err.value.status == 409 and err.value.field == "substitute_for"
+    assert error_status(err.value) == 409 and err.value.field == "substitute_for"
 
 
 def test_a_registered_player_cannot_be_a_substitute_and_nothing_changes():
@@ -152,29 +154,29 @@ def test_players_search_finds_the_clubs_players_by_every_word_and_skips_register
     guest = PlayerFactory(first_name="Gast", last_name="Huberl", club=None)
     earlier = TournamentFactory(club=club)
     registration_create(tournament=earlier, player=guest)  # played here before: in the club's database
-    assert selectors.players_search(tournament=tournament, query="hub") == [anna, hans, guest]
-    assert selectors.players_search(tournament=tournament, query="anna hub") == [anna]
-    assert selectors.players_search(tournament=tournament, query="  ") == []
+    assert players_search(tournament=tournament, query="hub") == [anna, hans, guest]
+    assert players_search(tournament=tournament, query="anna hub") == [anna]
+    assert players_search(tournament=tournament, query="  ") == []
     registration_create(tournament=tournament, player=anna)
-    assert anna not in selectors.players_search(tournament=tournament, query="huber")
-    assert selectors.player_for_desk(tournament=tournament, pk=guest.pk) == guest
+    assert anna not in players_search(tournament=tournament, query="huber")
+    assert player_for_desk(tournament=tournament, pk=guest.pk) == guest
     stranger = PlayerFactory(club=ClubFactory(name="Ganz anders"))
-    assert selectors.player_for_desk(tournament=tournament, pk=stranger.pk) is None
+    assert player_for_desk(tournament=tournament, pk=stranger.pk) is None
 
 
 def test_desk_summary_tells_whether_the_field_can_be_seated():
     tournament = TournamentFactory()
     regs = register(tournament, 7, checked_in=True, paid=True)
     register(tournament, 2)
-    summary = selectors.desk_summary(tournament)
+    summary = desk_summary(tournament)
     assert (summary.registered, summary.paid, summary.checked_in) == (9, 7, 7)
     assert not summary.feasible and (summary.add, summary.withdraw) == (1, 2)
     register(tournament, 14, checked_in=True)
-    summary = selectors.desk_summary(tournament)
+    summary = desk_summary(tournament)
     assert summary.table_sizes == [5, 4, 4, 4, 4]
     assert (summary.tables_of_five, summary.tables_of_four) == (1, 4)
     registration_withdraw(registration=regs[0])
-    summary = selectors.desk_summary(tournament)
+    summary = desk_summary(tournament)
     assert summary.checked_in == 20 and summary.withdrawn == 1 and summary.table_sizes == [4] * 5
 
 
@@ -184,12 +186,12 @@ def test_desk_rows_show_the_seat_of_the_newest_round_and_who_waits_for_the_next_
     late = registration_create(tournament=tournament, player=PlayerFactory(last_name="Zuspät"))
     (rnd,) = round_draw(tournament=tournament, seed=1)
     registration_update(registration=late, checked_in=True)
-    rows = {row.number: row for row in selectors.desk_rows(tournament=tournament)}
+    rows = {row.number: row for row in desk_rows(tournament=tournament)}
     seat = Seat.objects.select_related("table").get(round=rnd, registration=regs[0])
     assert (rows[1].table, rows[1].seat, rows[1].round_number) == (seat.table.number, seat.number, 1)
     assert rows[late.start_number].waiting and rows[late.start_number].table is None
-    assert [row.number for row in selectors.desk_rows(tournament=tournament, query="zusp")] == [late.start_number]
-    assert [row.number for row in selectors.desk_rows(tournament=tournament, query="3")] == [3]
+    assert [row.number for row in desk_rows(tournament=tournament, query="zusp")] == [late.start_number]
+    assert [row.number for row in desk_rows(tournament=tournament, query="3")] == [3]
 
 
 def test_seat_rows_sort_umlauts_with_their_base_letter():
@@ -201,7 +203,7 @@ def test_seat_rows_sort_umlauts_with_their_base_letter():
                             checked_in=True)
     register(tournament, 1, checked_in=True)  # 8 players
     (rnd,) = round_draw(tournament=tournament, seed=1)
-    rows = [r for r in selectors.seat_rows(rnd) if not r.name.startswith("Spieler")]
+    rows = [r for r in seat_rows(rnd) if not r.name.startswith("Spieler")]
     assert [r.name.split()[-1] for r in rows] == ["Ächter", "Adler", "Bauer", "Özdemir", "Weise", "Weiß", "Zehetmair"]
     assert rows[0].initial == "A" and rows[3].initial == "O"
 
@@ -209,22 +211,22 @@ def test_seat_rows_sort_umlauts_with_their_base_letter():
 def test_rounds_overview_offers_the_next_action():
     tournament = TournamentFactory(rules={"rounds": 2})
     register(tournament, 8, checked_in=True)
-    panels = selectors.rounds_overview(tournament)
+    panels = rounds_overview(tournament)
     assert [(p.number, p.can_draw) for p in panels] == [(1, True), (2, False)]
     (rnd,) = round_draw(tournament=tournament, seed=1)
-    panels = selectors.rounds_overview(tournament)
+    panels = rounds_overview(tournament)
     assert panels[0].can_redraw and panels[0].can_publish and not panels[0].can_close
     assert not panels[1].can_draw
     assert [len(t.seats) for t in panels[0].tables] == [4, 4]
     round_publish(round=rnd)
-    panels = selectors.rounds_overview(tournament)
+    panels = rounds_overview(tournament)
     assert panels[0].can_close and not panels[0].can_redraw and panels[0].can_swap
     assert panels[0].tables_complete == 0
     with translation.override("en"):
         for table in rnd.tables.all():
             table_paper_totals(table=table, totals={str(s): 0 for s in range(1, 5)})
     round_close(round=rnd)
-    panels = selectors.rounds_overview(tournament)
+    panels = rounds_overview(tournament)
     assert panels[1].can_draw and not panels[0].can_swap
 
 
@@ -234,6 +236,6 @@ def test_rounds_overview_warns_about_a_stale_draw():
     round_draw(tournament=tournament, seed=1)
     registration_withdraw(registration=regs[0])
     (late,) = register(tournament, 1, checked_in=True)
-    panel = selectors.rounds_overview(tournament)[0]
+    panel = rounds_overview(tournament)[0]
     assert panel.withdrawn_seated == [regs[0]]
     assert panel.unseated == [late]

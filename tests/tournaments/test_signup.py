@@ -14,7 +14,9 @@ from pypdf import PdfReader
 
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.models import AuditEntry, ClubMembership, Player, Registration, SignUp, SignUpOptions
-from tournaments.selectors_signup import invitations
+from tournaments.selectors.personal import player_data_export
+from tournaments.selectors.signup import invitations
+from tournaments.services.personal_data import player_anonymise
 from tournaments.services.errors import ServiceError
 from tournaments.services.registration import registration_create
 from tournaments.services.signups import (
@@ -360,3 +362,17 @@ def test_more_places_let_the_waiting_list_move_up(tournament):
 ])
 def test_the_key_in_what_a_scanner_typed(typed, key):
     assert code_key(typed) == key
+
+
+def test_a_players_data_export_and_anonymising_cover_his_sign_ups(tournament):
+    entry = sign_up(tournament, "Sepp", "Huber", club_name="Stammtisch Zur Post", email="sepp@example.org",
+                    phone="0171 1")
+    player = entry.registration.player
+    (exported,) = player_data_export(player)["online_signups"]
+    assert exported["email"] == "sepp@example.org" and exported["club"] == "Stammtisch Zur Post"
+    assert exported["consent_text"].startswith("I agree") or exported["consent_text"].startswith("Ich willige")
+    player_anonymise(player=player, club=tournament.club)
+    entry.refresh_from_db()
+    assert (entry.first_name, entry.last_name, entry.club_name, entry.email, entry.phone) == (
+        "", f"Spieler {player.pk}", "", "", "")
+    assert invitations(tournament.club) == []

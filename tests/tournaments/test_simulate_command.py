@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Round, Seat, Tournament
-from tournaments.selectors import games_required, table_progress
+from tournaments.selectors.tables import games_required, table_progress
 
 pytestmark = pytest.mark.django_db
 

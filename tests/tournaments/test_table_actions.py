@@ -6,7 +6,7 @@ from django.test import Client
 
 from tests.tournaments.test_services_hands import fill, make_table, organiser, rufspiel
 from tournaments.models import AuditEntry, ClubMembership, Round
-from tournaments.selectors import table_progress
+from tournaments.selectors.tables import table_progress
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import hand_correct, table_confirm
 from tournaments.services.rounds import round_close

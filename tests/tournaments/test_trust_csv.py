@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 from tournaments.models import Player
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.simulation import tournament_simulate

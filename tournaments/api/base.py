@@ -11,6 +11,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from ..access import ANY_ROLE, has_role, tournament_for
 from ..models import Tournament
+from ..http import error_status
 from ..services.errors import ServiceError
 
 NON_FIELD = "non_field_errors"
@@ -37,7 +38,7 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """ServiceError -> its status with ``{field: [message]}``; every other error body flattened alike."""
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        return Response(exc.as_dict(), status=error_status(exc))
     if isinstance(exc, RequestDataTooBig):  # Django's limit (DATA_UPLOAD_MAX_MEMORY_SIZE), answered in JSON
         return Response({"detail": _("The request is too large.")}, status=413)
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):

@@ -11,7 +11,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .. import selectors
+from ..selectors.desk import player_for_desk, registrations_for_desk, tables_overview
+from ..selectors.entry import table_sheet
+from ..selectors.tables import table_progress
 from ..access import DESK, ORGANISER, has_role
 from ..models import Hand, Round, Table, Tournament
 from ..services.errors import ServiceError
@@ -30,7 +32,7 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _round_detail(rnd: Round) -> dict:
-    rnd.progress = selectors.table_progress(rnd)
+    rnd.progress = table_progress(rnd)
     return s.RoundDetailSerializer(rnd).data
 
 
@@ -40,7 +42,7 @@ class RegistrationListView(TournamentApiView):
     @extend_schema(tags=REGISTRATIONS, summary="All registrations by start number",
                    responses={200: s.RegistrationSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
     def get(self, request: Request, slug: str) -> Response:
-        registrations = selectors.registrations_for_desk(self.tournament())
+        registrations = registrations_for_desk(self.tournament())
         return Response(s.RegistrationSerializer(registrations, many=True).data)
 
     @extend_schema(
@@ -55,7 +57,7 @@ class RegistrationListView(TournamentApiView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         if data.get("player_id"):
-            player = selectors.player_for_desk(tournament=tournament, pk=data["player_id"])
+            player = player_for_desk(tournament=tournament, pk=data["player_id"])
             if player is None:  # another club's player reads exactly like an id nobody has
                 raise ServiceError("player_id", _("No such player."))
             registration = registration_create(
@@ -75,7 +77,7 @@ class RegistrationDetailView(TournamentApiView):
     write_roles = DESK
 
     def registration(self, tournament: Tournament, start_number: int):
-        return get_object_or_404(selectors.registrations_for_desk(tournament), start_number=start_number)
+        return get_object_or_404(registrations_for_desk(tournament), start_number=start_number)
 
     @extend_schema(tags=REGISTRATIONS, summary="One registration",
                    responses={200: s.RegistrationSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
@@ -168,7 +170,7 @@ class RoundTablesView(TournamentApiView):
                    responses={200: s.TableOverviewSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
     def get(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.tournament()
-        tables = selectors.tables_overview(_round(tournament, number))
+        tables = tables_overview(_round(tournament, number))
         show_keys = has_role(request.user, tournament, DESK)
         return Response(s.TableOverviewSerializer(tables, many=True, context={"show_keys": show_keys}).data)
 
@@ -179,7 +181,7 @@ class RoundTableSheetView(TournamentApiView):
     def get(self, request: Request, slug: str, number: int, table: int) -> Response:
         rnd = _round(self.tournament(), number)
         found = get_object_or_404(Table.objects.select_related("round__tournament"), round=rnd, number=table)
-        return Response(s.TableSheetSerializer(selectors.table_sheet(found)).data)
+        return Response(s.TableSheetSerializer(table_sheet(found)).data)
 
 
 class OrganiserHandView(TournamentApiView):
@@ -257,4 +259,4 @@ class RoundTableTotalsView(TournamentApiView):
         table_paper_totals(table=found, totals=body.validated_data["totals"], by=request.user, device=self.device,
                            reason=body.validated_data["reason"])
         found = Table.objects.select_related("round__tournament").get(pk=found.pk)
-        return Response(s.TableSheetSerializer(selectors.table_sheet(found)).data)
+        return Response(s.TableSheetSerializer(table_sheet(found)).data)

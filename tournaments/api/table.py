@@ -14,9 +14,9 @@ from rest_framework.response import Response
 
 from scoring.rules import score_to_dict
 
-from .. import selectors
+from ..selectors.entry import table_for_entry_key, table_sheet
 from ..models import Hand, Round, Table
-from ..selectors_links import player_page, registration_for_key, table_link_resolve
+from ..selectors.links import player_page, registration_for_key, table_link_resolve
 from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
 from . import serializers as s
 from .base import NO_KEY, THROTTLED, ApiView, bad_request, conflict
@@ -33,7 +33,7 @@ class TableKeyView(ApiView):
 
     def table(self, *, for_write: bool = False) -> Table:
         key = self.kwargs["entry_key"]
-        table = selectors.table_for_entry_key(key)  # with its round: a write needs it too
+        table = table_for_entry_key(key)  # with its round: a write needs it too
         if table is None:
             link = table_link_resolve(key)  # a table card's key: its number in the current round
             table = link.table if link is not None else None
@@ -50,7 +50,7 @@ class TableSheetView(TableKeyView):
     @extend_schema(tags=TAGS, summary="The table's sheet: seats, games, totals, the next game",
                    responses={200: s.TableSheetSerializer, 404: NO_KEY, 429: THROTTLED})
     def get(self, request: Request, entry_key: str) -> Response:
-        return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)
+        return Response(s.TableSheetSerializer(table_sheet(self.table())).data)
 
 
 class HandCreateView(TableKeyView):
@@ -123,7 +123,7 @@ class TableConfirmView(TableKeyView):
         body = s.ConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         table_confirm(table=table, seat=body.validated_data["seat"], device=self.device)
-        return Response(s.TableSheetSerializer(selectors.table_sheet(self.table())).data)
+        return Response(s.TableSheetSerializer(table_sheet(self.table())).data)
 
 
 class PlayerPageView(ApiView):

@@ -1,8 +1,6 @@
 """The tournament archive of shared/spec/archive.md: one JSON document per tournament."""
 from .build import archive_build
 from .load import ArchiveError, archive_import
-
-FORMAT = "schafkopfrennen-archive"
-VERSION = 1
+from .version import FORMAT, VERSION
 
 __all__ = ["FORMAT", "VERSION", "ArchiveError", "archive_build", "archive_import"]

@@ -4,18 +4,16 @@ from typing import Any
 from django.utils import timezone
 
 from scoring.rules import ruleset_to_dict
-from scoring.services import hand_record
-from scoring.standings import standings_compute
-
+from scoring.storage import hand_record
 from ..models import AuditEntry, Hand, Registration, Seat, Table, TableConfirmation, Tournament
+from ..selectors.standings import standings_compute
+from .version import FORMAT, VERSION
 
 
 def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[str, Any]:
     """The whole tournament as one document. The keys (each table's entry key, each player's personal key)
     open the tournament's pages, so they are left out unless ``with_keys``: an archive then can be passed
     around without handing over the tournament (an import makes new keys)."""
-    from . import FORMAT, VERSION
-
     registrations = list(
         Registration.objects.filter(tournament=tournament)
         .select_related("player__club", "substitute_for")

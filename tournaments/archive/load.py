@@ -15,11 +15,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
-from scoring.services import hand_columns, hand_score, outcome_columns, points_json
+from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..selectors.standings import standings_compute
+from .version import FORMAT, VERSION
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
@@ -117,8 +120,6 @@ def _bool(value: Any, path: str) -> bool:
 
 
 def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[dict]]:
-    from . import FORMAT, VERSION
-
     doc = _obj(doc, "document")
     if _require(doc, "format", "") != FORMAT:
         raise ArchiveError("format", f"must be {FORMAT!r}")
@@ -378,8 +379,6 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
 
 def _audit(value: Any) -> list[dict]:
     """The archive's audit log: a list of entries (at, action, by, subject, before, after, reason)."""
-    from django.utils.dateparse import parse_datetime
-
     entries = []
     for i, e in enumerate(_list(value, "audit")):
         path = f"audit[{i}]"
@@ -433,8 +432,6 @@ def _player_for(p: dict, club: Club | None, original: Tournament | None, taken: 
 
 def _check_standings(tournament: Tournament, standings: list[dict]) -> None:
     """The archive's standings must be what its games give (raising rolls the whole import back)."""
-    from scoring.standings import standings_compute
-
     result, info = standings_compute(tournament, closed_only=True)
     computed = {info[s.player].start_number: s.points for s in result.overall}
     for i, entry in enumerate(standings):

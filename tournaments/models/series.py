@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.messages import rule_error_text
 from scoring.rules.errors import RuleError
 from scoring.rules.series import DEFAULT_TIEBREAKS, SeriesRules, validate_series_rules
 
@@ -84,8 +85,6 @@ class Series(models.Model):
         try:
             validate_series_rules(self.rules)
         except RuleError as err:
-            from scoring.messages import rule_error_text
-
             raise ValidationError({err.field: rule_error_text(err)}) from err
 
 

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.messages import rule_error_message
 from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
 
 from .club import Club, Player
@@ -73,8 +74,6 @@ class Tournament(models.Model):
         try:
             self.rules = ruleset_to_dict(ruleset_from_dict(self.rules))
         except RuleError as err:
-            from scoring.messages import rule_error_message
-
             raise ValidationError({"rules": rule_error_message(err, with_key=True)}) from err
 
 

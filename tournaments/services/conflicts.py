@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from scoring.services import hand_columns, outcome_columns
+from scoring.storage import hand_columns, outcome_columns
 
 from ..models import Hand, HandRevision
 from .errors import ServiceError

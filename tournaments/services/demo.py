@@ -6,7 +6,6 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring.rules.table import dealer_for, games_required
-from scoring.schedule import standings_deferred
 
 from ..models import Club, ClubMembership, Player, Series, Tournament
 from ..simulation import random_hand
@@ -14,6 +13,7 @@ from .hands import table_sheet_record
 from .prizes import tournament_standings_publish
 from .registration import registration_create
 from .rounds import round_draw, round_publish
+from .schedule import standings_deferred
 from .series import series_create, series_tournament_add
 from .simulation import tournament_play
 from .tournament import tournament_create

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
 from scoring.rules import table as table_rules
-from scoring.services import hand_columns, hand_record as stored_record, hand_score, outcome_columns
+from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
-from .errors import ServiceError
+from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
 
@@ -39,10 +39,10 @@ def _locked_table(table: Table) -> Table:
 def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
     status = table.round.status
     if status == Round.Status.DRAWN:
-        raise ServiceError("round", _("This round is not published yet."), status=409, code="round_not_published")
+        raise StateConflict("round", _("This round is not published yet."), code="round_not_published")
     if status == Round.Status.CLOSED:
         if not organiser:
-            raise ServiceError("round", _("This round is closed; only an organiser can correct it."), status=409,
+            raise StateConflict("round", _("This round is closed; only an organiser can correct it."),
                                code="round_closed")
         if not reason.strip():
             raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
@@ -154,7 +154,7 @@ def hand_record(
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
     if table.paper_totals is not None:
-        raise ServiceError("table", _("This table's round totals were entered from paper."), status=409)
+        raise StateConflict("table", _("This table's round totals were entered from paper."))
     last = facts["last"] or 0
     entered, thrown_in = facts["entered"] or 0, facts["thrown_in"] or 0
     gapless = entered == last  # games 1..last are all there
@@ -166,15 +166,15 @@ def hand_record(
         same = _same_game(table, number, _clean_record(record, table.size))
         if same is not None:  # the other device entered this very game: one game, not a conflict
             return same, False
-        raise ServiceError(
+        raise StateConflict(
             "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
-            status=409, code="number_taken",
+            code="number_taken",
         )
     if number > last + 1:
         raise ServiceError("number", _("Enter game %(n)d first.") % {"n": last + 1})
     played = entered - thrown_in
     if played >= _games_required(table):  # no more deals, not even a thrown-in one
-        raise ServiceError("number", _("All games of this round are entered."), status=409, code="round_complete")
+        raise StateConflict("number", _("All games of this round are entered."), code="round_complete")
     dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
     if score.thrown_in and number <= last:
@@ -191,10 +191,10 @@ def hand_record(
         )
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
-            raise ServiceError("client_id", _("This submission id belongs to another table."), status=409) from None
+            raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
         # SQLite has no row locks: another device's game with this number got in first
-        raise ServiceError("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
-                           status=409, code="number_taken") from None
+        raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
+                           code="number_taken") from None
     HandRevision.objects.create(
         table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
         by=hand.entered_by, device=device[:200], reason=reason[:300],
@@ -209,9 +209,9 @@ def _hand_still_there(hand: Hand) -> Hand:
     """The game as stored now, under the table's lock: somebody may have deleted it since it was read."""
     current = Hand.objects.select_related("table").filter(pk=hand.pk).first()
     if current is None:
-        raise ServiceError(
+        raise NotFound(
             "number", _("Game %(number)s was deleted meanwhile (on another device?).") % {"number": hand.number},
-            status=404, code="deleted",
+            code="deleted",
         )
     return current
 
@@ -249,9 +249,9 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
     hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
     if hand.thrown_in and table.hands.filter(number__gt=hand.number).exists():
-        raise ServiceError(
+        raise StateConflict(
             "number", _("The games after this thrown-in game were dealt on from it; delete them first."),
-            status=409, code="weiter_not_last",
+            code="weiter_not_last",
         )
     HandRevision.objects.create(
         table=table, hand=None, number=hand.number, action=HandRevision.Action.DELETE, old=_snapshot(hand),
@@ -294,9 +294,9 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
     played = table.hands.exclude(thrown_in=True).count()
     required = _games_required(table)
     if played < required:
-        raise ServiceError(
+        raise StateConflict(
             "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
-                "played": played, "required": required}, status=409, code="games_missing",
+                "played": played, "required": required}, code="games_missing",
         )
     confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
     table_complete_if_confirmed(table)
@@ -323,7 +323,7 @@ def table_paper_totals(
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "paper")
     if table.hands.exists():
-        raise ServiceError("totals", _("Games were entered at this table; correct those instead."), status=409)
+        raise StateConflict("totals", _("Games were entered at this table; correct those instead."))
     seats = [str(s) for s in range(1, table.size + 1)]
     if not isinstance(totals, dict) or sorted(totals) != sorted(seats):
         raise ServiceError("totals", _("Enter a total for every seat 1 to %(n)d.") % {"n": table.size})
@@ -359,7 +359,7 @@ def table_sheet_record(
     table = _locked_table(table)
     _require_open(table, organiser=True, reason=reason if table.round.status == Round.Status.CLOSED else "sheet")
     if table.paper_totals is not None:
-        raise ServiceError("table", _("This table's round totals were entered from paper."), status=409)
+        raise StateConflict("table", _("This table's round totals were entered from paper."))
     rules = table.round.tournament.ruleset
     numbers = set(table.hands.order_by().values_list("number", flat=True))
     number = max(numbers, default=0)

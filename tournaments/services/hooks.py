@@ -1,5 +1,5 @@
 """What follows a committed change to a tournament's games."""
-from scoring.schedule import standings_schedule_on_commit
+from .schedule import standings_schedule_on_commit
 
 
 def tournament_changed(tournament_id: int, table_id: int | None = None) -> None:

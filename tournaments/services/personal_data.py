@@ -4,8 +4,11 @@ import re
 
 from django.db import transaction
 
-from ..models import AuditEntry, Club, Player, Registration, SeatSwap
+from scoring.models import StandingsSnapshot
+
+from ..models import AuditEntry, Club, Player, Registration, SeatSwap, SignUp
 from .audit import audit_record
+from .standings import standings_recompute
 
 
 def anonymous_name(player: Player) -> str:
@@ -23,6 +26,9 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
               for r in Registration.objects.filter(player=player)}
     player.first_name, player.last_name, player.contact = "", new, ""
     player.save(update_fields=["first_name", "last_name", "contact"])
+    # His online sign-ups (issue 19) held his name, club as typed and contact: forgotten as well.
+    SignUp.objects.filter(registration__player=player).update(first_name="", last_name=new, club_name="", email="",
+                                                              phone="")
     tournaments = Registration.objects.filter(player=player).values("tournament_id")
 
     def scrub(text: str) -> str:
@@ -46,9 +52,6 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
             SeatSwap.objects.filter(pk=swap.pk).update(description=description)
     audit_record(action="player.anonymise", by=by, club=club, subject=new)
     # The standings snapshots carry names: recompute those of his tournaments (same points, the new name).
-    from scoring.models import StandingsSnapshot
-    from scoring.standings import standings_recompute
-
     for tournament_id in StandingsSnapshot.objects.filter(tournament__in=tournaments).values_list(
             "tournament_id", flat=True):
         standings_recompute(tournament_id=tournament_id)

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration
-from .errors import ServiceError
+from .errors import ServiceError, StateConflict
 
 # Accepted column names (English and German), lower case.
 COLUMNS = {
@@ -52,8 +52,8 @@ def players_merge(*, keep: Player, remove: Player) -> Player:
     both = Registration.objects.filter(player=remove, tournament__registrations__player=keep).select_related("tournament")
     clash = both.first()
     if clash is not None:
-        raise ServiceError("remove", _("Both are registered for %(tournament)s; they are two people.") % {
-            "tournament": clash.tournament.name}, status=409)
+        raise StateConflict("remove", _("Both are registered for %(tournament)s; they are two people.") % {
+            "tournament": clash.tournament.name})
     Registration.objects.filter(player=remove).update(player=keep)
     if not keep.contact and remove.contact:
         keep.contact = remove.contact

@@ -2,7 +2,7 @@
 
 The pack's job is a ``PrintPack`` row per round: its status ``pending`` (asked for, waiting for a
 worker), ``running`` (with progress: score sheets done of the round's tables), ``ready`` or
-``failed``, the fingerprint of the data it was built from (``selectors_print.print_pack_fingerprint``)
+``failed``, the fingerprint of the data it was built from (``selectors.printing.print_pack_fingerprint``)
 and, once built, its file (under MEDIA_ROOT/packs/). A pack whose fingerprint is the round's current
 one is current; when the data changes the fingerprint changes and the pack is outdated.
 
@@ -17,14 +17,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from celery import shared_task
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone, translation
 
+from schafkopfrennen.celery import AfterCommitTask, app
+
 from ..models import PrintPack, Round
 from ..pdf.pack import render_pack
-from ..selectors_print import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
+from ..selectors.printing import DEFAULT_URL_BASE, print_pack_data, print_pack_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +86,6 @@ def _stored(pack: PrintPack) -> tuple[Path, int] | None:
 
 def _broker_reachable() -> bool:
     """Without a broker every task runs in-process; with one, whether it answers now."""
-    from schafkopfrennen.celery import app
-
     if app.conf.task_always_eager:
         return True
     try:
@@ -126,8 +127,6 @@ def round_print_pack_request(
     *, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None
 ) -> PackState:
     """Ask for the pack: enqueue a build after commit, unless it is ready or under way for the same data."""
-    from ..tasks import round_print_pack_task
-
     language = _language(language)
     Round.objects.select_for_update().filter(pk=round.pk).first()  # one request per round at a time
     state = round_print_pack_state(round=round, url_base=url_base, language=language)
@@ -137,18 +136,8 @@ def round_print_pack_request(
     pack, _created = PrintPack.objects.get_or_create(round=round, defaults={"fingerprint": state.fingerprint})
     PrintPack.objects.filter(pk=pack.pk).update(status=PENDING, fingerprint=state.fingerprint, done=0, total=total,
                                                 error="", updated_at=timezone.now())
-    rnd, fingerprint = round, state.fingerprint
-
-    def enqueue() -> None:
-        try:
-            round_print_pack_task.delay(rnd.pk, url_base=url_base, language=language)
-        except Exception as err:  # no broker to reach, or (without one) the build itself failed
-            logger.exception("print pack of round %s: the task failed or could not be sent", rnd.pk)
-            PrintPack.objects.filter(round=rnd, fingerprint=fingerprint, status=PENDING).update(
-                status=FAILED, error=str(err)[:300], updated_at=timezone.now())
-
-    transaction.on_commit(enqueue)
-    return PackState(PENDING, fingerprint, total=total, outdated=state.outdated)
+    round_print_pack_task.delay(round.pk, url_base=url_base, language=language)  # sent when the request commits
+    return PackState(PENDING, state.fingerprint, total=total, outdated=state.outdated)
 
 
 def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, language: str | None = None) -> Path:
@@ -188,3 +177,18 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
     if old and old != pack.file.name:
         pack.file.storage.delete(old)
     return Path(pack.file.path)
+
+
+def _pack_not_sent(task, err: Exception, args, kwargs) -> None:
+    """No broker to reach, or (without one) the build itself failed: a pack still pending is marked failed."""
+    PrintPack.objects.filter(round_id=args[0], status=PENDING).update(status=FAILED, error=str(err)[:300],
+                                                                       updated_at=timezone.now())
+
+
+@shared_task(base=AfterCommitTask, acks_late=True, send_failed=_pack_not_sent)
+def round_print_pack_task(round_id: int, url_base: str | None = None, language: str | None = None) -> str:
+    """Build a round's print pack (seat lists, table cards, score sheets) unless it is current already."""
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None:  # the round was drawn again or deleted meanwhile
+        return ""
+    return str(round_print_pack_build(round=rnd, url_base=url_base or DEFAULT_URL_BASE, language=language))

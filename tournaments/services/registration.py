@@ -3,7 +3,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, Round, Seat, Tournament
 from .audit import audit_record, registration_label
-from .errors import ServiceError
+from .errors import ServiceError, StateConflict
 from .hooks import tournament_changed
 
 
@@ -31,7 +31,7 @@ def registration_create(
     simulation) are not organiser actions."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Registration.objects.filter(tournament=locked, player=player).exists():
-        raise ServiceError("player", _("%(name)s is registered already.") % {"name": player.name}, status=409)
+        raise StateConflict("player", _("%(name)s is registered already.") % {"name": player.name})
     start_number = start_number_next(tournament=locked)
     tournament.last_start_number = start_number
     reg = Registration.objects.create(
@@ -75,9 +75,8 @@ def registration_update(*, registration: Registration, paid: bool | None = None,
         reg.paid = paid
     if checked_in is not None:
         if not checked_in and reg.seats.exists():
-            raise ServiceError(
+            raise StateConflict(
                 "checked_in", _("%(name)s already has a seat; withdraw the player instead.") % {"name": reg.player.name},
-                status=409,
             )
         reg.checked_in = checked_in
     reg.save(update_fields=["paid", "checked_in"])
@@ -106,7 +105,7 @@ def registration_withdraw(*, registration: Registration, by=None) -> Registratio
     """The player leaves: from the next draw on he has no seat; his points so far stay."""
     reg = Registration.objects.select_for_update().select_related("player", "tournament__club").get(pk=registration.pk)
     if reg.withdrawn:
-        raise ServiceError("withdrawn", _("%(name)s is withdrawn already.") % {"name": reg.player.name}, status=409)
+        raise StateConflict("withdrawn", _("%(name)s is withdrawn already.") % {"name": reg.player.name})
     reg.withdrawn_after_round = _last_played_round(reg)
     reg.save(update_fields=["withdrawn_after_round"])
     audit_record(action="registration.withdraw", by=by, tournament=reg.tournament, subject=registration_label(reg),
@@ -122,7 +121,7 @@ def registration_substitute(*, withdrawn: Registration, player: Player, by=None)
         reg.withdrawn_after_round = _last_played_round(reg)
         reg.save(update_fields=["withdrawn_after_round"])
     if Registration.objects.filter(substitute_for=reg).exists():
-        raise ServiceError("substitute_for", _("%(name)s has a substitute already.") % {"name": reg.player.name}, status=409)
+        raise StateConflict("substitute_for", _("%(name)s has a substitute already.") % {"name": reg.player.name})
     substitute = registration_create(
         tournament=reg.tournament, player=player, paid=True, checked_in=True, substitute_for=reg
     )
@@ -158,7 +157,7 @@ def registration_change(
     if withdrawn is True and not reg.withdrawn:
         reg = registration_withdraw(registration=reg, by=by)
     elif withdrawn is False and reg.withdrawn:
-        raise ServiceError("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."), status=409)
+        raise StateConflict("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."))
     return reg
 
 

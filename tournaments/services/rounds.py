@@ -8,8 +8,9 @@ from django.utils.translation import gettext as _
 
 from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
+from ..selectors.tables import table_progress
 from .audit import audit_record, registration_label, round_label
-from .errors import ServiceError
+from .errors import ServiceError, StateConflict
 
 
 def _new_seed() -> int:
@@ -90,7 +91,7 @@ def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration]) ->
             else:
                 message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {
                     "n": len(ids), "add": add}
-            raise ServiceError("players", message, status=409, code="seating_impossible") from err
+            raise StateConflict("players", message, code="seating_impossible") from err
         tables = [list(t) for t in result.tables]
     created = Table.objects.bulk_create(
         Table(round=rnd, number=number, size=len(players)) for number, players in enumerate(tables, start=1)
@@ -109,11 +110,11 @@ def round_draw(*, tournament: Tournament, seed: int | None = None, by=None) -> l
     rules = locked.ruleset
     existing = list(locked.rounds.order_by("number"))
     if len(existing) >= rules.rounds:
-        raise ServiceError("round", _("All %(n)d rounds are drawn already.") % {"n": rules.rounds}, status=409)
+        raise StateConflict("round", _("All %(n)d rounds are drawn already.") % {"n": rules.rounds})
     in_advance = rules.draw_mode == "all_in_advance"
     if existing and existing[-1].status != Round.Status.CLOSED and not in_advance:
-        raise ServiceError(
-            "round", _("Round %(n)d must be closed before the next draw.") % {"n": existing[-1].number}, status=409
+        raise StateConflict(
+            "round", _("Round %(n)d must be closed before the next draw.") % {"n": existing[-1].number}
         )
     field = _field(locked)
     seeding = random.Random(seed) if seed is not None else None
@@ -137,8 +138,7 @@ def round_redraw(*, round: Round, seed: int | None = None, by=None) -> Round:
     """Draw a round again (only before it is published), with a new seed."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != Round.Status.DRAWN:
-        raise ServiceError("round", _("Round %(n)d is published; it cannot be drawn again.") % {"n": rnd.number},
-                           status=409)
+        raise StateConflict("round", _("Round %(n)d is published; it cannot be drawn again.") % {"n": rnd.number})
     old_seed = rnd.seed
     rnd.tables.all().delete()
     rnd.seed = _new_seed() if seed is None else seed
@@ -154,13 +154,13 @@ def round_publish(*, round: Round, by=None) -> Round:
     """Seat lists become visible and the tables' entry links go live."""
     rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status != Round.Status.DRAWN:
-        raise ServiceError("round", _("Round %(n)d is published already.") % {"n": rnd.number}, status=409)
+        raise StateConflict("round", _("Round %(n)d is published already.") % {"n": rnd.number})
     earlier_open = Round.objects.filter(
         tournament_id=rnd.tournament_id, number__lt=rnd.number
     ).exclude(status=Round.Status.CLOSED).first()
     if earlier_open:
-        raise ServiceError(
-            "round", _("Round %(n)d must be closed first.") % {"n": earlier_open.number}, status=409
+        raise StateConflict(
+            "round", _("Round %(n)d must be closed first.") % {"n": earlier_open.number}
         )
     gone = [
         seat.registration.player.name
@@ -168,11 +168,11 @@ def round_publish(*, round: Round, by=None) -> Round:
         .select_related("registration__player").order_by("registration__start_number")
     ]
     if gone:
-        raise ServiceError(
+        raise StateConflict(
             "round",
             _("Withdrawn players have a seat in round %(n)d: %(names)s. Draw the round again or name a substitute.")
             % {"n": rnd.number, "names": ", ".join(gone)},
-            status=409, code="withdrawn_seated",
+            code="withdrawn_seated",
         )
     rnd.status = Round.Status.PUBLISHED
     rnd.published_at = timezone.now()
@@ -185,20 +185,17 @@ def round_publish(*, round: Round, by=None) -> Round:
 @transaction.atomic
 def round_close(*, round: Round, by=None) -> Round:
     """Lock a round once every table is complete and confirmed by its players."""
-    from .. import selectors
-
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != Round.Status.PUBLISHED:
-        raise ServiceError("round", _("Only a published round can be closed."), status=409)
+        raise StateConflict("round", _("Only a published round can be closed."))
     # A game being entered holds its table's lock: wait for it, and make later ones see the round closed.
     list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
-    open_tables = [t.number for t in selectors.table_progress(rnd) if not t.complete]
+    open_tables = [t.number for t in table_progress(rnd) if not t.complete]
     if open_tables:
-        raise ServiceError(
+        raise StateConflict(
             "round",
             _("Not every table is complete and confirmed: table %(tables)s.") % {
                 "tables": ", ".join(str(n) for n in open_tables[:20]) + (" …" if len(open_tables) > 20 else "")},
-            status=409,
         )
     rnd.status = Round.Status.CLOSED
     rnd.closed_at = timezone.now()
@@ -217,7 +214,7 @@ def seat_swap(*, round: Round, first: Registration, second: Registration, by=Non
     """Swap two players' seats before play; recorded with who and when."""
     rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status == Round.Status.CLOSED:
-        raise ServiceError("round", _("Round %(n)d is closed.") % {"n": rnd.number}, status=409)
+        raise StateConflict("round", _("Round %(n)d is closed.") % {"n": rnd.number})
     seats = {s.registration_id: s for s in Seat.objects.select_related("table").filter(
         round=rnd, registration__in=[first.pk, second.pk])}
     for field, reg in (("first", first), ("second", second)):
@@ -227,7 +224,7 @@ def seat_swap(*, round: Round, first: Registration, second: Registration, by=Non
     if a.pk == b.pk:
         raise ServiceError("second", _("Choose two different players."))
     if any(t.hands.exists() or t.paper_totals is not None for t in (a.table, b.table)):
-        raise ServiceError("round", _("Play has started at these tables; seats can no longer be swapped."), status=409)
+        raise StateConflict("round", _("Play has started at these tables; seats can no longer be swapped."))
     description = _("%(a)s (table %(ta)d, seat %(sa)d) ⇄ %(b)s (table %(tb)d, seat %(sb)d)") % {
         "a": first.player.name, "ta": a.table.number, "sa": a.number,
         "b": second.player.name, "tb": b.table.number, "sb": b.number,

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Club, Series, SeriesTournament, Tournament
 from .audit import audit_record
-from .errors import ServiceError
+from .errors import NotFound, ServiceError, StateConflict
 
 SETTINGS = ("name", "kind", "scoring", "best", "placement_points", "per_player_beaten", "min_participations",
             "tiebreaks", "public")
@@ -60,8 +60,8 @@ def series_update(*, series: Series, by=None, **settings) -> Series:
 def series_tournament_add(*, series: Series, tournament: Tournament, by=None) -> SeriesTournament:
     series = Series.objects.select_for_update().get(pk=series.pk)
     if SeriesTournament.objects.filter(series=series, tournament=tournament).exists():
-        raise ServiceError("tournament", _("%(tournament)s is already part of this series.") % {
-            "tournament": tournament.name}, status=409)
+        raise StateConflict("tournament", _("%(tournament)s is already part of this series.") % {
+            "tournament": tournament.name})
     entry = SeriesTournament.objects.create(series=series, tournament=tournament,
                                             added_by=by if getattr(by, "is_authenticated", False) else None)
     audit_record(action="series_tournament_add", by=by, tournament=tournament, subject=series.name,
@@ -74,7 +74,7 @@ def series_tournament_remove(*, series: Series, tournament: Tournament, by=None)
     series = Series.objects.select_for_update().get(pk=series.pk)
     deleted, _rows = SeriesTournament.objects.filter(series=series, tournament=tournament).delete()
     if not deleted:
-        raise ServiceError("tournament", _("%(tournament)s is not part of this series.") % {
-            "tournament": tournament.name}, status=404)
+        raise NotFound("tournament", _("%(tournament)s is not part of this series.") % {
+            "tournament": tournament.name})
     audit_record(action="series_tournament_remove", by=by, tournament=tournament, subject=series.name,
                  before={"series": series.slug, "tournament": tournament.slug})

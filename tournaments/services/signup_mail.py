@@ -2,6 +2,7 @@
 import logging
 import smtplib
 
+from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
@@ -9,8 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from schafkopfrennen.celery import AfterCommitTask
+
 from ..models import SignUp
-from ..selectors_signup import signup_options_for, waiting_position
+from ..selectors.signup import signup_options_for, waiting_position
 
 log = logging.getLogger(__name__)
 KINDS = ("confirmation", "moved_up")
@@ -46,3 +49,9 @@ def signup_mail_send(*, signup_id: int, kind: str, url_base: str) -> bool:
         log.warning("the sign-up mail to sign-up %s could not be sent", signup_id, exc_info=True)
         return False
     return True
+
+
+@shared_task(base=AfterCommitTask, acks_late=True)
+def signup_mail_task(signup_id: int, kind: str, url_base: str) -> bool:
+    """The confirmation of an online sign-up (or the news that a waiting player moved up) by e-mail."""
+    return signup_mail_send(signup_id=signup_id, kind=kind, url_base=url_base)

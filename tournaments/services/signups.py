@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, SignUp, SignUpOptions, Tournament
-from ..selectors_signup import (
+from ..selectors.signup import (
     consent_text,
     places_taken,
     signup_options_for,
@@ -25,13 +25,20 @@ from ..selectors_signup import (
     waiting,
     waiting_position,
 )
-from ..tasks import signup_mail_task
 from .audit import audit_record, registration_label
-from .errors import ServiceError
+from .errors import NotFound, ServiceError, StateConflict
 from .players import players_merge
 from .registration import registration_create, registration_update, registration_withdraw
+from .signup_mail import signup_mail_task
 
 KEY_IN_CODE = re.compile(r"(?:/(?:s|anmeldung)/)?([A-Za-z0-9_-]{16,64})/?$")
+# A USB scanner set to another keyboard layout than the computer's types some characters wrong: a US
+# scanner on a German computer swaps y and z and types "/" as "-", "-" as "ß", "_" as "?", ":" as "Ö";
+# a German scanner on a US computer the other way round. What it typed, read back both ways.
+LAYOUT_MIXUPS = (
+    str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "ß": "-", "?": "_", "-": "/", "Ö": ":"}),
+    str.maketrans({"y": "z", "z": "y", "Y": "Z", "Z": "Y", "/": "-", "&": "/", ">": ":", "?": "_"}),
+)
 
 
 def _locked(tournament: Tournament) -> tuple[Tournament, SignUpOptions]:
@@ -82,7 +89,7 @@ def _give_place(signup: SignUp, *, checked_in: bool = False, by=None) -> Registr
 def _mail_on_commit(signup: SignUp, kind: str, url_base: str) -> None:
     if not signup.email or not url_base:
         return
-    transaction.on_commit(lambda: signup_mail_task.delay(signup.pk, kind, url_base))
+    signup_mail_task.delay(signup.pk, kind, url_base)  # sent when the transaction commits
 
 
 def _club(club_name: str) -> tuple[Club | None, str]:
@@ -103,7 +110,7 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
     locked, options = _locked(tournament)
     refusal = signup_refusal(locked, options, now=now)
     if refusal is not None:
-        raise refusal
+        raise StateConflict(refusal.field, refusal.message, code=refusal.code)
     first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
     if not last_name:
         raise ServiceError("last_name", _("Please enter a last name."))
@@ -120,11 +127,11 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
         name = f"{first_name} {last_name}"
         message = _("%(name)s is signed up already. Your personal link is in your confirmation; the desk helps if "
                     "it is lost.") % {"name": name}
-        raise ServiceError("last_name", message, 409, "duplicate")
+        raise StateConflict("last_name", message, code="duplicate")
     full = options.capacity is not None and places_taken(locked) >= options.capacity
     if full and not options.waiting_list:
-        raise ServiceError("tournament", _("The tournament is full: all %(n)d places are taken.") % {
-            "n": options.capacity}, 409, "full")
+        raise StateConflict("tournament", _("The tournament is full: all %(n)d places are taken.") % {
+            "n": options.capacity}, code="full")
     signup = SignUp.objects.create(
         tournament=locked, first_name=first_name, last_name=last_name, club=club, club_name=typed, email=email,
         phone=phone, consent_text=consent_text(options), consent_at=now or timezone.now(),
@@ -160,9 +167,9 @@ def signup_withdraw(*, signup: SignUp, url_base: str = "") -> SignUp:
     locked, _options = _locked(signup.tournament)
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     if signup.status == SignUp.Status.WITHDRAWN:
-        raise ServiceError("withdrawn", _("You have withdrawn already."), 409)
+        raise StateConflict("withdrawn", _("You have withdrawn already."))
     if started(locked):
-        raise ServiceError("withdrawn", _("The tournament has begun: please tell the desk that you leave."), 409)
+        raise StateConflict("withdrawn", _("The tournament has begun: please tell the desk that you leave."))
     if signup.registration_id is not None and not signup.registration.withdrawn:
         registration_withdraw(registration=signup.registration)
     signup.status, signup.withdrawn_at = SignUp.Status.WITHDRAWN, timezone.now()
@@ -189,7 +196,7 @@ def signup_consent_withdraw(*, signup: SignUp) -> SignUp:
     """No more invitations, and the contact details are deleted (the name stays with the results)."""
     signup = SignUp.objects.select_for_update(of=("self",)).select_related("registration__player").get(pk=signup.pk)
     if signup.consent_withdrawn_at is not None:
-        raise ServiceError("consent", _("You have withdrawn your consent already."), 409)
+        raise StateConflict("consent", _("You have withdrawn your consent already."))
     contact = signup.contact
     signup.consent_withdrawn_at, signup.email, signup.phone = timezone.now(), "", ""
     signup.save(update_fields=["consent_withdrawn_at", "email", "phone"])
@@ -209,7 +216,7 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
     signup = (SignUp.objects.select_for_update(of=("self",)).select_related("registration__player", "match")
               .get(pk=signup.pk))
     if signup.match_state != SignUp.Match.PENDING or signup.match is None or signup.registration is None:
-        raise ServiceError("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name}, 409)
+        raise StateConflict("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
     if same:
         players_merge(keep=signup.match, remove=signup.registration.player)
         signup.registration.refresh_from_db()
@@ -269,7 +276,7 @@ def _check_in(locked: Tournament, reg: Registration, *, collect: bool, by, code:
 
 def _refuse_closed(options: SignUpOptions) -> None:
     if options.checkin_closed_at is not None:
-        raise ServiceError("code", _("Check-in is closed. Late players are checked in at the desk."), 409, "closed")
+        raise StateConflict("code", _("Check-in is closed. Late players are checked in at the desk."), code="closed")
 
 
 @transaction.atomic
@@ -282,13 +289,16 @@ def checkin_scan(*, tournament: Tournament, code: str, collect: bool = True, by=
     if text.isdigit():
         reg = Registration.objects.filter(tournament=locked, start_number=int(text)).first()
     else:
-        key = code_key(text)
-        if key:
+        for typed in (text, *(text.translate(mixup) for mixup in LAYOUT_MIXUPS)):
+            key = code_key(typed)
+            if not key:
+                continue
             reg = Registration.objects.filter(tournament=locked, key=key).first()
-            if reg is None:
-                signup = SignUp.objects.select_for_update().filter(tournament=locked, key=key).first()
-                if signup is not None:
-                    return _signup_at_door(signup, text)
+            if reg is not None:
+                break
+            signup = SignUp.objects.select_for_update().filter(tournament=locked, key=key).first()
+            if signup is not None:
+                return _signup_at_door(signup, text)
     if reg is None:
         return CheckIn(CheckIn.UNKNOWN, text[:80])
     return _check_in(locked, reg, collect=collect, by=by, code=text)
@@ -310,7 +320,7 @@ def checkin_number(*, tournament: Tournament, start_number: int, collect: bool =
     _refuse_closed(options)
     reg = Registration.objects.filter(tournament=locked, start_number=start_number).first()
     if reg is None:
-        raise ServiceError("number", _("There is no start number %(n)d.") % {"n": start_number}, 404)
+        raise NotFound("number", _("There is no start number %(n)d.") % {"n": start_number})
     return _check_in(locked, reg, collect=collect, by=by, code=str(start_number))
 
 
@@ -337,9 +347,9 @@ def checkin_close(*, tournament: Tournament, fill_from_waiting_list: bool, by=No
     if options._state.adding:
         options.save()
     if options.checkin_closed_at is not None:
-        raise ServiceError("checkin", _("Check-in is closed already."), 409)
+        raise StateConflict("checkin", _("Check-in is closed already."))
     if started(locked):
-        raise ServiceError("checkin", _("Round 1 is drawn already: check-in closes before the first draw."), 409)
+        raise StateConflict("checkin", _("Round 1 is drawn already: check-in closes before the first draw."))
     active = Registration.objects.filter(tournament=locked, withdrawn_after_round__isnull=True)
     no_shows = list(active.filter(checked_in=False).select_related("player"))
     moved: list[SignUp] = []

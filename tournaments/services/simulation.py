@@ -7,13 +7,13 @@ from django.db import transaction
 
 from scoring.rules import score_hand
 from scoring.rules.table import deal_schedule, games_required
-from scoring.schedule import standings_deferred
 
 from ..models import Club, Player, Round, Tournament
 from ..simulation import random_hand, random_name
 from .hands import table_confirm, table_sheet_record
 from .registration import registration_create
 from .rounds import round_close, round_draw, round_publish
+from .schedule import standings_deferred
 from .tournament import tournament_create
 
 SIMULATION_CLUB = "Probelauf"

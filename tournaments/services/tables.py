@@ -10,7 +10,7 @@ from scoring.rules.table import games_required
 
 from ..models import Hand, Table, TableConfirmation
 from .audit import audit_record
-from .errors import ServiceError
+from .errors import ServiceError, StateConflict
 from .hands import _locked_table, _require_open, table_complete_if_confirmed
 
 ORGANISER_DEVICE = "organiser"
@@ -35,8 +35,8 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     played = table.hands.exclude(thrown_in=True).count()
     required = games_required(table.round.tournament.ruleset.games_per_round, table.size)
     if played < required and table.paper_totals is None:
-        raise ServiceError("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
-            "played": played, "required": required}, status=409, code="games_missing")
+        raise StateConflict("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
+            "played": played, "required": required}, code="games_missing")
     confirmation, created = TableConfirmation.objects.get_or_create(
         table=table, seat=seat, defaults={"device": ORGANISER_DEVICE})
     if created:

@@ -8,7 +8,7 @@ from scoring.rules import PRESETS
 
 from ..models import Club, Prize, Round, Tournament
 from .audit import audit_record, changed
-from .errors import ServiceError
+from .errors import ServiceError, StateConflict
 
 
 def _full_clean(tournament: Tournament) -> None:
@@ -57,7 +57,7 @@ def tournament_update(*, tournament: Tournament, rules: dict | None = None, by=N
     old_fields = {name: _jsonable(getattr(tournament, name)) for name in fields}
     if rules is not None and rules != tournament.rules:
         if rules_locked(tournament):
-            raise ServiceError("rules", _("Play has started: the rules can no longer change."), status=409)
+            raise StateConflict("rules", _("Play has started: the rules can no longer change."))
         tournament.rules = rules
     for name, value in fields.items():
         setattr(tournament, name, value)

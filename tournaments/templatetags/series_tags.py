@@ -5,6 +5,9 @@ from django.utils.translation import gettext as _
 
 from schafkopfrennen.formats import number
 
+from ..models import Series
+from ..selectors.series import series_list
+
 register = template.Library()
 
 TIEBREAK_REASONS = {
@@ -33,15 +36,11 @@ def series_tiebreak(reason: str) -> str:
 
 @register.inclusion_tag("series/_home_list.html")
 def public_series():
-    from ..selectors_series import series_list
-
     return {"series_list": list(series_list(public_only=True)[:12])}
 
 
 @register.inclusion_tag("series/_tournament_links.html")
 def tournament_series_links(tournament):
-    from ..models import Series
-
     return {"tournament": tournament, "series_list": list(Series.objects.filter(entries__tournament=tournament,
                                                                                  public=True))}
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from scoring.standings import standings_recompute
+from tournaments.services.standings import standings_recompute
 
 from .. import access
 from ..archive import ArchiveError, archive_build, archive_import
@@ -86,5 +86,5 @@ def upload(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("Imported %(name)s: %(players)d players, %(rounds)d rounds.") % {
                     "name": tournament.name, "players": tournament.registrations.count(),
                     "rounds": tournament.rounds.count()})
-                return redirect("scoring:standings", slug=tournament.slug)
+                return redirect("tournaments:standings", slug=tournament.slug)
     return render(request, "console/archive_upload.html", {"form": form}, status=status)

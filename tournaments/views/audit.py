@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .. import access
-from ..selectors_audit import audit_for_club, audit_for_tournament, audit_rows
+from ..selectors.audit import audit_for_club, audit_for_tournament, audit_rows
 
 PER_PAGE = 50
 

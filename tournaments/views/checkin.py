@@ -16,13 +16,15 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import access, selectors_signup
+from .. import access
+from ..selectors import signup as signup_selectors
 from ..forms import SearchForm
 from ..forms_signup import CheckinCloseForm, CheckinCodeForm, CheckinCollectForm
 from ..models import Registration, SignUp, Tournament
+from ..http import error_status
 from ..services.errors import ServiceError
 from ..services.registration import registration_update
-from ..selectors_signup import signup_options_for
+from ..selectors.signup import signup_options_for
 from ..services.signups import CheckIn, checkin_close, checkin_number, checkin_scan, checkin_waiting_here
 
 COLLECT_SESSION = "checkin_collect"
@@ -48,7 +50,7 @@ def _answer(request: HttpRequest, tournament: Tournament, result: CheckIn | None
             status: int = 200) -> HttpResponse:
     """checkin.js: the result line and the counts; a plain form: back to the page with the result as a message."""
     context = {"result": result, "error": error, "tournament": tournament,
-               "counts": selectors_signup.checkin_counts(tournament), "oob": True}
+               "counts": signup_selectors.checkin_counts(tournament), "oob": True}
     if _wants_fragment(request):
         html = render_to_string("checkin/_answer.html", context, request=request)
         return HttpResponse(html, status=status)
@@ -64,15 +66,15 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug)
     form = SearchForm(request.GET)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
-    context = {"tournament": tournament, "q": query, "found": selectors_signup.checkin_search(tournament, query)}
+    context = {"tournament": tournament, "q": query, "found": signup_selectors.checkin_search(tournament, query)}
     if request.htmx and request.htmx.target == "checkin-found":
         return render(request, "checkin/_found.html", context)
     return render(request, "checkin/page.html", {
-        **context, "counts": selectors_signup.checkin_counts(tournament), "options": signup_options_for(tournament),
+        **context, "counts": signup_selectors.checkin_counts(tournament), "options": signup_options_for(tournament),
         "code_form": CheckinCodeForm(initial={"collect": request.session.get(COLLECT_SESSION, True)}),
         "close_form": CheckinCloseForm(initial={"fill": True}),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
-        "to_confirm": len(selectors_signup.signups_to_confirm(tournament)),
+        "to_confirm": len(signup_selectors.signups_to_confirm(tournament)),
     })
 
 
@@ -81,7 +83,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
 def checkin_counts(request: HttpRequest, slug: str) -> HttpResponse:
     """The live counts (polled by the page)."""
     tournament = _tournament(request, slug)
-    return render(request, "checkin/_counts.html", {"counts": selectors_signup.checkin_counts(tournament),
+    return render(request, "checkin/_counts.html", {"counts": signup_selectors.checkin_counts(tournament),
                                                     "tournament": tournament, "poll": True})
 
 
@@ -96,7 +98,7 @@ def checkin_code(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         result = checkin_scan(tournament=tournament, code=form.cleaned_data["code"], collect=collect, by=request.user)
     except ServiceError as err:
-        return _answer(request, tournament, None, error=err.message, status=err.status)
+        return _answer(request, tournament, None, error=err.message, status=error_status(err))
     return _answer(request, tournament, result, status=404 if result.outcome == CheckIn.UNKNOWN else 200)
 
 
@@ -109,7 +111,7 @@ def checkin_by_number(request: HttpRequest, slug: str, number: int) -> HttpRespo
     try:
         result = checkin_number(tournament=tournament, start_number=number, collect=collect, by=request.user)
     except ServiceError as err:
-        return _answer(request, tournament, None, error=err.message, status=err.status)
+        return _answer(request, tournament, None, error=err.message, status=error_status(err))
     return _answer(request, tournament, result)
 
 
@@ -122,7 +124,7 @@ def checkin_waiting(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         result = checkin_waiting_here(signup=entry)
     except ServiceError as err:
-        return _answer(request, tournament, None, error=err.message, status=err.status)
+        return _answer(request, tournament, None, error=err.message, status=error_status(err))
     return _answer(request, tournament, result)
 
 
@@ -136,7 +138,7 @@ def checkin_paid(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         reg = registration_update(registration=reg, paid=True, by=request.user)
     except ServiceError as err:
-        return _answer(request, tournament, None, error=err.message, status=err.status)
+        return _answer(request, tournament, None, error=err.message, status=error_status(err))
     return _answer(request, tournament, CheckIn(CheckIn.ALREADY, str(number), reg, owed_cents=0,
                                                 extra={"just_paid": True}))
 

@@ -4,10 +4,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
 
 from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
@@ -16,7 +17,7 @@ from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors_console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
+from ..selectors.console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
 from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
@@ -145,9 +146,9 @@ def tournament_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "console/copy.html", {"tournament": source, "form": form})
 
 
-@login_required
-def club(request: HttpRequest, club_id: int) -> HttpResponse:
-    club = access.club_for(request.user, club_id)
+def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
+    """The club's page: its players (searched, 50 a page) and, for its organisers, a form each for the
+    club's details, a CSV import and merging two records. ``forms``: a form posted with an error."""
     can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()  # a player's details
     can_manage = access.clubs_for(request.user, access.ORGANISER).filter(pk=club.pk).exists()  # import, merge, club
     players = Player.objects.filter(club=club).order_by("last_name", "first_name")
@@ -155,41 +156,81 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     if q:
         players = players.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q))
     page = Paginator(players, 50).get_page(request.GET.get("seite"))
-    imports = CsvImportForm(request.POST or None, request.FILES or None) if "import" in request.POST else CsvImportForm()
-    merge = MergeForm(request.POST if "merge" in request.POST else None, players=Player.objects.filter(club=club))
-    if request.method == "POST" and not can_manage:
-        return HttpResponse(status=403)
-    if "import" in request.POST and imports.is_valid():
+    context = {
+        "club": club, "page": page, "q": q, "can_edit": can_edit, "can_manage": can_manage,
+        "club_form": forms.get("club_form") or ClubForm(instance=club),
+        "imports": forms.get("imports") or CsvImportForm(),
+        "merge": forms.get("merge") or MergeForm(players=Player.objects.filter(club=club)),
+    }
+    template = "console/_players.html" if request.htmx else "console/club.html"
+    return render(request, template, context)
+
+
+def _managed_club(request: HttpRequest, club_id: int):
+    """The club, for its organisers (a viewer or the desk sees the page, but changes nothing)."""
+    club = access.club_for(request.user, club_id)
+    if not access.clubs_for(request.user, access.ORGANISER).filter(pk=club.pk).exists():
+        raise PermissionDenied
+    return club
+
+
+@login_required
+@require_GET
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    return _club_page(request, access.club_for(request.user, club_id))
+
+
+@login_required
+@require_POST
+def club_details(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's name, town and logo."""
+    club = _managed_club(request, club_id)
+    form = ClubForm(request.POST, request.FILES, instance=club)
+    if form.is_valid():
+        data = form.cleaned_data
         try:
-            created, known = players_import_csv(club=club, text=imports.cleaned_data["file"])
+            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"])
         except ServiceError as err:
-            imports.add_error("file", err.message)
+            _service_error(form, err)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("tournaments:club", club_id=club.pk)
+    return _club_page(request, club, club_form=form)
+
+
+@login_required
+@require_POST
+def club_import(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Players from a CSV file (first name, last name; known ones are kept)."""
+    club = _managed_club(request, club_id)
+    form = CsvImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            created, known = players_import_csv(club=club, text=form.cleaned_data["file"])
+        except ServiceError as err:
+            form.add_error("file", err.message)
         else:
             messages.success(request, _("%(created)d players imported, %(known)d were known already.") % {
                 "created": created, "known": known})
             return redirect("tournaments:club", club_id=club.pk)
-    club_form = ClubForm(request.POST if "club" in request.POST else None,
-                         request.FILES if "club" in request.POST else None, instance=club)
-    if "club" in request.POST and club_form.is_valid():
-        data = club_form.cleaned_data
+    return _club_page(request, club, imports=form)
+
+
+@login_required
+@require_POST
+def club_merge(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Two records of the same person become one (his registrations move to the one kept)."""
+    club = _managed_club(request, club_id)
+    form = MergeForm(request.POST, players=Player.objects.filter(club=club))
+    if form.is_valid():
         try:
-            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"])
+            kept = players_merge(keep=form.cleaned_data["keep"], remove=form.cleaned_data["remove"])
         except ServiceError as err:
-            _service_error(club_form, err)
-        else:
-            messages.success(request, _("Saved."))
-            return redirect("tournaments:club", club_id=club.pk)
-    if "merge" in request.POST and merge.is_valid():
-        try:
-            kept = players_merge(keep=merge.cleaned_data["keep"], remove=merge.cleaned_data["remove"])
-        except ServiceError as err:
-            _service_error(merge, err)
+            _service_error(form, err)
         else:
             messages.success(request, _("Merged into %(name)s.") % {"name": kept.name})
             return redirect("tournaments:club", club_id=club.pk)
-    template = "console/_players.html" if request.htmx else "console/club.html"
-    return render(request, template, {"club": club, "page": page, "q": q, "imports": imports, "merge": merge,
-                                      "club_form": club_form, "can_edit": can_edit, "can_manage": can_manage})
+    return _club_page(request, club, merge=form)
 
 
 @login_required
@@ -197,8 +238,6 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     clubs = access.clubs_for(request.user, access.DESK)
     player = Player.objects.filter(pk=player_id, club__in=clubs).first()
     if player is None:
-        from django.http import Http404
-
         raise Http404
     form = PlayerForm(request.POST or None, instance=player)
     form.fields["club"].queryset = clubs

@@ -11,7 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, selectors
+from .. import access
+from ..http import error_status
+from ..selectors.desk import club_names, desk_row, desk_rows, desk_summary, player_for_desk, players_search
 from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, SubstituteForm
 from ..models import Registration, Tournament
 from ..services.errors import ServiceError
@@ -57,10 +59,10 @@ def _results_context(tournament: Tournament, query: str, quick_add: QuickAddForm
     return {
         "tournament": tournament,
         "q": query,
-        "rows": selectors.desk_rows(tournament=tournament, query=query),
-        "found": selectors.players_search(tournament=tournament, query=query),
+        "rows": desk_rows(tournament=tournament, query=query),
+        "found": players_search(tournament=tournament, query=query),
         "quick_add": quick_add or QuickAddForm(initial={"club_name": tournament.club.name, **_quick_add_initial(query)}),
-        "club_names": selectors.club_names(),
+        "club_names": club_names(),
     }
 
 
@@ -70,7 +72,7 @@ def _render_desk(
 ) -> HttpResponse:
     context = {
         **_results_context(tournament, query, quick_add),
-        "summary": selectors.desk_summary(tournament),
+        "summary": desk_summary(tournament),
         "error": error,
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
     }
@@ -107,14 +109,14 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     form = RegisterForm(request.POST)
     if not form.is_valid():
         return _render_desk(request, tournament, error=_("Choose a player to register."), status=400)
-    player = selectors.player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
+    player = player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
     if player is None:
         raise Http404("No such player")
     try:
         reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
                                   checked_in=form.cleaned_data["checked_in"], by=request.user)
     except ServiceError as err:
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
         "name": player.name, "n": reg.start_number})
     return _back_to_desk(tournament)
@@ -131,7 +133,7 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
                                          may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
-            return _render_desk(request, tournament, quick_add=form, status=err.status)
+            return _render_desk(request, tournament, quick_add=form, status=error_status(err))
         messages.success(request, _("%(name)s is registered with start number %(n)d.") % {
             "name": reg.player.name, "n": reg.start_number})
         return _back_to_desk(tournament)
@@ -141,8 +143,8 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
 def _row_response(request: HttpRequest, reg: Registration, *, error: str = "", status: int = 200) -> HttpResponse:
     """htmx: the registration's row (and the desk's counts, out of band) replace what the page shows."""
     context = {
-        "row": selectors.desk_row(reg), "tournament": reg.tournament, "row_error": error,
-        "summary": selectors.desk_summary(reg.tournament), "oob": True,
+        "row": desk_row(reg), "tournament": reg.tournament, "row_error": error,
+        "summary": desk_summary(reg.tournament), "oob": True,
     }
     return render(request, "desk/_row_update.html", context, status=status)
 
@@ -161,8 +163,8 @@ def flag(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                                   **{form.cleaned_data["field"]: form.cleaned_data["value"]})
     except ServiceError as err:
         if request.htmx:
-            return _row_response(request, reg, error=err.message, status=err.status)
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+            return _row_response(request, reg, error=err.message, status=error_status(err))
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     if request.htmx:
         return _row_response(request, reg)
     return _back_to_desk(tournament, f"#reg-{reg.start_number}")
@@ -178,8 +180,8 @@ def withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         reg = registration_leave(registration=reg, by=request.user, url_base=request.build_absolute_uri("/"))
     except ServiceError as err:
         if request.htmx:
-            return _row_response(request, reg, error=err.message, status=err.status)
-        return _render_desk(request, tournament, error=err.message, status=err.status)
+            return _row_response(request, reg, error=err.message, status=error_status(err))
+        return _render_desk(request, tournament, error=err.message, status=error_status(err))
     if request.htmx:
         return _row_response(request, reg)
     messages.success(request, _("%(name)s is withdrawn.") % {"name": reg.player.name})
@@ -193,8 +195,8 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     reg = _registration(tournament, number)
     query = _query(request)
     context = {"tournament": tournament, "reg": reg, "q": query,
-               "found": selectors.players_search(tournament=tournament, query=query),
-               "club_names": selectors.club_names()}
+               "found": players_search(tournament=tournament, query=query),
+               "club_names": club_names()}
     if request.method != "POST":
         if request.htmx and request.htmx.target == "substitute-results":
             return render(request, "desk/_substitute_results.html", context)
@@ -205,7 +207,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             if data["player"] is not None:
-                player = selectors.player_for_desk(tournament=tournament, pk=data["player"])
+                player = player_for_desk(tournament=tournament, pk=data["player"])
                 if player is None:
                     raise Http404("No such player")
                 new = registration_substitute(withdrawn=reg, player=player, by=request.user)
@@ -215,7 +217,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                                                   may_create_club=_may_create_club(request, tournament))
         except ServiceError as err:
             form.add_service_error(err)
-            return render(request, "desk/substitute.html", {**context, "form": form}, status=err.status)
+            return render(request, "desk/substitute.html", {**context, "form": form}, status=error_status(err))
         messages.success(request, _("%(new)s (start number %(n)d) takes over from %(old)s.") % {
             "new": new.player.name, "n": new.start_number, "old": reg.player.name})
         return _back_to_desk(tournament, f"#reg-{new.start_number}")

@@ -1,86 +1,21 @@
 """The table's tablet page (tisch/<entry_key>/): no login, the private link is the key to this table only.
 
-The page shows the seats, the next game with its dealer, the entry form and the sheet. Games are
-posted by static/js/entry.js (JSON answers, retried until the network is back) or, without
-JavaScript, as a plain form (redirect after success, the page again with errors). The points
-preview comes from the rules engine through htmx.
+The page, its games, the preview and a conflict are the shared entry page of ``entry_base``; this
+module finds the table of the private key and gives the page the tablet's URLs.
 """
-import json
-import uuid
-from dataclasses import dataclass, field
-from typing import Any
-
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.cache import get_conditional_response
-from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
-from scoring.rules.seats import active_seats, kreuz_pair, vorhand
-from scoring.rules.table import sits_out as sitting_out_of
-
-from .. import selectors
-from ..forms_entry import (
-    AUGEN_QUICK,
-    CONTRACTS,
-    ERROR_SLOTS,
-    MUSS,
-    SIE,
-    GameForm,
-    error_slot,
-    initial_from_hand,
-    laufende_buttons,
-)
-from ..models import Hand, Round, Table
+from ..models import Round, Table
+from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
-from ..services.conflicts import hand_conflict_resolve
 from ..services.errors import ServiceError
-
-# What the preview says is still missing, by the engine's field name.
-MISSING = {
-    "contract": gettext_lazy("the game"),
-    "declarer": gettext_lazy("who plays"),
-    "partner": gettext_lazy("the partner"),
-    "trump": gettext_lazy("the trump suit"),
-    "augen": gettext_lazy("the Augen"),
-    "won": gettext_lazy("won or lost"),
-}
-
-
-@dataclass
-class EntryUrls:
-    """Where the page's forms go: the tablet's own URLs or the organiser's paper-mode URLs."""
-
-    page: str
-    record: str
-    preview: str
-    game_prefix: str  # + "<number>/" opens a game for correction
-    confirm: str = ""
-    storage_key: str = ""
-    queue: bool = False  # the tablet keeps games on the device and sends them in order (entry.js)
-    manifest: str = ""
-    service_worker: str = ""
-    service_worker_scope: str = "/tisch/"
-
-    def game(self, number: int) -> str:
-        return f"{self.game_prefix}{number}/"
-
-    def delete(self, number: int) -> str:
-        return f"{self.game_prefix}{number}/loeschen/"
-
-
-@dataclass
-class EntryMode:
-    """Who enters: the players on the tablet, or an organiser on a laptop (paper mode)."""
-
-    urls: EntryUrls
-    organiser: bool = False
-    user: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
+from .entry_base import (EntryMode, EntryUrls, hand_or_404, conflict_response, delete_game, device_of, preview_response,
+                         render_page, submit_game)
 
 
 def tablet_mode(table: Table) -> EntryMode:
@@ -99,275 +34,18 @@ def tablet_mode(table: Table) -> EntryMode:
 
 def table_or_404(entry_key: str) -> Table:
     """The table of a private link; 404 for a wrong key and for a round that is not published yet."""
-    table = selectors.table_for_entry_key(entry_key)
+    table = table_for_entry_key(entry_key)
     if table is None or table.round.status == Round.Status.DRAWN:
         raise Http404("No such table")
     return table
 
 
-def device_of(request: HttpRequest, form: GameForm | None = None) -> str:
-    """Which device sent a change: the page's own device name and the browser."""
-    label = (form.cleaned_data.get("device") if form is not None and hasattr(form, "cleaned_data") else "") or ""
-    agent = request.META.get("HTTP_USER_AGENT", "")
-    return " · ".join(part for part in (label.strip(), agent) if part)[:200]
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
-def _hand(table: Table, number: int) -> Hand:
-    hand = table.hands.filter(number=number).first()
-    if hand is None:
-        raise Http404("No such game")
-    return hand
-
-
-def _values(form: GameForm | None, initial: dict[str, Any]) -> dict[str, str]:
-    """Each field's current value as text, for checking the right buttons."""
-    if form is not None and form.is_bound:
-        return {name: form.data.get(name, "") for name in form.fields}
-    return {name: "" if value is None or value is False else ("on" if value is True else str(value))
-            for name, value in initial.items()}
-
-
-#: What the table enters when all passed, by the ruleset's all_pass (rules.md section 6).
-ALL_PASS_BUTTON = {"muss": MUSS, "redeal": Hand.Contract.WEITER, "kreuz": Hand.Contract.KREUZ}
-
-
-def visible_contracts(rules) -> list[tuple[str, str]]:
-    """The contract buttons this ruleset plays: of Muss, thrown in and Kreuz only the one of its all_pass."""
-    hidden = set(ALL_PASS_BUTTON.values()) - {ALL_PASS_BUTTON[rules.all_pass]}
-    if not rules.sie_allowed:
-        hidden.add(SIE)
-    return [(value, label) for value, label in CONTRACTS if value not in hidden]
-
-
-def kreuz_pairs(table: Table, dealer: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
-    """über Kreuz: the two crosswise pairs of this deal, the Vorhand's pair first (the page proposes it)."""
-    if dealer is None:
-        return []
-    sitting_out = sitting_out_of(dealer, table.size)
-    first = kreuz_pair(vorhand(dealer, table.size), table.size, sitting_out)
-    second = tuple(s for s in active_seats(table.size, sitting_out) if s not in first)
-    return [{"seat": pair[0], "seats": pair, "names": [names.get(s, "") for s in pair], "vorhand": pair is first}
-            for pair in (first, second)]
-
-
-def page_context(
-    request: HttpRequest, table: Table, mode: EntryMode, *, editing: Hand | None = None,
-    form: GameForm | None = None, errors: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """What the table page and the paper page render: the sheet, the form, its buttons and URLs."""
-    entry = selectors.table_entry_sheet(table)
-    sheet = entry.sheet
-    newest_first = entry.open_for_entry and not mode.organiser
-    names = entry.names
-    rows = [
-        {"row": row, "url": mode.urls.game(row.number), "declarer": names.get(row.hand.declarer or 0, ""),
-         "partner": names.get(row.partner or 0, "")}
-        for row in entry.rows
-    ]
-    if newest_first:
-        rows.reverse()
-    if editing is not None:
-        number, dealer = editing.number, editing.dealer
-        initial = initial_from_hand(editing)
-    else:
-        number, dealer = sheet.next_number, sheet.next_dealer
-        initial = {"number": number, "laufende": 0, "kontra": 0}
-    sits_out = sitting_out_of(dealer, table.size)
-    pairs = kreuz_pairs(table, dealer, names) if entry.rules.all_pass == "kreuz" else []
-    if pairs and not initial.get("pair"):
-        initial["pair"] = pairs[0]["seat"]  # the Vorhand's pair, proposed
-    preview = None
-    if editing is not None and form is None:
-        preview = preview_context(table, GameForm(initial, table_size=table.size), number=editing.number)
-    return {
-        "entry": entry, "sheet": sheet, "table": table, "tournament": entry.tournament, "rules": entry.rules,
-        "mode": mode, "urls": mode.urls, "rows": rows, "newest_first": newest_first,
-        "header_seats": [{"seat": s.seat, "name": s.name, "short": s.name.split(" ")[0]} for s in sheet.seats],
-        "editing": editing, "number": number, "dealer": dealer, "sits_out": sits_out,
-        "form_action": mode.urls.game(editing.number) if editing is not None else mode.urls.record,
-        "delete_url": mode.urls.delete(editing.number) if editing is not None else "",
-        "dealer_name": entry.names.get(dealer or 0, ""),
-        "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
-            number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN)),
-        "values": _values(form, initial), "errors": errors or {},
-        "contracts": visible_contracts(entry.rules), "suits": Hand.Suit.choices, "kreuz_pairs": pairs,
-        "callable": [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ],
-        "called_cards": Hand.CalledCard.choices,
-        "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
-        "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
-        "preview": preview, "reason_needed": mode.organiser and sheet.round_status == Round.Status.CLOSED,
-        "state": entry_state(table, entry, mode),
-        **mode.extra,
-    }
-
-
-def entry_state(table: Table, entry: selectors.EntrySheet, mode: EntryMode) -> dict[str, Any]:
-    """What entry.js needs to carry on while the network is down: the next game and who deals it.
-
-    ``redeal``: the contracts after which the same dealer deals again; otherwise the deal passes to
-    the next seat (rules.md: the deal passes clockwise). The points of a queued game come from the
-    server's preview, never from the page.
-    """
-    sheet = entry.sheet
-    return {
-        "version": selectors.table_entry_version(table),
-        "next": sheet.next_number or "", "dealer": sheet.next_dealer or "", "size": table.size,
-        "required": sheet.games_required, "played": sheet.games_entered,
-        "open": "1" if entry.open_for_entry and not mode.organiser else "",
-        "names": json.dumps({str(seat): name for seat, name in entry.names.items()}),
-        "totals": json.dumps({str(s.seat): s.total for s in sheet.seats}),
-        "redeal": json.dumps([Hand.Contract.WEITER.value]), "games": mode.urls.game_prefix,
-        # a Kreuz with 60 Augen is thrown in under kreuz_tie = replay: the same dealer deals again
-        "tie60": json.dumps([Hand.Contract.KREUZ.value] if entry.rules.all_pass == "kreuz"
-                            and entry.rules.kreuz_tie == "replay" else []),
-    }
-
-
-def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict[str, Any]:
-    """The preview box: each seat's points for this game from the rules engine, or what is missing or wrong."""
-    record, errors = form.record_or_errors()
-    context: dict[str, Any] = {"errors": errors, "state": "empty"}
-    if record is None:
-        context["state"] = "invalid"
-        return context
-    if not record.get("contract"):
-        return context
-    try:
-        number, dealer, score = hand_services.hand_preview(table=table, record=record, number=number)
-    except ServiceError as err:
-        if err.code == "missing" and err.field in MISSING:
-            context.update(state="missing", missing=MISSING[err.field])
-        else:
-            context.update(state="invalid", message=err.message)
-            context["errors"] = {error_slot(err.field): err.message}
-        return context
-    names = {s.number: s.registration.player.name for s in table.seats.select_related("registration__player")}
-    seats = [
-        {"seat": seat, "name": names.get(seat, ""), "short": names.get(seat, "").split(" ")[0], "points": points,
-         "sits_out": seat == sitting_out_of(dealer, table.size),
-         "plays": seat in (record.get("declarer"), score.partner),
-         "reuegeld": score.reuegeld.get(seat, 0), "weitergeld": score.weitergeld.get(seat, 0)}
-        for seat, points in sorted(score.points.items())
-    ]
-    augen = record.get("augen")
-    context["points_json"] = json.dumps({str(seat): points for seat, points in score.points.items()})
-    context.update(
-        state="ok", score=score, seats=seats, number=number, augen=augen,
-        gegner=120 - augen if isinstance(augen, int) and 0 <= augen <= 120 else None,
-        contract=record.get("contract"), muss=bool(record.get("muss")), tout=bool(record.get("tout")),
-        sie=bool(record.get("sie")), declarer_name=names.get(record.get("declarer") or 0, ""),
-        weitergeld=max(score.weitergeld.values(), default=0) if score.thrown_in else 0,
-        kreuz_pair=kreuz_pair(score.declarer, table.size, sitting_out_of(dealer, table.size))
-        if record.get("contract") == Hand.Contract.KREUZ else None,
-    )
-    return context
-
-
-def render_page(request: HttpRequest, table: Table, mode: EntryMode, *, template: str = "entry/table.html",
-                status: int = 200, **kwargs: Any) -> HttpResponse:
-    return render(request, template, page_context(request, table, mode, **kwargs), status=status)
-
-
-def render_page_if_changed(request: HttpRequest, table: Table, mode: EntryMode, *, signature: str = "",
-                           **kwargs: Any) -> HttpResponse:
-    """render_page, or a bare 304 while the table (and ``signature``, e.g. the round a link follows) is unchanged.
-
-    entry.js polls the page it is on every few seconds with the ETag it got; a hall full of phones
-    then costs a handful of queries per poll instead of a rendered sheet.
-    """
-    etag = quote_etag(f"{selectors.table_entry_version(table)}-{signature}-{request.LANGUAGE_CODE}")
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        response = render_page(request, table, mode, **kwargs)
-        response["ETag"] = etag
-    return response
-
-
-def done(request: HttpRequest, url: str, message: str) -> HttpResponse:
-    """A saved change: JSON for entry.js, a redirect with a message without JavaScript."""
-    if _wants_json(request):
-        return JsonResponse({"ok": True, "redirect": url, "message": message})
-    messages.success(request, message)
-    return redirect(url)
-
-
-def failed(request: HttpRequest, errors: dict[str, str], *, status: int, code: str, rerender) -> HttpResponse:
-    """A refused change: JSON errors by field for entry.js, else the page again with the errors next to the fields."""
-    if _wants_json(request):
-        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": code},
-                            status=status)
-    return rerender(errors, status)
-
-
-def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Hand | None,
-                template: str = "entry/table.html") -> HttpResponse:
-    """Record a new game (``hand`` None) or correct ``hand`` with the posted form."""
-    form = GameForm(request.POST, table_size=table.size)
-
-    def rerender(errors: dict[str, str], status: int) -> HttpResponse:
-        return render_page(request, table, mode, template=template, status=status, editing=hand, form=form,
-                           errors=errors)
-
-    record, errors = form.record_or_errors()
-    if record is None:
-        return failed(request, errors, status=400, code="invalid", rerender=rerender)
-    data = form.cleaned_data
-    kreuz = record.get("contract") == Hand.Contract.KREUZ
-    device = device_of(request, form)
-    try:
-        if hand is None:
-            saved, _created = hand_services.hand_record(
-                table=table, record=record, client_id=data.get("client_id") or uuid.uuid4(),
-                number=data.get("number"), by=mode.user, device=device, organiser=mode.organiser,
-                reason=data.get("reason") or "",
-            )
-            message = _("Game %(n)d saved.") % {"n": saved.number}
-        else:
-            hand_services.hand_correct(hand=hand, record=record, by=mode.user, device=device,
-                                       organiser=mode.organiser, reason=data.get("reason") or "")
-            message = _("Game %(n)d corrected.") % {"n": hand.number}
-    except ServiceError as err:
-        slot = "pair" if kreuz and err.field in ("declarer", "partner") else error_slot(err.field)
-        return failed(request, {slot: err.message}, status=err.status, code=err.code, rerender=rerender)
-    return done(request, mode.urls.page, message)
-
-
-def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,
-                template: str = "entry/table.html") -> HttpResponse:
-    reason = request.POST.get("reason", "")[:300]
-    try:
-        hand_services.hand_delete(hand=hand, by=mode.user, device=device_of(request), organiser=mode.organiser,
-                                  reason=reason)
-    except ServiceError as err:
-        if _wants_json(request):
-            return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=err.status)
-        return render_page(request, table, mode, template=template, status=err.status, editing=hand,
-                           errors={error_slot(err.field): err.message})
-    return done(request, mode.urls.page, _("Game %(n)d deleted.") % {"n": hand.number})
-
-
-def preview_response(request: HttpRequest, table: Table) -> HttpResponse:
-    """The preview box for htmx, with every field's error slot swapped out of band (cleared or filled)."""
-    form = GameForm(request.POST, table_size=table.size)
-    number = form.cleaned_data.get("number") if form.is_valid() else None
-    context = preview_context(table, form, number=number)
-    slots = [{"id": slot, "message": context["errors"].get(slot, "")} for slot in ERROR_SLOTS]
-    return render(request, "entry/_preview.html", {"p": context, "slots": slots})
-
-
-# --- the tablet's views ---------------------------------------------------------------------------------
-
-
 def table_page_etag(request: HttpRequest, key: str) -> str | None:
     """The page's version: entry.js polls with it and gets a 304 while nothing changed at the table."""
-    table = selectors.table_for_entry_key(key)
+    table = table_for_entry_key(key)
     if table is None:
         return None
-    return f"{selectors.table_entry_version(table)}-{request.LANGUAGE_CODE}"
+    return f"{table_entry_version(table)}-{request.LANGUAGE_CODE}"
 
 
 @require_GET
@@ -387,7 +65,7 @@ def record(request: HttpRequest, key: str) -> HttpResponse:
 def game(request: HttpRequest, key: str, number: int) -> HttpResponse:
     """A game opened for correction: the same form, prefilled; POST saves the correction."""
     table = table_or_404(key)
-    hand = _hand(table, number)
+    hand = hand_or_404(table, number)
     mode = tablet_mode(table)
     if request.method == "POST":
         return submit_game(request, table, mode, hand=hand)
@@ -399,7 +77,7 @@ def game(request: HttpRequest, key: str, number: int) -> HttpResponse:
 @require_POST
 def delete(request: HttpRequest, key: str, number: int) -> HttpResponse:
     table = table_or_404(key)
-    return delete_game(request, table, tablet_mode(table), _hand(table, number))
+    return delete_game(request, table, tablet_mode(table), hand_or_404(table, number))
 
 
 @require_POST
@@ -431,22 +109,3 @@ def conflict(request: HttpRequest, key: str, number: int) -> HttpResponse:
     return conflict_response(request, table, tablet_mode(table), number)
 
 
-def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, number: int) -> HttpResponse:
-    """Two versions of game ``number``: keep the stored one or this device's (the posted form), the other becomes a revision."""
-    hand = _hand(table, number)
-    form = GameForm(request.POST, table_size=table.size)
-    record, errors = form.record_or_errors()
-    if record is None:
-        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": "invalid"},
-                            status=400)
-    client_id = form.cleaned_data.get("client_id")
-    if client_id is None:
-        return JsonResponse({"errors": {"client_id": [_("This game has no client id.")]}, "code": "invalid"},
-                            status=400)
-    try:
-        hand_conflict_resolve(hand=hand, record=record, keep=request.POST.get("keep", ""), client_id=client_id,
-                              device=device_of(request, form))
-    except ServiceError as err:
-        return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=err.status)
-    return JsonResponse({"ok": True, "redirect": mode.urls.page,
-                         "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})

@@ -21,15 +21,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from schafkopfrennen.polling import polled_page
 
-from .. import selectors_links as links
-from .. import selectors_print
+from ..selectors import links
+from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..pdf.start_cards import render_start_cards
 from ..models import Round, Table
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
-from . import entry, entry_app
-from .entry import EntryMode, EntryUrls
+from . import entry_app
+from . import entry_base as entry
+from .entry_base import EntryMode, EntryUrls
 
 POLL_SECONDS = 10  # how often an open link asks whether the round changed
 TABLE, PLAYER = "table", "player"
@@ -176,7 +177,7 @@ def link_record(request: HttpRequest, key: str, round: int, kind: str) -> HttpRe
 @require_http_methods(["GET", "POST"])
 def link_game(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
     table = _table_or_404(kind, key, round)
-    hand = entry._hand(table, number)
+    hand = entry.hand_or_404(table, number)
     mode = link_mode(table, key, kind)
     if request.method == "POST":
         return entry.submit_game(request, table, mode, hand=hand, template="entry/link.html")
@@ -188,7 +189,7 @@ def link_game(request: HttpRequest, key: str, round: int, number: int, kind: str
 @require_POST
 def link_delete(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
     table = _table_or_404(kind, key, round)
-    return entry.delete_game(request, table, link_mode(table, key, kind), entry._hand(table, number),
+    return entry.delete_game(request, table, link_mode(table, key, kind), entry.hand_or_404(table, number),
                              template="entry/link.html")
 
 
@@ -238,7 +239,7 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
 
 def _start_cards_pdf(request: HttpRequest, slug: str, start_number: int | None, filename: str) -> HttpResponse:
     tournament = tournament_for(request.user, slug, DESK)
-    data = selectors_print.start_cards_data(tournament, start_number=start_number,
+    data = print_selectors.start_cards_data(tournament, start_number=start_number,
                                             url_base=request.build_absolute_uri("/"))
     if not data.cards:
         raise Http404("No such start number")

@@ -11,7 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import access, selectors
+from .. import access
+from ..selectors.desk import tables_overview
+from ..selectors.entry import rounds_with_tables, table_of_tournament
 from ..forms_entry import PaperTotalsForm
 from ..forms_tables import action_forms
 from ..links import table_link_key
@@ -19,7 +21,7 @@ from ..models import Round, Table, Tournament
 from ..qr import qr_svg
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
-from . import entry
+from . import entry_base as entry
 
 TEMPLATE = "entry/paper.html"
 
@@ -29,7 +31,7 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _table(request: HttpRequest, slug: str, table_id: int) -> Table:
-    table = selectors.table_of_tournament(_tournament(request, slug), table_id)
+    table = table_of_tournament(_tournament(request, slug), table_id)
     if table is None:
         raise Http404("No such table")
     return table
@@ -66,10 +68,10 @@ def paper_mode(request: HttpRequest, table: Table, totals_form: PaperTotalsForm 
 def tables(request: HttpRequest, slug: str) -> HttpResponse:
     """Every table of a round: its private link and QR code, games entered and confirmations."""
     tournament = _tournament(request, slug)
-    rounds = selectors.rounds_with_tables(tournament)
+    rounds = rounds_with_tables(tournament)
     chosen = request.GET.get("round", "")
     rnd = next((r for r in rounds if str(r.number) == chosen), rounds[-1] if rounds else None)
-    overview = selectors.tables_overview(rnd) if rnd else []
+    overview = tables_overview(rnd) if rnd else []
     rows = [
         {
             "item": item,

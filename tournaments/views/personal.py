@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from .. import access
 from ..models import Player
-from ..selectors_personal import player_data_export
+from ..selectors.personal import player_data_export
 from ..services.audit import audit_record
 from ..services.personal_data import player_anonymise
 
@@ -39,7 +39,7 @@ def player_anonymise_view(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _organisers_player(request, player_id)
     if request.POST.get("confirm") != "1":
         messages.error(request, _("Tick the box to confirm: anonymising cannot be undone."))
-        return redirect("tournaments:player-edit", player_id=player.pk)
+        return redirect("tournaments:player_edit", player_id=player.pk)
     club = player.club
     player = player_anonymise(player=player, club=club, by=request.user)
     messages.success(request, _("Anonymised: the player is now called %(name)s; contact details are deleted, "

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import selectors_print
+from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..models import Round, Table, Tournament
 from ..printables import PRINTABLES, ROUND_DOCUMENTS, TABLE_DOCUMENTS
@@ -166,10 +166,10 @@ def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
     """A certificate per prize place (or the first three); ?plaetze=N for the first N places."""
     tournament = _tournament(request, slug)
     value = request.GET.get("plaetze", "")
-    if value and (not value.isdigit() or not 1 <= int(value) <= selectors_print.MAX_CERTIFICATE_PLACES):
+    if value and (not value.isdigit() or not 1 <= int(value) <= print_selectors.MAX_CERTIFICATE_PLACES):
         return HttpResponseBadRequest(
             _("plaetze: a number of places from 1 to %(max)d is needed.") % {
-                "max": selectors_print.MAX_CERTIFICATE_PLACES},
+                "max": print_selectors.MAX_CERTIFICATE_PLACES},
             content_type="text/plain; charset=utf-8")
     return _tournament_document(request, slug, "certificates", tournament=tournament,
                                 places=int(value) if value else None)

@@ -1,8 +1,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .. import selectors
+from ..selectors.public import tournament_list_public
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"tournaments": selectors.tournament_list_public()})
+    return render(request, "tournaments/home.html", {"tournaments": tournament_list_public()})

@@ -7,8 +7,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, selectors
-from ..selectors_console import unpaid_registrations
+from .. import access
+from ..http import error_status
+from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
+from ..selectors.console import unpaid_registrations
 from ..forms import SeatSwapForm
 from ..models import Registration, Round, Tournament
 from ..services.errors import ServiceError
@@ -30,9 +32,9 @@ def _render_rounds(
     context = {
         "tournament": tournament,
         "rules": tournament.ruleset,
-        "panels": selectors.rounds_overview(tournament),
-        "summary": selectors.desk_summary(tournament),
-        "swaps": selectors.seat_swaps_for(tournament),
+        "panels": rounds_overview(tournament),
+        "summary": desk_summary(tournament),
+        "swaps": seat_swaps_for(tournament),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
         "error": error,
         "error_round": error_round,
@@ -63,7 +65,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         drawn = round_draw(tournament=tournament, by=request.user)
     except ServiceError as err:
         number = tournament.rounds.count() + 1
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
+        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Drawn: round %(numbers)s.") % {"numbers": ", ".join(str(r.number) for r in drawn)})
     unpaid = unpaid_registrations(tournament)
     if unpaid:
@@ -80,7 +82,7 @@ def redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         round_redraw(round=rnd, by=request.user)
     except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
+        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Round %(n)d is drawn again.") % {"n": number})
     return _back(tournament, number)
 
@@ -93,7 +95,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         round_publish(round=rnd, by=request.user)
     except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
+        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Round %(n)d is published: seat lists and table entry are open.") % {"n": number})
     return _back(tournament, number)
 
@@ -106,7 +108,7 @@ def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         round_close(round=rnd, by=request.user)
     except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=err.status)
+        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Round %(n)d is closed.") % {"n": number})
     return _back(tournament, number)
 
@@ -133,6 +135,6 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                          by=request.user)
     except ServiceError as err:
         form.add_service_error(err)
-        return _render_rounds(request, tournament, swap_form=form, swap_round=number, status=err.status)
+        return _render_rounds(request, tournament, swap_form=form, swap_round=number, status=error_status(err))
     messages.success(request, _("Seats swapped: %(what)s") % {"what": done.description})
     return _back(tournament, number)

@@ -4,7 +4,9 @@ from django.shortcuts import get_object_or_404, render
 
 from schafkopfrennen.polling import polled_page
 
-from .. import access, selectors, selectors_signup
+from .. import access
+from ..selectors.public import round_current_public, seat_list_state, seat_rows, seats_by_table
+from ..selectors.signup import signup_form_state
 from ..models import Tournament
 
 
@@ -22,28 +24,28 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _public_tournament(slug)
     context = {
         "tournament": tournament,
-        "round": selectors.round_current_public(tournament),
+        "round": round_current_public(tournament),
         "can_desk": access.has_role(request.user, tournament, access.DESK),
-        "signup": selectors_signup.signup_form_state(tournament),
+        "signup": signup_form_state(tournament),
     }
     return render(request, "public/tournament.html", context)
 
 
 def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpResponse:
     tournament = _public_tournament(slug)
-    rnd = selectors.round_current_public(tournament)
+    rnd = round_current_public(tournament)
     context = {"tournament": tournament, "round": rnd, "by_table": by_table, "refresh": _refresh(request)}
     if rnd is None:
         return render(request, "public/seatlist_pending.html", context, status=404)
     if by_table:
-        context["tables"] = selectors.seats_by_table(rnd)
+        context["tables"] = seats_by_table(rnd)
     else:
-        context["rows"] = selectors.seat_rows(rnd)
+        context["rows"] = seat_rows(rnd)
     return render(request, "public/seatlist.html", context)
 
 
 def _seat_list_state(request: HttpRequest, slug: str):
-    return selectors.seat_list_state(slug)
+    return seat_list_state(slug)
 
 
 @polled_page(_seat_list_state)  # an unchanged look is a 304 before anything is rendered (issue 14)

@@ -10,12 +10,11 @@ from django.utils.translation import gettext as _
 from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
+from ..http import error_status
 from ..models import Player, Registration, Series, Tournament
 from ..pdf.certificates import render_certificates
 from ..pdf.series import render_series
-from ..selectors_series import (category_label, player_games, player_history, scoring_text, series_certificates_data,
-                                series_csv, series_document, series_pdf_data, series_standings, series_statistics,
-                                statistics_facts, tournament_statistics)
+from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics
 from ..services.errors import ServiceError
 from ..services.series import series_create, series_tournament_add, series_tournament_remove, series_update
 from .printing import _pdf
@@ -156,7 +155,7 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
                     series_tournament_remove(series=obj, tournament=tournament, by=request.user)
             except ServiceError as err:
                 messages.error(request, err.message)
-                return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=err.status)
+                return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=error_status(err))
             return redirect("tournaments:series_manage", series=obj.slug)
         if action != "settings":
             return HttpResponse(_("action: add, remove or settings is needed."), status=400,

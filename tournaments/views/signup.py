@@ -15,18 +15,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
-from scoring.templatetags.standings import euro, signed
 
-from .. import access, selectors, selectors_signup
-from ..selectors_signup import DEFAULT_CONSENT, signup_options_for
+from .. import access
+from ..selectors import signup as signup_selectors
+from ..selectors.desk import club_names
+from ..selectors.signup import DEFAULT_CONSENT, signup_options_for
 from ..forms_setup import RulesForm
 from ..forms_signup import MatchForm, SignUpForm, SignUpOptionsForm
 from ..models import SignUp, Tournament
 from ..pdf.rules_sheet import RulesSheet, render_rules_sheet
 from ..qr import qr_svg
 from ..ratelimit import signup_allowed
+from ..http import error_status
 from ..services.errors import ServiceError
 from ..spreadsheet import csv_writer
+from ..templatetags.standings import euro, signed
 from ..services.signups import (
     signup_consent_withdraw,
     signup_create,
@@ -51,7 +54,7 @@ def _public_tournament(slug: str) -> Tournament:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _public_tournament(slug)
-    state = selectors_signup.signup_form_state(tournament)
+    state = signup_selectors.signup_form_state(tournament)
     if not state.options.open:
         raise Http404("The online sign-up is not open")
     status, error = 200, ""
@@ -77,14 +80,14 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
                     error = err.message
                 else:
                     form.add_service_error(err)
-                status = err.status
+                status = error_status(err)
             else:
                 return redirect("tournaments:signup_page", key=entry.key)
         else:
             status = 400
     response = render(request, "signup/form.html", {
         "tournament": tournament, "state": state, "form": form, "error": error,
-        "club_names": selectors.club_names(), "spam": form.is_bound and form.errors and form.is_spam,
+        "club_names": club_names(), "spam": form.is_bound and form.errors and form.is_spam,
     }, status=status)
     if status == 429:
         response["Retry-After"] = str(wait)
@@ -95,7 +98,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _signup_or_404(key: str) -> SignUp:
-    entry = selectors_signup.signup_for_key(key)
+    entry = signup_selectors.signup_for_key(key)
     if entry is None:
         raise Http404("No such sign-up")
     return entry
@@ -105,7 +108,7 @@ def _signup_or_404(key: str) -> SignUp:
 @require_GET
 def signup_page(request: HttpRequest, key: str) -> HttpResponse:
     entry = _signup_or_404(key)
-    page = selectors_signup.signup_page(entry)
+    page = signup_selectors.signup_page(entry)
     return render(request, "signup/page.html", {
         "page": page, "tournament": page.tournament, "signup": entry,
         "personal_url": request.build_absolute_uri(reverse("tournaments:signup_page", args=[key])),
@@ -219,9 +222,9 @@ def signup_options(request: HttpRequest, slug: str) -> HttpResponse:
 def signups(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
     return render(request, "signup/list.html", {
-        "tournament": tournament, "signups": selectors_signup.signups_for_desk(tournament),
-        "to_confirm": selectors_signup.signups_to_confirm(tournament),
-        "counts": selectors_signup.checkin_counts(tournament),
+        "tournament": tournament, "signups": signup_selectors.signups_for_desk(tournament),
+        "to_confirm": signup_selectors.signups_to_confirm(tournament),
+        "counts": signup_selectors.checkin_counts(tournament),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
         "options": signup_options_for(tournament),
     })
@@ -258,7 +261,7 @@ def invitations_csv(request: HttpRequest, club_id: int) -> HttpResponse:
     writer = csv_writer(response)  # a name typed as a formula is written as text
     writer.writerow([_("First name"), _("Last name"), _("Club"), _("E-mail"), _("Phone"), _("Last tournament"),
                      _("Date")])
-    for row in selectors_signup.invitations(club):
+    for row in signup_selectors.invitations(club):
         writer.writerow([row.first_name, row.last_name, row.club, row.email, row.phone, row.last_tournament,
                          row.last_date.isoformat()])
     return response

@@ -10,7 +10,7 @@ from ..forms_tables import ConfirmForForm, TableCloseForm, action_forms, unconfi
 from ..models import Table
 from ..services.errors import ServiceError
 from ..services.tables import table_close, table_confirm_for
-from . import entry
+from . import entry_base as entry
 from .paper import TEMPLATE, _table, paper_mode
 
 

@@ -32,6 +32,6 @@ urlpatterns = [
     path("s/<str:key>/bestaetigen/", links.player_confirm, name="player_confirm"),
     *round_actions("s/<str:key>/", "player_table", links.PLAYER),
     # the desk prints them
-    path("o/<slug:slug>/desk/startkarten.pdf", links.start_cards, name="start_cards"),
-    path("o/<slug:slug>/desk/<int:number>/startkarte.pdf", links.start_card, name="start_card"),
+    path("o/<slug:slug>/meldestelle/startkarten.pdf", links.start_cards, name="start_cards"),
+    path("o/<slug:slug>/meldestelle/<int:number>/startkarte.pdf", links.start_card, name="start_card"),
 ]

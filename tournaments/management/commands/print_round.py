@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Round, Tournament
 from tournaments.printables import PRINTABLES
-from tournaments.selectors_print import DEFAULT_URL_BASE
+from tournaments.selectors.printing import DEFAULT_URL_BASE
 
 
 class Command(BaseCommand):

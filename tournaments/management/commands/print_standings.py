@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Tournament
 from tournaments.printables import TOURNAMENT_DOCUMENTS
-from tournaments.selectors_print import MAX_CERTIFICATE_PLACES
+from tournaments.selectors.printing import MAX_CERTIFICATE_PLACES
 
 DOCUMENTS = tuple(TOURNAMENT_DOCUMENTS)  # standings, prizes, cash, certificates
 

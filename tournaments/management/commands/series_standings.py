@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Series
-from tournaments.selectors_series import series_csv, series_document, series_list, series_standings
+from tournaments.selectors.series import series_csv, series_document, series_list, series_standings
 
 FORMATS = ("json", "csv")
 

@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count, Max, Sum
 
-from .links import table_link_parse
-from .models import Registration, Round, Seat, Table, Tournament
-from .selectors import EntrySheet, round_current_public, table_entry_sheet
+from ..links import table_link_parse
+from ..models import HandRevision, Registration, Round, Seat, Table, Tournament
+from .entry import EntrySheet, table_entry_sheet
+from .public import round_current_public
+from .standings import standings_state, standings_view
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,6 @@ def _player_round(seat: Seat, entry: EntrySheet) -> PlayerRound:
 
 def player_page(registration: Registration) -> PlayerPage:
     """A player's own page: his seat now, his table mates, his games per public round, his place."""
-    from scoring.selectors import standings_view
 
     tournament = registration.tournament
     current_round = round_current_public(tournament)
@@ -206,10 +208,6 @@ def player_page_state(key: str) -> tuple[str, Any] | None:
     any of his tables and who sits at them: two small reads instead of rendering his sheets (plain
     SQL, like the standings' token: every phone polls it).
     """
-    from scoring.selectors import standings_state
-
-    from .models import HandRevision
-
     if not key or len(key) > 64:
         return None
     reg, seat, h = (m._meta.db_table for m in (Registration, Seat, HandRevision))

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import AuditEntry, Club, ClubMembership, Round, Tournament
+from ..models import AuditEntry, Club, ClubMembership, Round, Tournament
 
 ACTIONS = {
     "registration.create": gettext_lazy("Registered"),

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from django.db.models import Max
 from django.utils import timezone
 
-from .models import HandRevision, Round, Tournament
-from .selectors import TableProgress, table_progress
+from ..models import HandRevision, Round, Tournament
+from .tables import TableProgress, table_progress
 
 QUIET_MINUTES = 15  # a table that has saved no game for this long gets a warning
 

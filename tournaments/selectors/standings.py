@@ -5,14 +5,218 @@ from typing import Any
 
 import datetime
 import functools
+from collections.abc import Iterable
 
 from django.db import connection
+from django.db.models import Count, IntegerField, Max, Q, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
-from .models import StandingsSnapshot
-from .rules.cash import CashBalance
-from .schedule import standings_is_current
+from scoring.models import StandingsSnapshot
+from scoring.rules.cash import CashBalance
+from scoring.rules.hand import SOLO_CONTRACTS
+from scoring.rules.outcome import outcome_from_dict
+from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
+from scoring.rules.standings import StandingsResult, TableResult, compute_standings, table_result
+
+from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from .tables import table_progress
+
+
+# --- The tables' results and the standings computed from them (the snapshot's writer uses them too) ---
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    registration_id: int
+    start_number: int
+    name: str
+    sort_name: str
+    club: str
+    substitute_for: str  # name of the player whose seat and points he took over, or ""
+
+
+def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
+    """registration id -> the registration holding its points (a substitute takes them over)."""
+    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
+        "player__club__name").order_by())
+    successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
+    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
+    account = {}
+    for pk, *_ in regs:
+        key, seen = pk, {pk}
+        while key in successor and successor[key] not in seen:
+            key = successor[key]
+            seen.add(key)
+        account[pk] = key
+    info = {
+        pk: PlayerInfo(
+            registration_id=pk, start_number=number, name=names[pk],
+            sort_name=f"{last}, {first}" if first else last, club=club or "",
+            substitute_for=names[sub_for] if sub_for else "",
+        )
+        for pk, number, sub_for, first, last, club in regs
+    }
+    return account, info
+
+
+def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
+    if table_ids is not None:
+        where = Q(table_id__in=list(table_ids))
+        tables_where = Q(pk__in=list(table_ids))
+    else:
+        where = Q(table__round__tournament_id=tournament_id)
+        tables_where = Q(round__tournament_id=tournament_id)
+        if closed_only:
+            where &= Q(table__round__status=Round.Status.CLOSED)
+            tables_where &= Q(round__status=Round.Status.CLOSED)
+    tables = {
+        pk: (rnd, number, paper)
+        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
+            "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
+    }
+    seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
+    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
+        seats[table_id][seat] = account[reg_id]
+    games: dict[int, list] = defaultdict(list)
+    for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
+        games[table_id].append((number, outcome_from_dict(outcome)))
+    results = {}
+    for pk, (rnd, number, paper) in tables.items():
+        played = sorted(games.get(pk, ()), key=lambda game: game[0])
+        totals = {int(seat): total for seat, total in (paper or {}).items()}
+        results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
+    return results
+
+
+class _SeatKey(KeyTextTransform):
+    """A seat's entry ("1".."5") of a JSON map as text: Django takes a digit key for an array index
+    (``->> 1``, ``$[1]``); a seat is an object key (``->> '1'``, ``$."1"``)."""
+
+    def as_postgresql(self, compiler, connection):
+        lhs, params = compiler.compile(self.lhs)
+        return f"({lhs} ->> %s)", [*params, str(self.key_name)]
+
+    def as_sqlite(self, compiler, connection):
+        lhs, params = compiler.compile(self.lhs)
+        return f"JSON_EXTRACT({lhs}, %s)", [*params, f'$."{self.key_name}"']
+
+
+def table_results_summed(tournament_id: int, *, account: dict[int, int],
+                          closed_only: bool = False) -> dict[int, TableResult]:
+    """Every table's TableResult summed by the database: the same as ``table_results_by_id``, in a few reads.
+
+    The full recompute (the repair path, the archive) reads tens of thousands of games: their points
+    per seat are summed per table (``SUM … GROUP BY`` through the ORM, any database), solos are
+    counted per table and declarer, and only the few games that cost money (Reuegeld, Weitergeld)
+    are read one by one for the ledger. All of it from the stored outcomes (``points`` is the
+    outcome's points per seat, kept beside it for the sheets), nothing scored again;
+    tests/scoring/test_standings_incremental.py checks that both ways agree.
+    """
+    where = Q(table__round__tournament_id=tournament_id)
+    tables_where = Q(round__tournament_id=tournament_id)
+    if closed_only:
+        where &= Q(table__round__status=Round.Status.CLOSED)
+        tables_where &= Q(round__status=Round.Status.CLOSED)
+    tables = {
+        pk: (rnd, number, paper)
+        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
+            "pk", "round__number", "number", "paper_totals").order_by()
+    }
+    seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
+    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
+        seats[table_id][seat] = account[reg_id]
+    hands = Hand.objects.filter(where).order_by()
+    sums = {f"p{seat}": Sum(Cast(_SeatKey(str(seat), "points"), IntegerField())) for seat in range(1, 6)}
+    points: dict[int, dict[int, int]] = {}
+    for row in hands.values("table_id").annotate(**sums):
+        points[row["table_id"]] = {seat: row[f"p{seat}"] or 0 for seat in range(1, 6)}
+    won: dict[int, dict[int, int]] = defaultdict(dict)
+    lost: dict[int, dict[int, int]] = defaultdict(dict)
+    solos = hands.filter(outcome__contract__in=sorted(SOLO_CONTRACTS)).values(
+        "table_id", solo_declarer=Cast(KeyTextTransform("declarer", "outcome"), IntegerField()),
+    ).annotate(won=Count("id", filter=Q(outcome__declarer_won=True)),
+               lost=Count("id", filter=Q(outcome__declarer_won=False)))
+    for row in solos:
+        if row["won"]:
+            won[row["table_id"]][row["solo_declarer"]] = row["won"]
+        if row["lost"]:
+            lost[row["table_id"]][row["solo_declarer"]] = row["lost"]
+    money: dict[int, list] = defaultdict(list)
+    paying = hands.exclude(outcome__reuegeld={}, outcome__weitergeld={}).values_list("table_id", "number", "outcome")
+    for table_id, number, outcome in sorted(paying, key=lambda row: (row[0], row[1])):
+        money[table_id].append((number, outcome_from_dict(outcome)))
+    results = {}
+    for pk, (rnd, number, paper) in tables.items():
+        summed = points.get(pk, {})
+        totals = {seat: 0 for seat in seats[pk]}
+        for seat, total in (paper or {}).items():
+            totals[int(seat)] += total
+        for seat in totals:
+            totals[seat] += summed.get(seat, 0)
+        paid = table_result(rnd, number, seats[pk], money.get(pk, ())).money  # the ledger's items, in game order
+        results[pk] = TableResult(rnd, number, seats[pk], totals, won.get(pk, {}), lost.get(pk, {}), paid)
+    return results
+
+
+def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
+    """Every table of the tournament's rounds (in round and table order), from the games' stored outcomes."""
+    if account is None:
+        account, _info = player_accounts(tournament.pk)
+    results = table_results_summed(tournament.pk, account=account, closed_only=closed_only)
+    return sorted(results.values(), key=lambda t: (t.round, t.table))
+
+
+def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
+    account, info = player_accounts(tournament.pk)
+    result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
+                               tournament.ruleset, lot_seed=tournament.lot_seed)
+    return result, info
+
+
+def _substitutes(tournament_id: int) -> int:
+    return Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False).count()
+
+
+def games_marker(tournament) -> str:
+    """Which state of the games a snapshot reflects: the newest revision and the substitutes.
+
+    Reads every revision of the tournament: for the catch-up and for tests; pages ask the cheaper
+    ``revisions_after``.
+    """
+    last = HandRevision.objects.filter(table__round__tournament_id=tournament.pk).aggregate(m=Max("id"))["m"] or 0
+    return f"{last}:{_substitutes(tournament.pk)}"
+
+
+def revisions_after(tournament_id: int, revision: int) -> bool:
+    """Whether a change of this tournament's games is newer than ``revision`` (reads only newer rows)."""
+    return HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id).exists()
+
+
+def seating_layout(tournament_id: int) -> list[int]:
+    """Which tables and seats there are: a redraw, a seat swap or a new round changes it."""
+    row = Seat.objects.filter(round__tournament_id=tournament_id).order_by().aggregate(
+        seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id"))
+    return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
+
+
+def standings_is_current(tournament, snapshot: StandingsSnapshot | None = None) -> bool:
+    """No game revision is newer than the snapshot (one indexed read of the newest revisions).
+
+    ``snapshot``: the tournament's snapshot when the caller has read it already.
+    """
+    if snapshot is None:
+        snapshot = getattr(tournament, "standings_snapshot", None)
+    return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
+
+
+# --- The pages' reads of the snapshot ---
 
 
 PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
@@ -40,8 +244,6 @@ def _snapshot(tournament) -> StandingsSnapshot | None:
 @functools.cache
 def _state_sql(vendor: str) -> str:
     """One statement for the standings' poll token; standard SQL over the models' tables, written once."""
-    from tournaments.models import HandRevision, Round, Table, TableConfirmation, Tournament
-
     t, s, r, tb, c, h = (m._meta.db_table for m in (Tournament, StandingsSnapshot, Round, Table, TableConfirmation,
                                                     HandRevision))
     rounds = f'SELECT COUNT(*) FROM "{r}" r WHERE r.tournament_id = t.id'
@@ -103,14 +305,7 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None) -> tuple[list
     found = _LISTS.get(key)
     if found is not None:
         return found
-    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
-    if round is None:
-        rows = one.values_list("data__overall", flat=True).get() or []
-        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
-    else:
-        per_round = one.values_list("data__rounds", flat=True).get() or {}
-        rounds = sorted(int(r) for r in per_round)
-        rows = per_round.get(str(round), [])
+    rows, rounds = _snapshot_list(snapshot, round)
     _LISTS[key] = rows, rounds
     while len(_LISTS) > _LISTS_KEPT:
         _LISTS.pop(next(iter(_LISTS)))
@@ -124,11 +319,17 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
     """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("data", "parts").first()
-    tournament.standings_snapshot = snapshot  # for standings_is_current without another query
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    current = standings_is_current(tournament)
-    rows, rounds = _snapshot_list(snapshot, round)
+    current = standings_is_current(tournament, snapshot)
+    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
+    if round is None:
+        rows = one.values_list("data__overall", flat=True).get() or []
+        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
+    else:
+        per_round = one.values_list("data__rounds", flat=True).get() or {}
+        rounds = sorted(int(r) for r in per_round)
+        rows = per_round.get(str(round), [])
     mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
     query = query.strip().casefold()
     if query:
@@ -210,8 +411,6 @@ class EntryFees:
 
 def entry_fees(tournament) -> EntryFees:
     """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody)."""
-    from tournaments.models import Seat
-
     seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
     due = {}
     for pk, paid, checked_in, withdrawn in tournament.registrations.values_list(
@@ -224,10 +423,6 @@ def entry_fees(tournament) -> EntryFees:
 
 
 def prize_list(tournament) -> PrizeList:
-    from tournaments.models import Prize
-
-    from .rules.prizes import PrizeSpec, Ranked, split_prizes
-
     snapshot = _snapshot(tournament)
     overall = snapshot.data["overall"] if snapshot else []
     pot = snapshot.data["pot_cents"] if snapshot else 0
@@ -333,16 +528,34 @@ def cash_list(tournament) -> CashList:
         sums[entry["kind"]] += entry["cents"]
     total = fees.total_cents
     prizes = prize_list(tournament)
-    tournament.standings_snapshot = snapshot
     return CashList(
         rows=list(rows.values()), tischbeste=data["tischbeste"], entry_fees_cents=total,
         reuegeld_cents=sums["reuegeld"], weitergeld_cents=sums["weitergeld"], payouts_cents=-sums["payout"],
         pot_cents=data["pot_cents"], club_share_cents=total - total * tournament.payout_percent // 100,
         computed_at=snapshot.computed_at if snapshot else timezone.now(),
-        current=snapshot is not None and standings_is_current(tournament),
+        current=snapshot is not None and standings_is_current(tournament, snapshot),
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
         prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
     )
+
+
+TIEBREAK_REASONS = {
+    "won_solos": lambda: gettext("more won solos"),
+    "lost_solos": lambda: gettext("fewer lost solos"),
+    "last_round": lambda: gettext("better last round"),
+    "lot": lambda: gettext("by lot"),
+    "shared": lambda: gettext("shared place"),
+}
+
+
+def tie_note(note) -> str:
+    """ "vor Huber: mehr gewonnene Soli" """
+    if not note:
+        return ""
+    reason = TIEBREAK_REASONS.get(note["tiebreak"], lambda: note["tiebreak"])()
+    if note["tiebreak"] == "shared":
+        return gettext("shares the place with %(name)s") % {"name": note["below"]}
+    return gettext("ahead of %(name)s: %(reason)s") % {"name": note["below"], "reason": reason}
 
 
 @dataclass(frozen=True)
@@ -360,9 +573,6 @@ class TournamentProgress:
 
 
 def tournament_progress(tournament) -> TournamentProgress:
-    from tournaments.models import Round, Tournament
-    from tournaments.selectors import table_progress
-
     planned = tournament.ruleset.rounds
     if tournament.status == Tournament.Status.FINISHED:
         return TournamentProgress("final", planned, planned)

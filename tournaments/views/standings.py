@@ -11,16 +11,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from schafkopfrennen.polling import polled_page
-from tournaments import access
-from tournaments.forms_setup import cents_to_euro
-from tournaments.models import Tournament
-from tournaments.services.errors import ServiceError
-from tournaments.services.prizes import prizes_set, tournament_standings_publish
-from tournaments.spreadsheet import csv_writer
+from scoring.forms import PrizeFormSet
 
-from . import selectors
-from .forms import PrizeFormSet
-from .schedule import standings_schedule
+from .. import access
+from ..forms_setup import cents_to_euro
+from ..models import Tournament
+from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
+from ..services.errors import ServiceError
+from ..services.prizes import prizes_set, tournament_standings_publish
+from ..services.schedule import standings_schedule
+from ..spreadsheet import csv_writer
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
@@ -40,15 +40,13 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
 
 
 def _view(request: HttpRequest, tournament: Tournament, **paging):
-    view = selectors.standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
-                                    **paging)
-    if not view.current and tournament.status != Tournament.Status.PLANNED:
-        standings_schedule(tournament.pk, ())  # self-healing: a look at a lagging page asks for the catch-up
-    return view
+    # A GET only reads: lagging standings are caught up by the next change, a starting worker, or an
+    # organiser's "count again" (refresh, a POST) -- never by a page view.
+    return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""), **paging)
 
 
 def _standings_state(request: HttpRequest, slug: str):
-    return selectors.standings_state(slug)
+    return standings_state(slug)
 
 
 @polled_page(_standings_state)
@@ -77,7 +75,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponse(table_html)
     return render(request, "standings/page.html", {
         "tournament": tournament, "view": view, "q": q, "table_html": table_html,
-        "can_publish": access.has_role(request.user, tournament, access.ORGANISER)})
+        "can_publish": access.has_role(request.user, tournament, access.ORGANISER),
+        "can_refresh": not view.current and access.has_role(request.user, tournament, access.DESK)})
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
@@ -93,7 +92,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     tournament, visible = _visible_tournament(request, slug)
     if not visible:
         return HttpResponse(_("The standings are not published yet."), status=403, content_type="text/plain")
-    view = selectors.standings_view(tournament, round=_round_param(request))
+    view = standings_view(tournament, round=_round_param(request))
     name = f"rangliste-{tournament.slug}" + (f"-runde-{view.round}" if view.round else "")
     if fmt == "json":
         response = JsonResponse({
@@ -121,12 +120,22 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def refresh(request: HttpRequest, slug: str) -> HttpResponse:
+    """Count every game again (standings that lag after an outage): a recompute is sent, the page follows."""
+    tournament = access.tournament_for(request.user, slug, access.DESK)
+    standings_schedule(tournament.pk)
+    messages.success(request, _("The standings are being counted again."))
+    return redirect("tournaments:standings", slug=slug)
+
+
+@login_required
+@require_POST
 def publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     public = request.POST.get("public") == "1"
     tournament_standings_publish(tournament=tournament, public=public, by=request.user)
     messages.success(request, _("The standings are public now.") if public else _("The standings are hidden now."))
-    return redirect("scoring:standings", slug=slug)
+    return redirect("tournaments:standings", slug=slug)
 
 
 @login_required
@@ -135,9 +144,9 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     if request.method == "POST" and not can_edit:
         return HttpResponse(status=403)
-    prize_list = selectors.prize_list(tournament)
+    prizes_now = prize_list(tournament)
     initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
-                "goods": p.goods} for p in prize_list.prizes]
+                "goods": p.goods} for p in prizes_now.prizes]
     formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
     if request.method == "POST" and can_edit and formset.is_valid():
         try:
@@ -146,13 +155,13 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
             formset._non_form_errors = formset.error_class([err.message])
         else:
             messages.success(request, _("Prizes saved."))
-            return redirect("scoring:prizes", slug=slug)
+            return redirect("tournaments:prizes", slug=slug)
     return render(request, "standings/prizes.html", {
-        "tournament": tournament, "prize_list": prize_list, "formset": formset, "can_edit": can_edit,
+        "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
         "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})
 
 
 @login_required
 def cash(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
-    return render(request, "standings/cash.html", {"tournament": tournament, "cash": selectors.cash_list(tournament)})
+    return render(request, "standings/cash.html", {"tournament": tournament, "cash": cash_list(tournament)})

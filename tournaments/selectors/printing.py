@@ -2,7 +2,7 @@
 
 Every builder reads a round in a handful of queries, however many tables it has; the documents of
 the tournament's end (standings, prize list, cash list, certificates) read the standings snapshot
-through ``scoring.selectors``. Entry links are
+through ``selectors.standings``. Entry links are
 absolute: ``url_base`` is the site's address (``request.build_absolute_uri("/")`` in a view).
 """
 from __future__ import annotations
@@ -19,24 +19,23 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.collation import name_initial, name_sort_key
 from scoring.rules.table import dealer_for, sheet_slots
-from scoring.selectors import cash_list, prize_list, standings_view
-from scoring.services import RECORD_COLUMNS, stored_score
-from scoring.templatetags.standings import tie_note
+from scoring.storage import RECORD_COLUMNS, stored_score
 
-from .links import table_link_key
-from .models import Hand, Prize, Round, Seat, Table, Tournament
-from .pdf.cash_list import CashLine, CashListDocument, TischbesterLine
-from .pdf.certificates import Certificate, Certificates
-from .pdf.drawing import money
-from .pdf.lists import ListHead
-from .pdf.pack import PrintPack
-from .pdf.prize_list import AwardLine, PrizeLine, PrizeListDocument
-from .pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
-from .pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
-from .pdf.standings import Standings, StandingsLine, StandingsSection
-from .pdf.start_cards import StartCard, StartCards
-from .pdf.table_cards import TableCard, TableCards
-from .selectors import games_required, hand_partner
+from ..links import table_link_key
+from ..models import Hand, Prize, Round, Seat, Table, Tournament
+from ..pdf.cash_list import CashLine, CashListDocument, TischbesterLine
+from ..pdf.certificates import Certificate, Certificates
+from ..pdf.drawing import money
+from ..pdf.lists import ListHead
+from ..pdf.pack import PrintPack
+from ..pdf.prize_list import AwardLine, PrizeLine, PrizeListDocument
+from ..pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
+from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
+from ..pdf.standings import Standings, StandingsLine, StandingsSection
+from ..pdf.start_cards import StartCard, StartCards
+from ..pdf.table_cards import TableCard, TableCards
+from .standings import cash_list, prize_list, standings_view, tie_note
+from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"

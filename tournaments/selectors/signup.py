@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.rules.collation import name_sort_key
 
-from .models import Registration, Round, SignUp, SignUpOptions, Tournament
-from .services.errors import ServiceError
+from ..models import Registration, Round, SignUp, SignUpOptions, Tournament
 
 DEFAULT_CONSENT = gettext_lazy(
     "I agree that the organising club stores my name, club and the contact details I give, to run this "
@@ -43,17 +42,26 @@ def started(tournament: Tournament) -> bool:
     return Round.objects.filter(tournament=tournament).exists()
 
 
+@dataclass(frozen=True)
+class SignUpRefusal:
+    """Why nobody can sign up now: the page shows ``message``, the service raises it as a StateConflict."""
+
+    message: str
+    code: str
+    field: str = "tournament"
+
+
 def signup_refusal(tournament: Tournament, options: SignUpOptions, *, now: datetime.datetime | None = None
-                   ) -> ServiceError | None:
+                   ) -> SignUpRefusal | None:
     """Why nobody can sign up now (None: the form is open). Full-without-waiting-list is told at sending."""
     now = now or timezone.now()
     if not options.open:
-        return ServiceError("tournament", _("The online sign-up of this tournament is not open."), 409, "not_open")
+        return SignUpRefusal(_("The online sign-up of this tournament is not open."), "not_open")
     if options.closes_at is not None and now >= options.closes_at:
         when = date_format(timezone.localtime(options.closes_at), "SHORT_DATETIME_FORMAT")
-        return ServiceError("tournament", _("The sign-up closed on %(when)s.") % {"when": when}, 409, "closed")
+        return SignUpRefusal(_("The sign-up closed on %(when)s.") % {"when": when}, "closed")
     if options.checkin_closed_at is not None or started(tournament) or tournament.status != Tournament.Status.PLANNED:
-        return ServiceError("tournament", _("The sign-up is closed: the tournament has begun."), 409, "closed")
+        return SignUpRefusal(_("The sign-up is closed: the tournament has begun."), "closed")
     return None
 
 

@@ -1,4 +1,4 @@
-"""The bridge between the database and the pure rules engine."""
+"""How a game is stored: a rules record and its HandScore to and from the Hand model's columns (and back, never scored again)."""
 from typing import Any
 
 from scoring.rules import HAND_FIELDS, Hand, HandScore, Ruleset, hand_to_dict, score_hand

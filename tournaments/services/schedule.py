@@ -9,15 +9,22 @@ needed, and a per-process cache works too (each web process then coalesces its o
 Without a broker (the embedded default) the merge runs in-process after the commit, in one table's
 work, never a whole-tournament recompute.
 If the broker is down the change is still stored (the tables keep playing), the page shows that the
-standings lag, and the next change, a page view or a starting worker schedules the catch-up.
+standings lag, and the next change, a starting worker or an organiser (a POST: "count every game
+again") schedules the catch-up; a page view only reads.
 """
 import contextlib
 import logging
 import threading
 from collections.abc import Iterable, Iterator
 
+from celery import shared_task
+from celery.signals import worker_ready
 from django.core.cache import cache
 from django.db import transaction
+
+from ..models import Tournament
+from ..selectors.standings import games_marker
+from .standings_tasks import standings_recompute_task, standings_update_task
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +41,6 @@ def trailing_key(tournament_id: int, kind: str = "merge") -> str:
 
 def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = None) -> bool:
     """Bring the snapshot up to date: merge ``table_ids`` (None: recompute all). Returns whether it sent work."""
-    from .tasks import standings_recompute_task, standings_update_task
-
     task = standings_recompute_task if table_ids is None else standings_update_task
     args = [tournament_id] if table_ids is None else [tournament_id, sorted(table_ids)]
     in_process = task.app.conf.task_always_eager
@@ -93,23 +98,25 @@ def standings_schedule_on_commit(tournament_id: int, table_ids: Iterable[int] | 
     transaction.on_commit(lambda: standings_schedule(tournament_id, tables))
 
 
-def standings_is_current(tournament) -> bool:
-    """No game revision is newer than the snapshot (one indexed read of the newest revisions)."""
-    from .standings import revisions_after
-
-    snapshot = getattr(tournament, "standings_snapshot", None)
-    return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
-
-
 def standings_catch_up() -> int:
     """Recompute every started tournament whose snapshot misses games or substitutes (after an outage)."""
-    from tournaments.models import Tournament
-
-    from .standings import games_marker
-
     count = 0
     for tournament in Tournament.objects.exclude(status=Tournament.Status.PLANNED).select_related("standings_snapshot"):
         snapshot = getattr(tournament, "standings_snapshot", None)
         if (snapshot is None or snapshot.marker != games_marker(tournament)) and standings_schedule(tournament.pk):
             count += 1
     return count
+
+
+@shared_task(acks_late=True)
+def standings_catch_up_task() -> int:
+    """Recompute every tournament whose snapshot lags behind its games (after an outage)."""
+    return standings_catch_up()
+
+
+@worker_ready.connect
+def _catch_up_when_a_worker_starts(sender=None, **kwargs) -> None:
+    try:
+        standings_catch_up_task.delay()
+    except Exception:  # the broker may still be coming up; the next change schedules anyway
+        log.exception("could not schedule the standings catch-up")

@@ -14,17 +14,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from schafkopfrennen.formats import number
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
-from scoring.rules.statistics import GameFact, GameStatistics, game_statistics, leaders
+from scoring.rules.statistics import GameFact, GameStatistics, category, game_size, game_statistics, leaders
 from scoring.rules.table import sits_out
-from scoring.standings import standings_compute
+from tournaments.selectors.standings import standings_compute
 
-from .models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
-from .spreadsheet import csv_cell
+from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
+from ..pdf.certificates import Certificate, Certificates
+from ..pdf.lists import ListHead
+from ..pdf.series import SeriesDocument, SeriesLine
+from ..spreadsheet import csv_cell
+from .printing import _logo
 
 
 def series_list(*, public_only: bool = False) -> QuerySet[Series]:
@@ -293,8 +298,6 @@ class Statistics:
 
     @property
     def biggest_size(self) -> int:
-        from scoring.rules.statistics import game_size
-
         return game_size(self.games.biggest) if self.games.biggest else 0
 
     @property
@@ -403,18 +406,10 @@ def statistics_facts(stats: Statistics) -> list[tuple[str, str]]:
 
 
 def _category(game: GameFact) -> str:
-    from scoring.rules.statistics import category
-
     return category(game)
 
 
 def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
-    from django.utils import timezone
-
-    from .pdf.lists import ListHead
-    from .pdf.series import SeriesDocument, SeriesLine
-    from .selectors_print import _logo
-
     series = data.series
     labels = tuple(str(n) for n in range(1, len(data.played) + 1))
 
@@ -444,11 +439,6 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
 
 def series_certificates_data(data: SeriesStandings, *, places: int = 3):
     """A certificate for each of the series' first ``places`` places (shared places each get one)."""
-    from django.utils import timezone
-
-    from .pdf.certificates import Certificate, Certificates
-    from .selectors_print import _logo
-
     series = data.series
     return Certificates(
         tournament=series.name, date=last_played(data) or timezone.localdate(), venue=series.club.town,

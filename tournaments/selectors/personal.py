@@ -3,7 +3,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from .models import AuditEntry, Hand, Player, Registration, Seat
+from ..models import AuditEntry, Hand, Player, Registration, Seat, SignUp
 
 
 def player_data_export(player: Player) -> dict[str, Any]:
@@ -40,6 +40,16 @@ def player_data_export(player: Player) -> dict[str, Any]:
                 "rounds": rounds.get(r.pk, []),
             }
             for r in registrations
+        ],
+        "online_signups": [
+            {"tournament": s.tournament.slug, "first_name": s.first_name, "last_name": s.last_name,
+             "club": s.club_label, "email": s.email, "phone": s.phone, "status": s.status,
+             "signed_up_at": timezone.localtime(s.created_at).isoformat(), "consent_text": s.consent_text,
+             "consent_at": timezone.localtime(s.consent_at).isoformat(),
+             "consent_withdrawn_at": timezone.localtime(s.consent_withdrawn_at).isoformat()
+             if s.consent_withdrawn_at else None}
+            for s in SignUp.objects.filter(registration__player=player).select_related("tournament", "club")
+            .order_by("created_at")
         ],
         "log": [
             {"at": timezone.localtime(e.at).isoformat(), "tournament": e.tournament.slug if e.tournament_id else None,

@@ -1,17 +1,11 @@
 from django import template
-from django.utils.translation import gettext as _
 
 from schafkopfrennen import formats
 
-register = template.Library()
+from ..selectors.standings import podium, tie_note, tournament_progress
 
-TIEBREAK_REASONS = {
-    "won_solos": lambda: _("more won solos"),
-    "lost_solos": lambda: _("fewer lost solos"),
-    "last_round": lambda: _("better last round"),
-    "lot": lambda: _("by lot"),
-    "shared": lambda: _("shared place"),
-}
+register = template.Library()
+register.filter("tie_note", tie_note)
 
 
 @register.filter
@@ -27,17 +21,6 @@ def euro_or_dash(cents) -> str:
 
 
 @register.filter
-def tie_note(note) -> str:
-    """ "vor Huber: mehr gewonnene Soli" """
-    if not note:
-        return ""
-    reason = TIEBREAK_REASONS.get(note["tiebreak"], lambda: note["tiebreak"])()
-    if note["tiebreak"] == "shared":
-        return _("shares the place with %(name)s") % {"name": note["below"]}
-    return _("ahead of %(name)s: %(reason)s") % {"name": note["below"], "reason": reason}
-
-
-@register.filter
 def signed(value) -> str:
     """+5 / −3 / 0 with a real minus sign."""
     return formats.signed(value)
@@ -46,16 +29,12 @@ def signed(value) -> str:
 @register.inclusion_tag("standings/_progress.html")
 def standings_progress(tournament, projector: bool = False) -> dict:
     """ "Vorläufig · Runde 2 läuft · 6 von 8 Tischen fertig" (or "Endstand"): the standings page and the projector."""
-    from scoring.selectors import tournament_progress
-
     return {"progress": tournament_progress(tournament), "projector": projector}
 
 
 @register.inclusion_tag("public/_podium.html")
 def tournament_podium(tournament) -> dict:
     """The winners on the public tournament page once the last round is closed and the standings are public."""
-    from scoring.selectors import podium
-
     finished = tournament.status == "finished" and tournament.standings_public
     return {"tournament": tournament, "steps": podium(tournament) if finished else []}
 

@@ -1,0 +1,14 @@
+"""The standings (t/<slug>/rangliste/...: page, projector, downloads) and the organiser's prizes and cash list."""
+from django.urls import path, re_path
+
+from . import standings
+
+urlpatterns = [
+    path("t/<slug:slug>/rangliste/", standings.standings, name="standings"),
+    path("t/<slug:slug>/rangliste/beamer/", standings.projector, name="standings_projector"),
+    re_path(r"^t/(?P<slug>[-\w]+)/rangliste\.(?P<fmt>csv|json)$", standings.download, name="standings_download"),
+    path("o/<slug:slug>/rangliste/veroeffentlichen/", standings.publish, name="standings_publish"),
+    path("o/<slug:slug>/rangliste/neu-zaehlen/", standings.refresh, name="standings_refresh"),
+    path("o/<slug:slug>/preise/", standings.prizes, name="prizes"),
+    path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
+]
