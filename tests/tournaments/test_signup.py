@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone, translation
 from pypdf import PdfReader
+from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.models import AuditEntry, ClubMembership, Player, Registration, SignUp, SignUpOptions
@@ -105,6 +106,20 @@ def test_a_withdrawal_at_the_desk_moves_the_waiting_list_up_too(tournament):
     assert SignUp.objects.get(pk=entries[4].pk).status == "waiting"
     registration_leave(registration=entries[0].registration)
     assert SignUp.objects.get(pk=entries[0].pk).status == "withdrawn"
+    assert SignUp.objects.get(pk=entries[4].pk).status == "place"
+
+
+def test_a_withdrawal_through_the_api_moves_the_waiting_list_up_too(tournament):
+    orga = get_user_model().objects.create_user("orga")
+    ClubMembership.objects.create(user=orga, club=tournament.club, role=ClubMembership.Role.ORGANISER)
+    entries = [sign_up(tournament, "Spieler", f"Nummer{i}") for i in range(5)]
+    assert SignUp.objects.get(pk=entries[4].pk).status == "waiting"
+    api = APIClient()
+    api.force_authenticate(orga)
+    number = entries[1].registration.start_number
+    response = api.patch(f"/api/tournaments/herbst/registrations/{number}/", {"withdrawn": True}, format="json")
+    assert response.status_code == 200, response.content
+    assert SignUp.objects.get(pk=entries[1].pk).status == "withdrawn"
     assert SignUp.objects.get(pk=entries[4].pk).status == "place"
 
 

@@ -18,7 +18,8 @@ from ..access import DESK, ORGANISER, has_role
 from ..models import Hand, Round, Table, Tournament
 from ..services.errors import ServiceError
 from ..services.hands import hand_correct, hand_delete, table_paper_totals
-from ..services.registration import registration_change, registration_create, registration_quick_add
+from ..services.registration import registration_create, registration_quick_add
+from ..services.signups import registration_change
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw
 from . import serializers as s
 from .base import FORBIDDEN, NOT_FOUND, TournamentApiView, bad_request, conflict
@@ -95,7 +96,8 @@ class RegistrationDetailView(TournamentApiView):
         registration = self.registration(tournament, start_number)
         body = s.RegistrationUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        registration_change(registration=registration, by=request.user, **body.validated_data)
+        registration_change(registration=registration, by=request.user, url_base=request.build_absolute_uri("/"),
+                            **body.validated_data)
         return Response(s.RegistrationSerializer(self.registration(tournament, start_number)).data)
 
 

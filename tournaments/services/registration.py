@@ -146,22 +146,6 @@ def registration_quick_add(
 
 
 @transaction.atomic
-def registration_change(
-    *, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
-    withdrawn: bool | None = None, by=None,
-) -> Registration:
-    """Paid, checked in and withdrawn in one go (all or nothing); a withdrawal is not undone here."""
-    reg = registration
-    if paid is not None or checked_in is not None:
-        reg = registration_update(registration=reg, paid=paid, checked_in=checked_in, by=by)
-    if withdrawn is True and not reg.withdrawn:
-        reg = registration_withdraw(registration=reg, by=by)
-    elif withdrawn is False and reg.withdrawn:
-        raise StateConflict("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."))
-    return reg
-
-
-@transaction.atomic
 def registration_substitute_new(
     *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "", may_create_club: bool = False,
     by=None,

@@ -365,3 +365,22 @@ def checkin_close(*, tournament: Tournament, fill_from_waiting_list: bool, by=No
                  after={"not_here": [registration_label(r) for r in no_shows],
                         "moved_up": [registration_label(s.registration) for s in moved]})
     return CheckinClosed(no_shows, moved)
+
+
+@transaction.atomic
+def registration_change(
+    *, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
+    withdrawn: bool | None = None, by=None, url_base: str = "",
+) -> Registration:
+    """Paid, checked in and withdrawn in one go (all or nothing); a withdrawal is not undone here.
+
+    A withdrawal goes the desk's way (``registration_leave``): a place given up before the evening
+    moves the first of the waiting list up, whichever interface withdrew him."""
+    reg = registration
+    if paid is not None or checked_in is not None:
+        reg = registration_update(registration=reg, paid=paid, checked_in=checked_in, by=by)
+    if withdrawn is True and not reg.withdrawn:
+        reg = registration_leave(registration=reg, by=by, url_base=url_base)
+    elif withdrawn is False and reg.withdrawn:
+        raise StateConflict("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."))
+    return reg
