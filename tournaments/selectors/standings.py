@@ -64,9 +64,9 @@ def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, Playe
     return account, info
 
 
-def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
-    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
+def _tables_and_seats(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                      table_ids: Iterable[int] | None = None) -> tuple[Q, dict[int, tuple], dict[int, dict[int, int]]]:
+    """The filter on games and seats, table id -> (round, number, paper totals), table id -> seat -> account."""
     if table_ids is not None:
         where = Q(table_id__in=list(table_ids))
         tables_where = Q(pk__in=list(table_ids))
@@ -84,6 +84,14 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
     seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
     for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
         seats[table_id][seat] = account[reg_id]
+    return where, tables, seats
+
+
+def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+    """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
+    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only,
+                                             table_ids=table_ids)
     games: dict[int, list] = defaultdict(list)
     for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
         games[table_id].append((number, outcome_from_dict(outcome)))
@@ -119,19 +127,7 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int],
     outcome's points per seat, kept beside it for the sheets), nothing scored again;
     tests/scoring/test_standings_incremental.py checks that both ways agree.
     """
-    where = Q(table__round__tournament_id=tournament_id)
-    tables_where = Q(round__tournament_id=tournament_id)
-    if closed_only:
-        where &= Q(table__round__status=Round.Status.CLOSED)
-        tables_where &= Q(round__status=Round.Status.CLOSED)
-    tables = {
-        pk: (rnd, number, paper)
-        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
-            "pk", "round__number", "number", "paper_totals").order_by()
-    }
-    seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
-        seats[table_id][seat] = account[reg_id]
+    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only)
     hands = Hand.objects.filter(where).order_by()
     sums = {f"p{seat}": Sum(Cast(_SeatKey(str(seat), "points"), IntegerField())) for seat in range(1, 6)}
     points: dict[int, dict[int, int]] = {}
