@@ -31,6 +31,9 @@ def browser():
         skip_or_fail("Playwright is not installed: make test installs requirements-dev.txt")
     if not os.path.exists(CHROMIUM):
         skip_or_fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt install chromium)")
+    # A service worker's own requests (Workbox replaying the offline queue) pass context.route and
+    # set_offline unless Playwright reports them: the offline tests must cut those too.
+    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
