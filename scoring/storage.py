@@ -1,8 +1,10 @@
 """How a game is stored: a rules record and its HandScore to and from the Hand model's columns (and back, never scored again)."""
+from collections.abc import Mapping
 from typing import Any
 
 from scoring.rules import HAND_FIELDS, Hand, HandScore, Ruleset, hand_to_dict, score_hand
 from scoring.rules.outcome import outcome_from_dict, outcome_to_dict
+from scoring.rules.scoring import SEATS
 
 # The Hand model's columns that hold the record of rules.md section 4 (dealer is always stored).
 RECORD_COLUMNS: tuple[str, ...] = tuple(name for name in HAND_FIELDS if name != "dealer")
@@ -26,14 +28,32 @@ def hand_score(record: dict[str, Any], *, dealer: int, rules: Ruleset, table_siz
     return score_hand({**record, "dealer": dealer}, rules, table_size)
 
 
+# The Hand model's integer columns of a game's points, one per seat ("points_1" .. "points_5"): any
+# database sums them per table with a plain ``SUM … GROUP BY`` (the full recompute of the standings).
+POINTS_COLUMNS: dict[int, str] = {seat: f"points_{seat}" for seat in SEATS[5]}
+
+
 def points_json(score: HandScore) -> dict[str, int]:
     return {str(seat): points for seat, points in sorted(score.points.items())}
 
 
+def points_columns(points: Mapping[Any, int]) -> dict[str, int | None]:
+    """Column values for points per seat (int or "1".."5" keys): NULL where the map has no such seat."""
+    by_seat = {int(seat): value for seat, value in points.items()}
+    return {column: by_seat.get(seat) for seat, column in POINTS_COLUMNS.items()}
+
+
+def columns_points(values: Mapping[str, int | None]) -> dict[str, int]:
+    """The points per seat ({"1": 1, "2": -1, ...}, seat order) from the columns ``points_columns`` wrote;
+    ``values``: the columns by name (a Hand, through ``vars``, or a row of ``values()``)."""
+    return {str(seat): values[column] for seat, column in POINTS_COLUMNS.items() if values[column] is not None}
+
+
 def outcome_columns(score: HandScore) -> dict[str, Any]:
     """The stored outcome of a game: the engine's whole HandScore (lossless), and the points per seat
-    the sheet, the archive and the admin show (empty for a thrown-in game)."""
-    return {"points": points_json(score) if not score.thrown_in else {}, "thrown_in": score.thrown_in,
+    the sheet, the archive, the admin and the standings' sums read (no points for a thrown-in game).
+    The only writer of these columns."""
+    return {**points_columns(score.points if not score.thrown_in else {}), "thrown_in": score.thrown_in,
             "outcome": outcome_to_dict(score)}
 
 

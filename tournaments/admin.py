@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, SignUp, Table,
                      Tournament)
@@ -143,6 +144,10 @@ class HandAdmin(ReadOnlyAdmin):
     list_display = ["table", "number", "contract", "declarer", "partner", "augen", "points"]
     list_filter = ["contract", "table__round__tournament"]
     list_select_related = ["table__round__tournament"]
+
+    @admin.display(description=_("points per seat"))
+    def points(self, hand: Hand) -> dict[str, int]:
+        return hand.points
 
 
 @admin.register(HandRevision)

@@ -40,7 +40,7 @@ def _tournament_with_a_played_table() -> Tournament:
         Seat.objects.create(table=table, round=rnd, number=seat, registration=reg)
     for number, dealer, record, points in HANDS:
         outcome = outcome_columns(hand_score(record, dealer=dealer, rules=tournament.ruleset, table_size=4))
-        assert outcome["points"] == points
+        assert Hand(**outcome).points == points
         Hand.objects.create(table=table, number=number, dealer=dealer, client_id=uuid.uuid4(), **outcome, **record)
     return tournament
 
@@ -97,7 +97,7 @@ def test_a_sie_without_a_trump_suit_goes_through_export_import_export(tmp_path):
     table = Table.objects.get(round__tournament=tournament)
     record = {"contract": "solo", "declarer": 1, "sie": True}
     outcome = outcome_columns(hand_score(record, dealer=1, rules=tournament.ruleset, table_size=4))
-    assert outcome["points"] == {"1": 156, "2": -52, "3": -52, "4": -52}  # laufende_max null: 4 × (5 + 8)
+    assert Hand(**outcome).points == {"1": 156, "2": -52, "3": -52, "4": -52}  # laufende_max null: 4 × (5 + 8)
     Hand.objects.create(table=table, number=5, dealer=1, client_id=uuid.uuid4(), **outcome, **record)
     first = _export(tournament.slug, tmp_path)
     sie = first["rounds"][0]["tables"][0]["hands"][4]

@@ -2,9 +2,11 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.describe import SUIT_NAMES
+from scoring.storage import POINTS_COLUMNS, columns_points, points_columns
 
 from .tournament import Registration, Tournament
 
@@ -131,7 +133,14 @@ class Hand(models.Model):
     kontra = models.PositiveSmallIntegerField(_("Kontra"), null=True, blank=True)
     # Who sat out / dealt this game: always stored (rules.md section 2), part of the record at a table of five.
     dealer = models.PositiveSmallIntegerField(_("dealer"))
-    points = models.JSONField(_("points per seat"), default=dict)
+    # The points of the game per seat (scoring.storage.POINTS_COLUMNS, written by its outcome_columns only):
+    # integer columns any database sums per table; NULL where the table has no such seat or the game was
+    # thrown in. ``points`` below gives them as the map the sheets, the archive and the API show.
+    points_1 = models.IntegerField(format_lazy(_("points, seat {seat}"), seat=1), null=True, blank=True)
+    points_2 = models.IntegerField(format_lazy(_("points, seat {seat}"), seat=2), null=True, blank=True)
+    points_3 = models.IntegerField(format_lazy(_("points, seat {seat}"), seat=3), null=True, blank=True)
+    points_4 = models.IntegerField(format_lazy(_("points, seat {seat}"), seat=4), null=True, blank=True)
+    points_5 = models.IntegerField(format_lazy(_("points, seat {seat}"), seat=5), null=True, blank=True)
     # The rules engine's whole outcome (scoring.rules.outcome), stored with the game so that standings,
     # sheets and cash lists only add up and never score a game again.
     outcome = models.JSONField(_("outcome"), default=dict)
@@ -159,6 +168,16 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {_('game')} {self.number}: {self.get_contract_display()}"
+
+    @property
+    def points(self) -> dict[str, int]:
+        """Points per seat, {"1": 1, "2": -1, ...} in seat order; empty when thrown in."""
+        return columns_points({name: getattr(self, name) for name in POINTS_COLUMNS.values()})
+
+    @points.setter
+    def points(self, points: dict) -> None:
+        for name, value in points_columns(points).items():
+            setattr(self, name, value)
 
 
 class TableConfirmation(models.Model):

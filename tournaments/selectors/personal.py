@@ -3,6 +3,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from scoring.storage import POINTS_COLUMNS
+
 from ..models import AuditEntry, Hand, Player, Registration, Seat, SignUp
 
 
@@ -12,7 +14,7 @@ def player_data_export(player: Player) -> dict[str, Any]:
     seats = list(Seat.objects.filter(registration__player=player).select_related("table", "round")
                  .order_by("round__tournament_id", "round__number"))
     hands: dict[int, list[Hand]] = {}
-    for hand in Hand.objects.filter(table__in={s.table_id for s in seats}).only("table_id", "points"):
+    for hand in Hand.objects.filter(table__in={s.table_id for s in seats}).only("table_id", *POINTS_COLUMNS.values()):
         hands.setdefault(hand.table_id, []).append(hand)
     rounds: dict[int, list[dict]] = {}
     for seat in seats:

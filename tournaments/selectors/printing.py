@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.collation import name_initial, name_sort_key
 from scoring.rules.table import dealer_for, sheet_slots
-from scoring.storage import RECORD_COLUMNS, stored_score
+from scoring.storage import POINTS_COLUMNS, RECORD_COLUMNS, stored_score
 
 from ..links import table_link_key
 from ..models import Hand, Prize, Round, Seat, Table, Tournament
@@ -64,7 +64,7 @@ def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
 
 
 # The columns a score sheet needs of a stored game (not who entered it, when, from which device).
-_HAND_COLUMNS = ("table_id", "number", "dealer", "points", "outcome", *RECORD_COLUMNS)
+_HAND_COLUMNS = ("table_id", "number", "dealer", *POINTS_COLUMNS.values(), "outcome", *RECORD_COLUMNS)
 
 
 def _players(seats: list[Seat]) -> tuple[SheetPlayer, ...]:

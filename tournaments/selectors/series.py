@@ -22,6 +22,7 @@ from schafkopfrennen.formats import number
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, category, game_size, game_statistics, leaders
 from scoring.rules.table import sits_out
+from scoring.storage import POINTS_COLUMNS, columns_points
 from tournaments.selectors.standings import standings_compute
 
 from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
@@ -260,10 +261,10 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
         seats[table_id][number] = player_id
     facts = []
     for (table_id, tournament_id, rnd, table, size, number, contract, declarer, outcome, tout, sie, muss, augen,
-         schwarz, dealer, points, thrown_in) in Hand.objects.filter(**closed).values_list(
+         schwarz, dealer, thrown_in, *columns) in Hand.objects.filter(**closed).values_list(
             "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
             "number", "contract", "declarer", "outcome", "tout", "sie", "muss", "augen", "schwarz", "dealer",
-            "points", "thrown_in").order_by("table__round__tournament__date", "table__round__number", "table__number",
+            "thrown_in", *POINTS_COLUMNS.values()).order_by("table__round__tournament__date", "table__round__number", "table__number",
                                             "number"):
         at_table = seats[table_id]
         won = None if thrown_in else outcome.get("declarer_won")  # from the stored HandScore
@@ -272,7 +273,8 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
         facts.append(GameFact(
             tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,
             players=playing,
-            points={at_table[int(s)]: int(v) for s, v in (points or {}).items() if int(s) in at_table},
+            points={at_table[int(s)]: int(v) for s, v in columns_points(dict(zip(POINTS_COLUMNS.values(), columns))).items()
+                    if int(s) in at_table},
             declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
             sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
             win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),

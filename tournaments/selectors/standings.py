@@ -21,6 +21,7 @@ from scoring.rules.hand import SOLO_CONTRACTS
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import StandingsResult, TableResult, compute_standings, table_result
+from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from .tables import table_progress
@@ -103,19 +104,6 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
     return results
 
 
-class _SeatKey(KeyTextTransform):
-    """A seat's entry ("1".."5") of a JSON map as text: Django takes a digit key for an array index
-    (``->> 1``, ``$[1]``); a seat is an object key (``->> '1'``, ``$."1"``)."""
-
-    def as_postgresql(self, compiler, connection):
-        lhs, params = compiler.compile(self.lhs)
-        return f"({lhs} ->> %s)", [*params, str(self.key_name)]
-
-    def as_sqlite(self, compiler, connection):
-        lhs, params = compiler.compile(self.lhs)
-        return f"JSON_EXTRACT({lhs}, %s)", [*params, f'$."{self.key_name}"']
-
-
 def table_results_summed(tournament_id: int, *, account: dict[int, int],
                           closed_only: bool = False) -> dict[int, TableResult]:
     """Every table's TableResult summed by the database: the same as ``table_results_by_id``, in a few reads.
@@ -123,16 +111,16 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int],
     The full recompute (the repair path, the archive) reads tens of thousands of games: their points
     per seat are summed per table (``SUM … GROUP BY`` through the ORM, any database), solos are
     counted per table and declarer, and only the few games that cost money (Reuegeld, Weitergeld)
-    are read one by one for the ledger. All of it from the stored outcomes (``points`` is the
-    outcome's points per seat, kept beside it for the sheets), nothing scored again;
+    are read one by one for the ledger. All of it from the stored outcomes (the ``points_1`` ..
+    ``points_5`` columns are the outcome's points per seat, written with it), nothing scored again;
     tests/scoring/test_standings_incremental.py checks that both ways agree.
     """
     where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only)
     hands = Hand.objects.filter(where).order_by()
-    sums = {f"p{seat}": Sum(Cast(_SeatKey(str(seat), "points"), IntegerField())) for seat in range(1, 6)}
+    sums = {f"p{seat}": Sum(column) for seat, column in POINTS_COLUMNS.items()}
     points: dict[int, dict[int, int]] = {}
     for row in hands.values("table_id").annotate(**sums):
-        points[row["table_id"]] = {seat: row[f"p{seat}"] or 0 for seat in range(1, 6)}
+        points[row["table_id"]] = {seat: row[f"p{seat}"] or 0 for seat in POINTS_COLUMNS}
     won: dict[int, dict[int, int]] = defaultdict(dict)
     lost: dict[int, dict[int, int]] = defaultdict(dict)
     solos = hands.filter(outcome__contract__in=sorted(SOLO_CONTRACTS)).values(
