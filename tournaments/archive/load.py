@@ -1,36 +1,27 @@
 """Import: validate a whole archive first, then write it in one transaction.
 
-Validation walks the document and stops at the first bad value, naming its path
-(``rounds[0].tables[3].hands[17].augen``); nothing is written unless the whole archive is valid.
-Computed values (the points of each hand) are recomputed by the rules engine and must agree.
+Validation refuses the first bad value, naming its path (``rounds[0].tables[3].hands[17].augen``);
+nothing is written unless the whole archive is valid. The archive's shape (types, ranges, lengths,
+which keys may be left out) is declared once in ``schema.py``; the checks here are what its values
+must agree on: start numbers given once and known wherever named, rounds and tables numbered in
+order, and every game's record scored by the rules engine to the points the archive gives.
 
 A table may carry ``paper_totals`` (``{"1": 12, "2": -5, ...}``) instead of games: paper mode, where only
 each seat's round total was entered.
 """
-import datetime
-import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from scoring.rules import RuleError, Ruleset, ruleset_from_dict, ruleset_to_dict
+from scoring.rules import RuleError, Ruleset, ruleset_to_dict
 from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from ..selectors.standings import standings_compute
-from .version import FORMAT, VERSION
-
-SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
-KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
-# The database's limits, checked here so that a value too large is refused with its path, not a DataError.
-INT_MAX = 2**31 - 1  # PositiveIntegerField
-SMALL_MAX = 2**15 - 1  # PositiveSmallIntegerField
-BIG_MAX = 2**63 - 1  # BigIntegerField
-
+from .schema import SLUG_RE, ArchiveSchema, first_error
 
 class ArchiveError(ValueError):
     def __init__(self, path: str, message: str) -> None:
@@ -66,98 +57,25 @@ class _Round:
     tables: list[_Table] = field(default_factory=list)
 
 
-def _require(doc: dict, key: str, path: str) -> Any:
-    if key not in doc:
-        raise ArchiveError(f"{path}.{key}" if path else key, "is missing")
-    return doc[key]
+@dataclass
+class _Archive:
+    tournament: dict[str, Any]
+    rules: Ruleset
+    players: list[dict[str, Any]]
+    rounds: list[_Round]
+    standings: list[dict[str, Any]]
+    audit: list[dict[str, Any]]
 
 
-def _obj(value: Any, path: str) -> dict:
-    if not isinstance(value, dict):
-        raise ArchiveError(path, "must be an object")
-    return value
-
-
-def _list(value: Any, path: str) -> list:
-    if not isinstance(value, list):
-        raise ArchiveError(path, "must be a list")
-    return value
-
-
-def _int(value: Any, path: str, lo: int | None = None, hi: int | None = None, null: bool = False) -> int | None:
-    if value is None and null:
-        return None
-    if type(value) is not int:
-        raise ArchiveError(path, "must be a whole number")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bounds = f"from {lo}" + (f" to {hi}" if hi is not None else "")
-        raise ArchiveError(path, f"must be {bounds}, not {value}")
-    return value
-
-
-def _str(value: Any, path: str, null: bool = False, blank: bool = False, max_length: int | None = None) -> str | None:
-    if value is None and null:
-        return None
-    if not isinstance(value, str) or (not blank and not value.strip()):
-        raise ArchiveError(path, "must be a non-empty text" if not blank else "must be a text")
-    if max_length is not None and len(value) > max_length:
-        raise ArchiveError(path, f"must be at most {max_length} characters, not {len(value)}")
-    return value
-
-
-def _key(value: Any, path: str) -> str | None:
-    """An entry or personal key (optional: an archive without keys gets new ones on import)."""
-    key = _str(value, path, null=True, max_length=64)
-    if key is not None and not KEY_RE.match(key):
-        raise ArchiveError(path, "may hold only letters, digits, '-' and '_'")
-    return key
-
-
-def _bool(value: Any, path: str) -> bool:
-    if type(value) is not bool:
-        raise ArchiveError(path, "must be true or false")
-    return value
-
-
-def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[dict]]:
-    doc = _obj(doc, "document")
-    if _require(doc, "format", "") != FORMAT:
-        raise ArchiveError("format", f"must be {FORMAT!r}")
-    if _require(doc, "version", "") != VERSION:
-        raise ArchiveError("version", f"must be {VERSION}")
-    _require(doc, "exported_at", "")
-
-    t = _obj(_require(doc, "tournament", ""), "tournament")
-    slug = _str(_require(t, "slug", "tournament"), "tournament.slug", max_length=100)
-    if not SLUG_RE.match(slug):
-        raise ArchiveError("tournament.slug", "may hold only letters, digits, '-' and '_'")
-    tournament = {
-        "slug": slug,
-        "name": _str(_require(t, "name", "tournament"), "tournament.name", max_length=200),
-        "club": _str(_require(t, "club", "tournament"), "tournament.club", max_length=200),
-        "entry_fee_cents": _int(_require(t, "entry_fee_cents", "tournament"), "tournament.entry_fee_cents", 0, INT_MAX),
-        "venue": _str(t.get("venue", ""), "tournament.venue", blank=True, max_length=200),
-        "status": t.get("status", Tournament.Status.PLANNED),
-        "payout_percent": _int(t.get("payout_percent", 100), "tournament.payout_percent", 0, 100),
-        "sponsored_cents": _int(t.get("sponsored_cents", 0), "tournament.sponsored_cents", 0, INT_MAX),
-        "standings_public": _bool(t.get("standings_public", False), "tournament.standings_public"),
-        "last_start_number": _int(t.get("last_start_number", 0), "tournament.last_start_number", 0, INT_MAX),
-    }
-    if "lot_seed" in t:
-        tournament["lot_seed"] = _int(t["lot_seed"], "tournament.lot_seed", 0, BIG_MAX)
-    try:
-        tournament["date"] = datetime.date.fromisoformat(_str(_require(t, "date", "tournament"), "tournament.date"))
-    except ValueError:
-        raise ArchiveError("tournament.date", "must be a date like 2026-11-21") from None
-    if tournament["status"] not in Tournament.Status.values:
-        raise ArchiveError("tournament.status", f"must be one of {', '.join(Tournament.Status.values)}")
-
-    try:
-        rules = ruleset_from_dict(_obj(_require(doc, "rules", ""), "rules"))
-    except RuleError as err:
-        raise ArchiveError(f"rules.{err.field}", err.message) from None
-
-    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(_require(doc, "players", ""), "players"))]
+def _validate(doc: Any) -> _Archive:
+    """The archive's shape through its schema (``schema.ArchiveSchema``), then what its values must agree on."""
+    schema = ArchiveSchema(data=doc)
+    if not schema.is_valid():
+        raise ArchiveError(*first_error(schema.errors))
+    data = schema.validated_data
+    tournament = dict(data["tournament"])
+    rules = data["rules"]
+    players = [dict(p) for p in data["players"]]
     numbers = [p["start_number"] for p in players]
     for i, number in enumerate(numbers):
         if number in numbers[:i]:
@@ -168,75 +86,41 @@ def _validate(doc: Any) -> tuple[dict, Ruleset, list[dict], list[_Round], list[d
             raise ArchiveError(f"players[{i}].substitute_for", f"no player has start number {p['substitute_for']}")
     tournament["last_start_number"] = max([tournament["last_start_number"], *numbers])
 
-    rounds = [
-        _round(r, f"rounds[{i}]", i + 1, rules, known)
-        for i, r in enumerate(_list(_require(doc, "rounds", ""), "rounds"))
-    ]
-    for i, entry in enumerate(_list(_require(doc, "ledger", ""), "ledger")):
-        entry = _obj(entry, f"ledger[{i}]")
-        if _int(_require(entry, "start_number", f"ledger[{i}]"), f"ledger[{i}].start_number", 1) not in known:
+    rounds = [_round(r, f"rounds[{i}]", i + 1, rules, known) for i, r in enumerate(data["rounds"])]
+    for i, entry in enumerate(data["ledger"]):
+        if entry["start_number"] not in known:
             raise ArchiveError(f"ledger[{i}].start_number", "no player has this start number")
         _ledger_place(entry, f"ledger[{i}]", rounds)
-        if _require(entry, "kind", f"ledger[{i}]") not in ("reuegeld", "weitergeld", "payout"):
-            raise ArchiveError(f"ledger[{i}].kind", "must be reuegeld, weitergeld or payout")
-        _int(_require(entry, "cents", f"ledger[{i}]"), f"ledger[{i}].cents")
-    for i, entry in enumerate(_list(_require(doc, "standings", ""), "standings")):
-        entry = _obj(entry, f"standings[{i}]")
-        _int(_require(entry, "rank", f"standings[{i}]"), f"standings[{i}].rank", 1)
-        if _int(_require(entry, "start_number", f"standings[{i}]"), f"standings[{i}].start_number", 1) not in known:
+    for i, entry in enumerate(data["standings"]):
+        if entry["start_number"] not in known:
             raise ArchiveError(f"standings[{i}].start_number", "no player has this start number")
-        _int(_require(entry, "points", f"standings[{i}]"), f"standings[{i}].points")
     # Ledger and standings follow from the games; the importer recomputes them rather than trusting them.
-    return tournament, rules, players, rounds, doc["standings"]
+    audit = [{"at": e["at"], "action": e["action"], "by_name": e["by"] or "", "subject": e["subject"],
+              "before": e["before"], "after": e["after"], "reason": e["reason"]} for e in data["audit"]]
+    return _Archive(tournament, rules, players, rounds, list(data["standings"]), audit)
 
 
 def _ledger_place(entry: dict, path: str, rounds: list[_Round]) -> None:
-    """A ledger entry names a round, a table of it and (for Reuegeld, Weitergeld) a game at that table."""
-    number = _int(_require(entry, "round", path), f"{path}.round", 1)
+    """A ledger entry's round, table and game (Reuegeld, Weitergeld) exist in the archive."""
+    number = entry["round"]
     if number > len(rounds):
         raise ArchiveError(f"{path}.round", f"there is no round {number}")
-    table_number = _int(_require(entry, "table", path), f"{path}.table", 1)
+    table_number = entry["table"]
     table = next((t for t in rounds[number - 1].tables if t.number == table_number), None)
     if table is None:
         raise ArchiveError(f"{path}.table", f"round {number} has no table {table_number}")
-    hand = _int(entry.get("hand"), f"{path}.hand", 1, null=True)
+    hand = entry["hand"]
     if hand is not None and hand not in {h.number for h in table.hands}:
         raise ArchiveError(f"{path}.hand", f"table {table_number} of round {number} has no game {hand}")
 
 
-def _player(p: Any, path: str) -> dict:
-    p = _obj(p, path)
-    name = _str(_require(p, "name", path), f"{path}.name").strip()
-    first = p.get("first_name")
-    last = p.get("last_name")
-    if first is None or last is None:
-        first, _, last = name.rpartition(" ")
-    return {
-        "start_number": _int(_require(p, "start_number", path), f"{path}.start_number", 1, INT_MAX),
-        "first_name": _str(first, f"{path}.first_name", blank=True, max_length=100),
-        "last_name": _str(last, f"{path}.last_name", max_length=100),
-        "club": _str(_require(p, "club", path), f"{path}.club", null=True, max_length=200),
-        "paid": _bool(_require(p, "paid", path), f"{path}.paid"),
-        "checked_in": _bool(p.get("checked_in", False), f"{path}.checked_in"),
-        "withdrawn_after_round": _int(
-            _require(p, "withdrawn_after_round", path), f"{path}.withdrawn_after_round", 0, SMALL_MAX, null=True
-        ),
-        "substitute_for": _int(p.get("substitute_for"), f"{path}.substitute_for", 1, INT_MAX, null=True),
-        "key": _key(p.get("key"), f"{path}.key"),
-    }
-
-
-def _round(r: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Round:
-    r = _obj(r, path)
-    number = _int(_require(r, "number", path), f"{path}.number", 1, SMALL_MAX)
+def _round(r: dict, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Round:
+    number = r["number"]
     if number != expected_number:
         raise ArchiveError(f"{path}.number", f"rounds must be numbered 1, 2, 3 … in order; expected {expected_number}")
-    status = _require(r, "status", path)
-    if status not in Round.Status.values:
-        raise ArchiveError(f"{path}.status", f"must be one of {', '.join(Round.Status.values)}")
-    result = _Round(number=number, status=status, seed=_int(_require(r, "seed", path), f"{path}.seed", 0, BIG_MAX))
+    result = _Round(number=number, status=r["status"], seed=r["seed"])
     seated: set[int] = set()
-    for i, t in enumerate(_list(_require(r, "tables", path), f"{path}.tables")):
+    for i, t in enumerate(r["tables"]):
         table = _table(t, f"{path}.tables[{i}]", i + 1, rules, players)
         for start_number in table.seats.values():
             if start_number in seated:
@@ -246,71 +130,65 @@ def _round(r: Any, path: str, expected_number: int, rules: Ruleset, players: set
     return result
 
 
-def _table(t: Any, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Table:
-    t = _obj(t, path)
-    number = _int(_require(t, "number", path), f"{path}.number", 1, SMALL_MAX)
+def _table(t: dict, path: str, expected_number: int, rules: Ruleset, players: set[int]) -> _Table:
+    number = t["number"]
     if number != expected_number:
         raise ArchiveError(f"{path}.number", f"tables must be numbered 1, 2, 3 … in order; expected {expected_number}")
-    raw_seats = _obj(_require(t, "seats", path), f"{path}.seats")
-    size = len(raw_seats)
-    if sorted(raw_seats) != [str(s) for s in range(1, size + 1)] or size not in (4, 5):
-        raise ArchiveError(f"{path}.seats", 'must map seats "1" to "4" (or "5") to start numbers')
-    seats: dict[int, int] = {}
-    for seat, start_number in raw_seats.items():
-        start_number = _int(start_number, f"{path}.seats.{seat}", 1)
+    seats: dict[int, int] = t["seats"]
+    size = len(seats)
+    for seat, start_number in seats.items():
         if start_number not in players:
             raise ArchiveError(f"{path}.seats.{seat}", f"no player has start number {start_number}")
-        seats[int(seat)] = start_number
-    entry_key = _key(t.get("entry_key"), f"{path}.entry_key")
     hands: list[_Hand] = []
-    for i, h in enumerate(_list(_require(t, "hands", path), f"{path}.hands")):
+    for i, h in enumerate(t["hands"]):
         hands.append(_hand(h, f"{path}.hands[{i}]", rules, size, {x.number for x in hands}))
-    paper_totals = _paper_totals(t.get("paper_totals"), f"{path}.paper_totals", rules, size, bool(hands))
+    paper_totals = _paper_totals(t["paper_totals"], f"{path}.paper_totals", rules, size, bool(hands))
     confirmations: list[int] = []
-    for i, seat in enumerate(_list(t.get("confirmations", []), f"{path}.confirmations")):
-        seat = _int(seat, f"{path}.confirmations[{i}]", 1, size)
+    for i, seat in enumerate(t["confirmations"]):
+        if seat > size:
+            raise ArchiveError(f"{path}.confirmations[{i}]", f"must be from 1 to {size}, not {seat}")
         if seat in confirmations:
             raise ArchiveError(f"{path}.confirmations[{i}]", f"seat {seat} confirmed twice")
         confirmations.append(seat)
-    closed_reason = _str(t.get("closed_reason", ""), f"{path}.closed_reason", blank=True, max_length=300)
-    return _Table(number=number, seats=seats, hands=hands, entry_key=entry_key, paper_totals=paper_totals,
-                  confirmations=confirmations, closed_reason=closed_reason)
+    return _Table(number=number, seats=seats, hands=hands, entry_key=t["entry_key"], paper_totals=paper_totals,
+                  confirmations=confirmations, closed_reason=t["closed_reason"])
 
 
-def _paper_totals(value: Any, path: str, rules: Ruleset, size: int, has_hands: bool) -> dict[str, int] | None:
-    """The checks of paper mode (``table_paper_totals``): every seat a whole number, summing to 0 under plus/minus."""
+def _paper_totals(value: dict[str, int] | None, path: str, rules: Ruleset, size: int,
+                  has_hands: bool) -> dict[str, int] | None:
+    """The checks of paper mode (``table_paper_totals``): every seat given, summing to 0 under plus/minus."""
     if value is None:
         return None
-    value = _obj(value, path)
     if has_hands:
         raise ArchiveError(path, "a table has either games or round totals from paper, not both")
     seats = [str(s) for s in range(1, size + 1)]
     if sorted(value) != sorted(seats):
         raise ArchiveError(path, f'must map every seat "1" to "{size}" to its round total')
-    totals = {seat: _int(value[seat], f"{path}.{seat}") for seat in seats}
+    totals = {seat: value[seat] for seat in seats}
     if rules.scoring == "plus_minus" and sum(totals.values()) != 0:
         raise ArchiveError(path, f"must add up to 0, not {sum(totals.values()):+d}")
     return totals
 
 
-def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]) -> _Hand:
-    h = _obj(dict(h) if isinstance(h, dict) else h, path)
-    number = _int(_require(h, "number", path), f"{path}.number", 1, SMALL_MAX)
+def _hand(h: dict, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]) -> _Hand:
+    """A game: its record scored by the rules engine (which names a bad key), its points what the rules give."""
+    number = h["number"]
     if number in numbers_so_far:
         raise ArchiveError(f"{path}.number", f"game {number} appears twice at this table")
-    dealer = _int(_require(h, "dealer", path), f"{path}.dealer", 1, size)
-    points = h.get("points")
-    record = {key: value for key, value in h.items() if key not in ("number", "dealer", "points")}
+    dealer = h["dealer"]
+    if dealer > size:
+        raise ArchiveError(f"{path}.dealer", f"must be from 1 to {size}, not {dealer}")
+    record = dict(h["record"])
     if size == 5:
         record["dealer"] = dealer
     try:
         score = hand_score(record, dealer=dealer, rules=rules, table_size=size)
     except RuleError as err:
         raise ArchiveError(f"{path}.{err.field}", err.message) from None
-    if not score.thrown_in:  # a Strich ("weiter", a Kreuz replayed after 60:60) has no points
-        _obj(_require(h, "points", path), f"{path}.points")
+    if not score.thrown_in and "points" not in h:  # a Strich ("weiter", a Kreuz replayed after 60:60) has none
+        raise ArchiveError(f"{path}.points", "is missing")
     computed = points_json(score)
-    if not score.thrown_in and points != computed:
+    if not score.thrown_in and h["points"] != computed:
         raise ArchiveError(f"{path}.points", f"do not match the rules: expected {computed}")
     return _Hand(number=number, dealer=dealer, record=record, outcome=outcome_columns(score))
 
@@ -318,8 +196,8 @@ def _hand(h: Any, path: str, rules: Ruleset, size: int, numbers_so_far: set[int]
 @transaction.atomic
 def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
     """Validate the whole archive, then create the tournament; refuses an existing slug."""
-    tournament_data, rules, players, rounds, standings = _validate(doc)
-    audit = _audit(doc.get("audit", []))  # optional: archives from before the audit log have none
+    archive = _validate(doc)
+    tournament_data, rules, players, rounds = archive.tournament, archive.rules, archive.players, archive.rounds
     original = Tournament.objects.filter(slug=tournament_data["slug"]).first()  # the same server's source, if any
     if slug is not None:
         if not SLUG_RE.match(slug):
@@ -372,30 +250,9 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
                      **h.outcome, **hand_columns(h.record))
                 for h in t.hands
             )
-    _check_standings(tournament, standings)
-    _audit_write(tournament, audit)
+    _check_standings(tournament, archive.standings)
+    _audit_write(tournament, archive.audit)
     return tournament
-
-
-def _audit(value: Any) -> list[dict]:
-    """The archive's audit log: a list of entries (at, action, by, subject, before, after, reason)."""
-    entries = []
-    for i, e in enumerate(_list(value, "audit")):
-        path = f"audit[{i}]"
-        e = _obj(e, path)
-        at = parse_datetime(_str(_require(e, "at", path), f"{path}.at")) if isinstance(e.get("at"), str) else None
-        if at is None or at.tzinfo is None:
-            raise ArchiveError(f"{path}.at", "must be a date and time with its offset, like 2026-11-21T19:30:00+01:00")
-        entries.append({
-            "at": at,
-            "action": _str(_require(e, "action", path), f"{path}.action", max_length=60),
-            "by_name": _str(e.get("by"), f"{path}.by", null=True, blank=True, max_length=150) or "",
-            "subject": _str(e.get("subject", ""), f"{path}.subject", blank=True, max_length=300),
-            "before": e.get("before"),
-            "after": e.get("after"),
-            "reason": _str(e.get("reason", ""), f"{path}.reason", blank=True, max_length=300),
-        })
-    return entries
 
 
 def _audit_write(tournament: Tournament, entries: list[dict]) -> None:
