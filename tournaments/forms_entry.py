@@ -4,12 +4,15 @@ The form only parses: which fields belong to the chosen contract, and their type
 game is valid is the rules engine's business (through the hand services), whose errors name a
 field that the page shows next to it.
 """
+import json
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import Ruleset
+from scoring.rules import HAND_FIELDS, Ruleset
+from scoring.rules.hand import Hand as HandRecord
 
 from .models import Hand
 
@@ -39,6 +42,71 @@ AUGEN_QUICK = (0, 30, 31, 60, 61, 90, 91, 120)
 ERROR_SLOTS = ("contract", "called", "trump", "declarer", "pair", "partner", "augen", "schwarz", "laufende", "announce",
                "won", "kontra", "called_card", "renonce", "reason", "form")
 FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "contract"}
+
+
+# The parts of the page (``data-part`` in templates/entry/_form.html) and what each fills in the hand
+# record: record key (a field of the rules' Hand dataclass, HAND_FIELDS) -> the form field it is read from.
+PARTS: dict[str, dict[str, str]] = {
+    "kreuz": {"declarer": "pair"},  # über Kreuz: one seat of the declaring pair; the partner sits opposite
+    "called": {"called": "called"},
+    "muss": {"called_card": "called_card", "renonce": "renonce"},
+    "trump": {"trump": "trump"},
+    "declarer": {"declarer": "declarer"},
+    "partner": {"partner": "partner"},
+    "announce": {"tout": "announce"},
+    "won": {"won": "won"},
+    "augen": {"augen": "augen", "schwarz": "schwarz"},
+    "laufende": {"laufende": "laufende"},
+    "kontra": {"kontra": "kontra"},
+}
+
+
+@dataclass(frozen=True)
+class Button:
+    """A contract button: the record's contract, the keys the button fixes itself, the parts of the page it shows."""
+
+    contract: str
+    parts: tuple[str, ...]
+    tout: tuple[str, ...] | None = None  # a Wenz or Farbsolo announced Tout shows these instead
+    fixed: tuple[tuple[str, Any], ...] = ()
+
+    def shown(self, announce: str) -> tuple[str, ...]:
+        return self.tout if self.tout is not None and announce == "tout" else self.parts
+
+
+_PLAYED = ("augen", "laufende", "kontra")
+# Which keys a game of each kind has, declared once: GameForm.record() builds the record from it and the
+# page hands it to entry.js (``BUTTONS_JSON``, the form's data-buttons), whose sync() shows just these parts.
+BUTTONS: dict[str, Button] = {
+    Hand.Contract.RUFSPIEL.value: Button(Hand.Contract.RUFSPIEL.value, ("called", "declarer", "partner", *_PLAYED)),
+    MUSS: Button(Hand.Contract.RUFSPIEL.value, ("called", "muss", "declarer", "partner", "augen", "laufende"),
+                 fixed=(("muss", True),)),  # no Kontra in a Muss
+    # über Kreuz: the pair, Augen, Schwarz, Laufende
+    Hand.Contract.KREUZ.value: Button(Hand.Contract.KREUZ.value, ("kreuz", "augen", "laufende")),
+    Hand.Contract.WENZ.value: Button(Hand.Contract.WENZ.value, ("declarer", "announce", *_PLAYED),
+                                      tout=("declarer", "announce", "won", "laufende", "kontra")),
+    Hand.Contract.SOLO.value: Button(Hand.Contract.SOLO.value, ("trump", "declarer", "announce", *_PLAYED),
+                                      tout=("trump", "declarer", "announce", "won", "laufende", "kontra")),
+    # all four Ober and Unter: who holds them, nothing else (rules.md sections 3 and 5.3)
+    SIE: Button(Hand.Contract.SOLO.value, ("declarer",), fixed=(("sie", True),)),
+    Hand.Contract.WEITER.value: Button(Hand.Contract.WEITER.value, ()),
+}
+BUTTONS_JSON = json.dumps({value: {"parts": b.parts, "tout": b.tout} for value, b in BUTTONS.items()})
+
+_KINDS = {f.name: f.metadata["kind"] for f in fields(HandRecord)}  # text, number, flag
+
+
+def _entered(key: str, value: Any) -> Any:
+    """A record key's value from its form field's cleaned value; None: not entered."""
+    if key == "tout":  # the announce buttons: normal or Tout
+        return True if value == "tout" else None
+    if key == "won":  # the Tout's result buttons
+        return {"1": True, "0": False}.get(value or "")
+    if key == "kontra":  # 0: no Kontra
+        return value or None
+    if _KINDS[key] == "number":
+        return value
+    return value or None  # an unchosen suit or card, an unticked flag
 
 
 def error_slot(field: str) -> str:
@@ -77,42 +145,16 @@ class GameForm(forms.Form):
         self.fields["pair"].choices = seats
 
     def record(self) -> dict[str, Any]:
-        """The hand record of the chosen contract: only its fields, left-out ones stay out."""
+        """The hand record of the chosen contract: the keys of its button's parts (``BUTTONS``), left-out ones stay out."""
         data = self.cleaned_data
-        contract = data.get("contract") or ""
-        if contract == Hand.Contract.WEITER:
-            return {"contract": Hand.Contract.WEITER.value}
-        if contract == Hand.Contract.KREUZ:  # the pair, its Augen, Schwarz and Laufende; the partner sits opposite
-            record = {"contract": contract, "declarer": data.get("pair"), "augen": data.get("augen"),
-                      "schwarz": data.get("schwarz") or None, "laufende": data.get("laufende")}
-            return {key: value for key, value in record.items() if value is not None and value != ""}
-        if contract == SIE:  # all four Ober and Unter: who holds them, nothing else (rules.md sections 3 and 5.3)
-            return {key: value for key, value in (("contract", Hand.Contract.SOLO.value),
-                                                   ("declarer", data.get("declarer")), ("sie", True))
-                    if value is not None}
-        record: dict[str, Any] = {"contract": Hand.Contract.RUFSPIEL.value if contract == MUSS else contract}
-        record["declarer"] = data.get("declarer")
-        if contract in (Hand.Contract.RUFSPIEL, MUSS):
-            record["partner"] = data.get("partner")
-            record["called"] = data.get("called") or None
-        if contract == MUSS:
-            record["muss"] = True
-            record["called_card"] = data.get("called_card") or None
-            record["renonce"] = data.get("renonce") or None
-        announce = data.get("announce") or ""
-        if contract == Hand.Contract.SOLO:
-            record["trump"] = data.get("trump") or None
-        if contract in (Hand.Contract.WENZ, Hand.Contract.SOLO):
-            record["tout"] = announce == "tout" or None
-        if record.get("tout"):
-            record["won"] = {"1": True, "0": False}.get(data.get("won") or "")
-        else:
-            record["augen"] = data.get("augen")
-            record["schwarz"] = data.get("schwarz") or None
-        record["laufende"] = data.get("laufende")
-        if data.get("kontra"):
-            record["kontra"] = data["kontra"]
-        return {key: value for key, value in record.items() if value is not None and value != ""}
+        button = BUTTONS.get(data.get("contract") or "")
+        if button is None:  # no contract chosen: the rules engine names what is missing
+            return {}
+        record: dict[str, Any] = {"contract": button.contract, **dict(button.fixed)}
+        for part in button.shown(data.get("announce") or ""):
+            for key, name in PARTS[part].items():
+                record[key] = _entered(key, data.get(name))
+        return {key: record[key] for key in HAND_FIELDS if record.get(key) is not None}
 
     def record_or_errors(self) -> tuple[dict[str, Any] | None, dict[str, str]]:
         """(record, {}) when the buttons parse; else (None, {slot: message})."""

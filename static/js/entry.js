@@ -173,19 +173,12 @@
     var f = form();
     if (!f) return;
     var c = checked("contract");
-    var announce = checked("announce");
-    var played = ["rufspiel", "muss", "wenz", "solo", "sie", "kreuz"].indexOf(c) >= 0;
-    var soloish = c === "wenz" || c === "solo";
-    var tout = soloish && announce === "tout";
-    var sie = c === "sie"; /* its own button: who holds all Ober and Unter, no trump suit, no Augen */
-    var parts = {
-      called: c === "rufspiel" || c === "muss", muss: c === "muss", trump: c === "solo",
-      declarer: played && c !== "kreuz", partner: c === "rufspiel" || c === "muss", announce: soloish, won: tout,
-      augen: played && !tout && !sie, laufende: played && !sie, kontra: played && c !== "muss" && c !== "kreuz" && !sie,
-      kreuz: c === "kreuz" /* über Kreuz: the pair, Augen, Schwarz, Laufende only */
-    };
+    /* The parts each contract button shows, as the server declares them (forms_entry.BUTTONS, the
+       same declaration GameForm.record() builds the record from): a Tout shows its own. */
+    var button = json(f.dataset.buttons, {})[c];
+    var parts = !button ? [] : (button.tout && checked("announce") === "tout" ? button.tout : button.parts);
     f.dataset.contract = c;
-    f.querySelectorAll("[data-part]").forEach(function (el) { el.hidden = !parts[el.dataset.part]; });
+    f.querySelectorAll("[data-part]").forEach(function (el) { el.hidden = parts.indexOf(el.dataset.part) < 0; });
     // Laufende: only the runs that count in this contract.
     f.querySelectorAll(".lf-btn[class*=for-]").forEach(function (el) {
       var shown = el.classList.contains("for-" + c);

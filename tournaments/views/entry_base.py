@@ -30,6 +30,7 @@ from ..http import error_status
 from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version
 from ..forms_entry import (
     AUGEN_QUICK,
+    BUTTONS_JSON,
     CONTRACTS,
     ERROR_SLOTS,
     MUSS,
@@ -174,7 +175,8 @@ def page_context(
         "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
             number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN)),
         "values": _values(form, initial), "errors": errors or {},
-        "contracts": visible_contracts(entry.rules), "suits": Hand.Suit.choices, "kreuz_pairs": pairs,
+        "contracts": visible_contracts(entry.rules), "entry_buttons": BUTTONS_JSON, "suits": Hand.Suit.choices,
+        "kreuz_pairs": pairs,
         "callable": [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ],
         "called_cards": Hand.CalledCard.choices,
         "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
