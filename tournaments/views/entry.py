@@ -1,21 +1,23 @@
 """The table's tablet page (tisch/<entry_key>/): no login, the private link is the key to this table only.
 
-The page, its games, the preview and a conflict are the shared entry page of ``entry_base``; this
-module finds the table of the private key and gives the page the tablet's URLs.
+The page, its games, the preview and a conflict are the shared entry view of ``entry_base``
+(``EntryView``); this module finds the table of the private key and gives the page the tablet's URLs.
 """
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
+from django.views.decorators.http import condition, require_POST
 
 from ..models import Round, Table
 from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
-from .entry_base import (EntryMode, EntryUrls, hand_or_404, conflict_response, delete_game, device_of, preview_response,
-                         render_page, submit_game)
+from .entry_base import EntryMode, EntryUrls, EntryView, device_of
 
 
 def tablet_mode(table: Table) -> EntryMode:
@@ -48,41 +50,18 @@ def table_page_etag(request: HttpRequest, key: str) -> str | None:
     return f"{table_entry_version(table)}-{request.LANGUAGE_CODE}"
 
 
-@require_GET
-@condition(etag_func=table_page_etag)
-def table_page(request: HttpRequest, key: str) -> HttpResponse:
-    table = table_or_404(key)
-    return render_page(request, table, tablet_mode(table))
+class TabletEntry(EntryView):
+    """The entry page's actions under the tablet's private link (``key``)."""
 
+    def get_table(self) -> Table:
+        return table_or_404(self.kwargs["key"])
 
-@require_POST
-def record(request: HttpRequest, key: str) -> HttpResponse:
-    table = table_or_404(key)
-    return submit_game(request, table, tablet_mode(table), hand=None)
+    def get_mode(self, table: Table) -> EntryMode:
+        return tablet_mode(table)
 
-
-@require_http_methods(["GET", "POST"])
-def game(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    """A game opened for correction: the same form, prefilled; POST saves the correction."""
-    table = table_or_404(key)
-    hand = hand_or_404(table, number)
-    mode = tablet_mode(table)
-    if request.method == "POST":
-        return submit_game(request, table, mode, hand=hand)
-    if table.round.status != Round.Status.PUBLISHED:
-        return redirect(mode.urls.page)  # a closed round's sheet is read-only
-    return render_page(request, table, mode, editing=hand)
-
-
-@require_POST
-def delete(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    table = table_or_404(key)
-    return delete_game(request, table, tablet_mode(table), hand_or_404(table, number))
-
-
-@require_POST
-def preview(request: HttpRequest, key: str) -> HttpResponse:
-    return preview_response(request, table_or_404(key))
+    @method_decorator(condition(etag_func=table_page_etag))
+    def page(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        return super().page(request, **kwargs)
 
 
 @require_POST
@@ -101,11 +80,3 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, err.message)
         return redirect(page)
     return redirect(f"{page}#confirm")
-
-
-@require_POST
-def conflict(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    table = table_or_404(key)
-    return conflict_response(request, table, tablet_mode(table), number)
-
-

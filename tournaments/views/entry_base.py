@@ -12,15 +12,17 @@ JavaScript, as a plain form (redirect after success, the page again with errors)
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
+from django.utils.log import log_response
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views import View
 
 from scoring.rules.seats import kreuz_pair, kreuz_pairs
 from scoring.rules.table import redeal_contracts
@@ -358,3 +360,68 @@ def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, numbe
         return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=error_status(err))
     return JsonResponse({"ok": True, "redirect": mode.urls.page,
                          "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})
+
+
+class EntryView(View):
+    """One action of a table's entry page, shared by the tablet's link, the evening's links and paper mode.
+
+    The URL conf names the action (``as_view(action="record")``); a subclass says how the table is found
+    (``get_table``, its 404s and permissions) and who enters through which URLs (``get_mode``). Everything
+    else is here and the same for all: the page, saving, correcting and deleting a game, the preview and
+    a conflict, each through the functions above (the services decide, the engine scores, no rules here).
+    """
+
+    #: The HTTP methods each action answers (anything else: 405, as ``require_http_methods`` answers).
+    ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "page": ("GET",), "record": ("POST",), "game": ("GET", "POST"), "delete": ("POST",), "preview": ("POST",),
+        "conflict": ("POST",),
+    }
+    action = "page"
+    template_name = "entry/table.html"
+    closed_read_only = True  # a game of a closed round opens the page, not the form (paper mode corrects it)
+
+    def get_table(self) -> Table:
+        raise NotImplementedError
+
+    def get_mode(self, table: Table) -> EntryMode:
+        raise NotImplementedError
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        allowed = self.ACTIONS[self.action]
+        if request.method not in allowed:
+            response = HttpResponseNotAllowed(allowed)
+            log_response("Method Not Allowed (%s): %s", request.method, request.path, response=response,
+                         request=request)
+            return response
+        return getattr(self, self.action)(request, **kwargs)
+
+    def page(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        table = self.get_table()
+        return render_page(request, table, self.get_mode(table), template=self.template_name)
+
+    def record(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        table = self.get_table()
+        return submit_game(request, table, self.get_mode(table), hand=None, template=self.template_name)
+
+    def game(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        """A game opened for correction: the same form, prefilled; POST saves the correction."""
+        table = self.get_table()
+        hand = hand_or_404(table, kwargs["number"])
+        mode = self.get_mode(table)
+        if request.method == "POST":
+            return submit_game(request, table, mode, hand=hand, template=self.template_name)
+        if self.closed_read_only and table.round.status != Round.Status.PUBLISHED:
+            return redirect(mode.urls.page)  # a closed round's sheet is read-only
+        return render_page(request, table, mode, template=self.template_name, editing=hand)
+
+    def delete(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        table = self.get_table()
+        return delete_game(request, table, self.get_mode(table), hand_or_404(table, kwargs["number"]),
+                           template=self.template_name)
+
+    def preview(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        return preview_response(request, self.get_table())
+
+    def conflict(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        table = self.get_table()
+        return conflict_response(request, table, self.get_mode(table), kwargs["number"])

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from schafkopfrennen.polling import polled_page
 
@@ -25,7 +25,7 @@ from ..selectors import links
 from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..pdf.start_cards import render_start_cards
-from ..models import Round, Table
+from ..models import Table
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
 from . import entry_app
@@ -168,36 +168,16 @@ def link_round(request: HttpRequest, key: str, round: int, kind: str) -> HttpRes
     return table_link(request, key) if kind == TABLE else player_table(request, key)
 
 
-@require_POST
-def link_record(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
-    table = _table_or_404(kind, key, round)
-    return entry.submit_game(request, table, link_mode(table, key, kind), hand=None, template="entry/link.html")
+class LinkEntry(entry.EntryView):
+    """The entry page's actions under a link (``kind``: TABLE or PLAYER from the URL), bound to a round."""
 
+    template_name = "entry/link.html"
 
-@require_http_methods(["GET", "POST"])
-def link_game(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
-    table = _table_or_404(kind, key, round)
-    hand = entry.hand_or_404(table, number)
-    mode = link_mode(table, key, kind)
-    if request.method == "POST":
-        return entry.submit_game(request, table, mode, hand=hand, template="entry/link.html")
-    if table.round.status != Round.Status.PUBLISHED:
-        return redirect(mode.urls.page)
-    return entry.render_page(request, table, mode, template="entry/link.html", editing=hand)
+    def get_table(self) -> Table:
+        return _table_or_404(self.kwargs["kind"], self.kwargs["key"], self.kwargs["round"])
 
-
-@require_POST
-def link_delete(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
-    table = _table_or_404(kind, key, round)
-    return entry.delete_game(request, table, link_mode(table, key, kind), entry.hand_or_404(table, number),
-                             template="entry/link.html")
-
-
-@require_POST
-def link_conflict(request: HttpRequest, key: str, round: int, number: int, kind: str) -> HttpResponse:
-    """Two versions of a game at this table: keep one (entry.js, after a 409)."""
-    table = _table_or_404(kind, key, round)
-    return entry.conflict_response(request, table, link_mode(table, key, kind), number)
+    def get_mode(self, table: Table) -> EntryMode:
+        return link_mode(table, self.kwargs["key"], self.kwargs["kind"])
 
 
 @require_GET
@@ -207,11 +187,6 @@ def table_link_manifest(request: HttpRequest, key: str) -> HttpResponse:
     name = _("Table %(n)d") % {"n": link.number}
     return entry_app.manifest_response(request, name=name, tournament=link.tournament,
                                        page=reverse("tournaments:table_link", args=[key]))
-
-
-@require_POST
-def link_preview(request: HttpRequest, key: str, round: int, kind: str) -> HttpResponse:
-    return entry.preview_response(request, _table_or_404(kind, key, round))
 
 
 @require_POST

@@ -5,11 +5,12 @@ on a laptop (each through hand_record as an organiser), or only each player's ro
 """
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import access
 from ..selectors.desk import tables_overview
@@ -103,47 +104,17 @@ def table_qr(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     return response
 
 
-@login_required
-@require_GET
-def paper(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    table = _table(request, slug, table_id)
-    return entry.render_page(request, table, paper_mode(request, table), template=TEMPLATE)
+class PaperEntry(LoginRequiredMixin, entry.EntryView):
+    """The entry page's actions in paper mode: an organiser of the tournament types a table's paper sheet."""
 
+    template_name = TEMPLATE
+    closed_read_only = False  # the organiser corrects a closed round's games too (with a reason)
 
-@login_required
-@require_POST
-def record(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    table = _table(request, slug, table_id)
-    return entry.submit_game(request, table, paper_mode(request, table), hand=None, template=TEMPLATE)
+    def get_table(self) -> Table:
+        return _table(self.request, self.kwargs["slug"], self.kwargs["table_id"])
 
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def game(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
-    table = _table(request, slug, table_id)
-    hand = table.hands.filter(number=number).first()
-    if hand is None:
-        raise Http404("No such game")
-    mode = paper_mode(request, table)
-    if request.method == "POST":
-        return entry.submit_game(request, table, mode, hand=hand, template=TEMPLATE)
-    return entry.render_page(request, table, mode, template=TEMPLATE, editing=hand)
-
-
-@login_required
-@require_POST
-def delete(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
-    table = _table(request, slug, table_id)
-    hand = table.hands.filter(number=number).first()
-    if hand is None:
-        raise Http404("No such game")
-    return entry.delete_game(request, table, paper_mode(request, table), hand, template=TEMPLATE)
-
-
-@login_required
-@require_POST
-def preview(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    return entry.preview_response(request, _table(request, slug, table_id))
+    def get_mode(self, table: Table) -> entry.EntryMode:
+        return paper_mode(self.request, table)
 
 
 @login_required

@@ -12,11 +12,12 @@ def round_actions(prefix: str, name: str, kind: str) -> list:
     extra = {"kind": kind}
     return [
         path(at, links.link_round, extra, name=f"{name}_round"),
-        path(at + "spiel/", links.link_record, extra, name=f"{name}_record"),
-        path(at + "spiel/<int:number>/", links.link_game, extra, name=f"{name}_game"),
-        path(at + "spiel/<int:number>/loeschen/", links.link_delete, extra, name=f"{name}_delete"),
-        path(at + "spiel/<int:number>/konflikt/", links.link_conflict, extra, name=f"{name}_conflict"),
-        path(at + "vorschau/", links.link_preview, extra, name=f"{name}_preview"),
+        path(at + "spiel/", links.LinkEntry.as_view(action="record"), extra, name=f"{name}_record"),
+        path(at + "spiel/<int:number>/", links.LinkEntry.as_view(action="game"), extra, name=f"{name}_game"),
+        path(at + "spiel/<int:number>/loeschen/", links.LinkEntry.as_view(action="delete"), extra, name=f"{name}_delete"),
+        path(at + "spiel/<int:number>/konflikt/", links.LinkEntry.as_view(action="conflict"), extra,
+             name=f"{name}_conflict"),
+        path(at + "vorschau/", links.LinkEntry.as_view(action="preview"), extra, name=f"{name}_preview"),
         path(at + "bestaetigen/", links.link_confirm, extra, name=f"{name}_confirm"),
     ]
 
