@@ -210,6 +210,35 @@ def test_a_broken_archive_is_refused_naming_the_path_and_nothing_is_written(tmp_
     assert [m.objects.count() for m in (Tournament, Registration, Player, Club, Round, Table, Seat, Hand)] == counts
 
 
+@pytest.mark.parametrize(
+    ("mutate", "bad_path"),
+    [
+        (lambda d: d["tournament"].__setitem__("entry_fee_cents", "500"), "tournament.entry_fee_cents"),
+        (lambda d: d["players"][0].__setitem__("paid", "true"), "players[0].paid"),
+        (lambda d: d["players"][1].__setitem__("club", 7), "players[1].club"),
+        (lambda d: d["rounds"][0].__setitem__("number", True), "rounds[0].number"),
+        (lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", "61"),
+         "rounds[0].tables[0].hands[1].augen"),
+        (lambda d: d["rounds"][0]["tables"][0].__setitem__("hands", {}), "rounds[0].tables[0].hands"),
+        (lambda d: d.__setitem__("players", [1]), "players[0]"),
+        (lambda d: d["audit"].append({"at": "2026-11-21T19:30:00", "action": "x"}), "audit[0].at"),
+    ],
+)
+def test_the_schema_takes_values_as_json_gives_them_never_coerced(tmp_path, mutate, bad_path):
+    """A number in quotes is no number and true is no 1: the schema's fields are strict, and name the path."""
+    tournament = _tournament_with_a_played_table()
+    doc = _export(tournament.slug, tmp_path)
+    doc["exported_at"] = "2026-11-22T21:15:00+01:00"
+    doc["audit"] = []
+    mutate(doc)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CommandError) as exc:
+        call_command("import_tournament", str(path), slug="kaputt")
+    assert str(exc.value).startswith(bad_path + ":"), str(exc.value)
+    assert not Tournament.objects.filter(slug="kaputt").exists()
+
+
 def test_import_of_a_file_that_is_not_json_is_a_command_error(tmp_path):
     path = tmp_path / "x.json"
     path.write_text("{not json", encoding="utf-8")
