@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tournaments.archive import archive_build
 from tournaments.selectors.series import (
@@ -17,6 +18,7 @@ from tournaments.selectors.series import (
     player_history,
     series_standings,
     series_statistics,
+    statistics_facts,
     tournament_statistics,
 )
 
@@ -151,6 +153,14 @@ def test_the_seasons_statistics_equal_the_archives(club, season_tournaments, cli
     compare(stats, expected)
     assert stats.games.solo_games == expected["solo"][0] > 0  # the simulation plays solos
     assert stats.steps == [t.name for t in season_tournaments]  # the progression goes tournament by tournament
+    # the biggest game of a season names its evening as well as its round and table
+    big = stats.games.biggest
+    evening = next(t for t in season_tournaments if t.slug == big.tournament)
+    with translation.override("en"):
+        biggest = dict(statistics_facts(stats))["Biggest game"]
+        assert biggest.endswith(f"({evening.name}, round {big.round}, table {big.table})")
+        alone = dict(statistics_facts(tournament_statistics(evening)))["Biggest game"]
+        assert alone.endswith(f"(round {big.round}, table {big.table})")  # an evening's own page needs no name
 
     html = client.get(reverse("tournaments:series", args=[series.slug]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     solo_games, solo_won = expected["solo"]
