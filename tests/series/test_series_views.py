@@ -119,6 +119,33 @@ def test_tournament_statistics_page(demo, client):
     assert 'data-testid="standings-hidden"' in client.get(url("tournament_statistics", "fruehjahrsrennen-2026")).content.decode()
 
 
+def test_tournament_statistics_as_a_pdf_with_reportlab_charts(demo, client):
+    from tournaments.selectors.series import statistics_facts, tournament_statistics
+
+    tournament = Tournament.objects.get(slug="fruehjahrsrennen-2026")
+    page = client.get(url("tournament_statistics", tournament.slug), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert url("tournament_statistics_pdf", tournament.slug) in page
+    response = client.get(url("tournament_statistics_pdf", tournament.slug), HTTP_ACCEPT_LANGUAGE="de")
+    assert response["Content-Type"] == "application/pdf"
+    text = pdf_text(response.content)
+    stats = tournament_statistics(tournament)
+    assert "Verlauf der Wertung" in text and "Spielarten" in text and "Runde" in text  # headings, the x axis
+    for name, _line in stats.progression:  # the line plot's legend
+        assert name in text
+    for share in stats.games.mix:  # the bar chart's categories
+        assert {"rufspiel": "Rufspiel", "wenz": "Wenz", "farbsolo": "Farbsolo", "tout": "Tout",
+                "muss": "Muss", "sie": "Sie"}[share.category] in text
+    with translation.override("de"):
+        for label, value in statistics_facts(stats):
+            assert label in text and value.split(" ")[0] in text
+    Tournament.objects.filter(pk=tournament.pk).update(standings_public=False)
+    assert client.get(url("tournament_statistics_pdf", tournament.slug)).status_code == 403
+    user = get_user_model().objects.create_user("viewer", password="pw")
+    ClubMembership.objects.create(user=user, club=tournament.club, role=ClubMembership.Role.VIEWER)
+    client.force_login(user)
+    assert client.get(url("tournament_statistics_pdf", tournament.slug)).status_code == 200
+
+
 def test_certificates_for_the_series_winners(demo, client):
     user = get_user_model().objects.create_user("desk", password="pw")
     ClubMembership.objects.create(user=user, club=demo.club, role=ClubMembership.Role.DESK)

@@ -27,7 +27,7 @@ from tournaments.selectors.standings import standings_compute
 from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
 from ..pdf.certificates import Certificate, Certificates
 from ..pdf.lists import ListHead
-from ..pdf.series import SeriesDocument, SeriesLine
+from ..pdf.series import SeriesDocument, SeriesLine, StatisticsDocument
 from ..spreadsheet import csv_cell
 from .printing import _logo
 
@@ -437,6 +437,17 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
         tournament_names=tuple(f"{t.name} ({t.date:%d.%m.%Y})" for t in data.played),
         lines=tuple(line(r) for r in data.rows), unranked=tuple(line(r) for r in data.unranked),
         progression=tuple((name, tuple(values)) for name, values in stats.progression),
+        mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
+        facts=tuple(statistics_facts(stats)),
+    )
+
+
+def tournament_statistics_pdf_data(tournament: Tournament, stats: Statistics) -> StatisticsDocument:
+    """The statistics page of an evening as a PDF's data (the same figures and pictures)."""
+    head = ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
+                    computed_at=timezone.localtime(), current=True, logo=_logo(tournament.club))
+    return StatisticsDocument(
+        head=head, progression=tuple((name, tuple(values)) for name, values in stats.progression),
         mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
         facts=tuple(statistics_facts(stats)),
     )
