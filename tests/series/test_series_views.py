@@ -99,14 +99,16 @@ def test_csv_and_json_downloads(demo, client):
 def test_player_history_in_the_series_and_by_his_key(demo, client):
     data = series_standings(demo)
     row = next(r for r in data.rows if r.participations == 3)
-    html = client.get(url("series_player", demo.slug, row.player_id)).content.decode()
+    html = client.get(url("series_player", demo.slug, row.player_id), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     for t in data.played:
         assert t.name in html
     assert 'data-testid="history-chart"' in html
+    assert "<h2>Games</h2>" in html and "Your games" not in html  # a public page does not speak to the player
     player = Player.objects.get(pk=row.player_id)
     registration = player.registrations.get(tournament__slug="herbstrennen")
-    html = client.get(url("player_history", registration.key)).content.decode()
+    html = client.get(url("player_history", registration.key), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Herbstrennen" in html and all(t.name in html for t in data.played)
+    assert "<h2>Your games</h2>" in html  # his own page, opened with his key
     assert client.get(url("player_history", "x" * 24)).status_code == 404
     stranger = Player.objects.create(first_name="Nie", last_name="Dabei", club=demo.club)
     assert client.get(url("series_player", demo.slug, stranger.pk)).status_code == 404
