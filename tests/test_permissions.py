@@ -85,6 +85,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:series_download": {"GET": PUBLIC},
     "tournaments:series_player": {"GET": PUBLIC},
     "tournaments:tournament_statistics": {"GET": PUBLIC},
+    "tournaments:tournament_statistics_pdf": {"GET": PUBLIC},  # published standings; hidden: the club only
     "tournaments:player_history": {"GET": KEY},
     # Setting a series up: organisers (of any club: they add their own club's tournaments to a cup).
     "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},

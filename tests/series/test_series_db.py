@@ -107,6 +107,11 @@ def test_ties_are_broken_as_configured(club, season_tournaments):
     assert [r.player_id for r in again] == [r.player_id for r in rows]  # the lot is the series' stored seed
 
 
+def test_a_new_series_breaks_ties_in_the_issue_order(club):
+    series = make_series(club, [])
+    assert Series.objects.get(pk=series.pk).tiebreaks == ["participations", "wins", "best_result", "lot"]
+
+
 def test_a_guest_appears_with_his_club(club, season_tournaments):
     data = series_standings(make_series(club, season_tournaments))
     clubs = {row.name: row.club for row in data.all_rows}

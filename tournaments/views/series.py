@@ -13,8 +13,8 @@ from ..forms_series import SeriesForm
 from ..http import error_status
 from ..models import Player, Registration, Series, Tournament
 from ..pdf.certificates import render_certificates
-from ..pdf.series import render_series
-from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics
+from ..pdf.series import render_series, render_statistics
+from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics, tournament_statistics_pdf_data
 from ..services.errors import ServiceError
 from ..services.series import series_create, series_tournament_add, series_tournament_remove, series_update
 from .printing import _pdf
@@ -109,6 +109,15 @@ def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
     stats = tournament_statistics(tournament)
     return render(request, "series/tournament_statistics.html", {
         "tournament": tournament, **_charts(stats, steps_label=_("Round"))})
+
+
+def tournament_statistics_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The statistics page as a PDF with ReportLab's charts; standings not published: the club only."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    if not tournament.standings_public and not access.has_role(request.user, tournament, access.ANY_ROLE):
+        raise PermissionDenied
+    data = tournament_statistics_pdf_data(tournament, tournament_statistics(tournament))
+    return _pdf(render_statistics(data), f"statistik-{tournament.slug}.pdf")
 
 
 # --- organisers ------------------------------------------------------------------------------------
