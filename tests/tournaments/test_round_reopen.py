@@ -2,6 +2,7 @@
 only with a reason, and logged; its tables correct and confirm anew, and it is closed again the usual way."""
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from tests.api.conftest import client_for, make_tournament, member, rufspiel
 from tests.factories import ClubFactory
@@ -85,9 +86,9 @@ def test_only_the_last_round_played_is_reopened(club, orga):
     round_close(round=first, by=orga)  # nothing changed: the tables' confirmations still hold
     round_publish(round=second, by=orga)
 
-    with pytest.raises(StateConflict) as refused:
+    with pytest.raises(StateConflict) as refused, translation.override("de"):
         round_reopen(round=first, reason=REASON, by=orga)
-    assert "Runde 2" in refused.value.message
+    assert "Runde 2 läuft schon" in refused.value.message
     first.refresh_from_db()
     assert first.status == Round.Status.CLOSED and len(entries(tournament, "round.reopen")) == 1
     web = Client()
