@@ -151,7 +151,8 @@ def test_history_row_holds_place_points_solos_and_tischbester(club, people, seas
     assert sum(r.tischbester for p in people for r in player_history(p).rows) >= 2 * 2 * 4
 
 
-def test_only_a_tournaments_organisers_add_it_and_only_once(club, season_tournaments):
+def test_a_tournament_is_added_once_and_can_be_taken_out(club, season_tournaments):
+    """(Who may add: the views, test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring.)"""
     series = make_series(club, season_tournaments[:1])
     with pytest.raises(ServiceError) as err:
         series_tournament_add(series=series, tournament=season_tournaments[0])

@@ -220,6 +220,20 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
                                                                "min_participations": 1, "tiebreaks": "lot"})
     assert response.status_code == 403 and Series.objects.get(pk=series.pk).name != "Gekapert"
 
+    # the owning club's organiser may take the guest tournament out again (an unwanted addition)
+    owner = get_user_model().objects.create_user("orga-a", password="pw")
+    ClubMembership.objects.create(user=owner, club=club, role=ClubMembership.Role.ORGANISER)
+    client.force_login(owner)
+    page = client.get(url("series_manage", series.slug))
+    assert f'name="tournament" value="{away.pk}"' in page.content.decode()
+    client.post(url("series_manage", series.slug), {"action": "remove", "tournament": away.pk})
+    assert not SeriesTournament.objects.filter(series=series, tournament=away).exists()
+    bad = client.post(url("series_manage", series.slug), {"action": "remove", "tournament": "x"})
+    assert bad.status_code == 400
+    # but he adds only his own club's tournaments
+    client.post(url("series_manage", series.slug), {"action": "add", "tournament": away.pk})
+    assert not SeriesTournament.objects.filter(series=series, tournament=away).exists()
+
 
 def test_the_merged_players_history_page_shows_both_records(club, people, season_tournaments, client):
     series = make_series(club, season_tournaments)

@@ -153,7 +153,12 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action in ("add", "remove"):
-            tournament = mine.filter(pk=request.POST.get("tournament") or 0).first()
+            # a club adds and removes its own tournaments; the owning club may also take out another's
+            pk = request.POST.get("tournament", "")
+            pk = int(pk) if pk.isdigit() else 0
+            tournament = mine.filter(pk=pk).first()
+            if tournament is None and action == "remove" and owner:
+                tournament = obj.tournaments.filter(pk=pk).first()
             if tournament is None:
                 messages.error(request, _("Choose one of your club's tournaments."))
                 return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=400)
@@ -187,6 +192,8 @@ def _manage_context(series: Series, owner: bool, form, mine) -> dict:
     entries = list(series.entries.select_related("tournament__club").order_by("tournament__date"))
     mine_ids = set(mine.values_list("pk", flat=True))
     included = {e.tournament_id for e in entries}
+    if owner:  # the owning club may take any tournament out of its series
+        mine_ids |= included
     return {"series": series, "owner": owner, "form": form, "entries": entries, "mine_ids": mine_ids,
             "addable": [t for t in mine.order_by("-date") if t.pk not in included]}
 
