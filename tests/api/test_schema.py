@@ -13,6 +13,7 @@ PATHS = [
     "/api/tournaments/{slug}/rounds/{number}/publish/",
     "/api/tournaments/{slug}/rounds/{number}/redraw/",
     "/api/tournaments/{slug}/rounds/{number}/close/",
+    "/api/tournaments/{slug}/rounds/{number}/reopen/",
     "/api/tournaments/{slug}/rounds/{number}/tables/",
     "/api/tournaments/{slug}/rounds/{number}/tables/{table}/",
     "/api/tournaments/{slug}/rounds/{number}/tables/{table}/hands/{game}/",

@@ -213,3 +213,19 @@ def test_command_refuses_unknown_slug_and_format(club):
         call_command("series_standings", "jahreswertung", "--format", "xml")
     with pytest.raises(CommandError, match="slug"):
         call_command("series_standings")
+
+
+def test_the_series_csv_neutralises_formulas_in_names_and_clubs(club, people, season_tournaments):
+    """Issue 13, fix 8 for the season's download: a name or club a spreadsheet would run stays text."""
+    people[0].first_name = '=HYPERLINK("http://evil.example";"klick")'
+    people[0].save()
+    people[11].club.name = "@SUM(A1:A9)"
+    people[11].club.save()
+    rows = list(csv.reader(io.StringIO(series_csv(series_standings(make_series(club, season_tournaments)))),
+                           delimiter=";"))
+    cells = [cell for row in rows for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    assert "'@SUM(A1:A9)" in {row[2] for row in rows[1:]}
+    assert "'" + people[0].name in {row[1] for row in rows[1:]}
+    negative = [cell for row in rows[1:] for cell in row[3:] if cell.lstrip("(").startswith(("-", "'-"))]
+    assert negative and all(cell.strip("()").lstrip("-").isdigit() for cell in negative)  # -3 stays a number

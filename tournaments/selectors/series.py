@@ -6,7 +6,6 @@ same computation the archive holds; the pure rules in ``scoring.rules.series`` a
 """
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 from collections import Counter, defaultdict
@@ -28,7 +27,7 @@ from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament,
 from ..pdf.certificates import Certificate, Certificates
 from ..pdf.lists import ListHead
 from ..pdf.series import SeriesDocument, SeriesLine, StatisticsDocument
-from ..spreadsheet import csv_cell
+from ..spreadsheet import csv_writer
 from .printing import _logo
 
 
@@ -165,21 +164,16 @@ def series_csv(data: SeriesStandings) -> str:
     """One line per player: rank, name, club, points, participations, wins, then each tournament's value
     (in brackets where it does not count)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";")
+    writer = csv_writer(buffer, delimiter=";")  # a name typed as "=HYPERLINK(...)" stays text
     writer.writerow(["rank", "name", "club", "points", "participations", "wins", *[t.slug for t in data.played]])
     for row in data.all_rows:
         values = []
         for t in data.played:
             value = row.results.get(t.slug)
-            values.append("" if value is None else str(value) if t.slug in row.counted else f"({value})")
-        writer.writerow([row.rank or "", _cell(row.name), _cell(row.club), row.points, row.participations,
+            values.append("" if value is None else value if t.slug in row.counted else f"({value})")  # -3 stays a number
+        writer.writerow([row.rank or "", row.name, row.club, row.points, row.participations,
                          row.wins, *values])
     return buffer.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet must not run as a formula (=, +, -, @ at the start) gets a leading quote."""
-    return csv_cell(text)
 
 
 # --- the players' history ------------------------------------------------------------------------
