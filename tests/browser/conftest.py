@@ -73,3 +73,28 @@ def wait_until(page, script: str, timeout: float = 15.0) -> None:
     while not page.evaluate(script):
         assert time.monotonic() < deadline, f"still false after {timeout}s: {script}"
         page.wait_for_timeout(100)
+
+
+# Every word of the visible text whose glyphs sit on more than one line: a name or a column head broken
+# mid-word ("Obermeie|r", "G|e|w|o|n|n|e|n|e"). A word cut off with "…" stays on one line and passes.
+BROKEN_WORDS = """(() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const words = /\\S+/g;
+    for (let m = words.exec(node.data); m; m = words.exec(node.data)) {
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0 && r.height > 0)
+                            .map(r => Math.round(r.bottom)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+})()"""
+
+
+def broken_words(page) -> list[str]:
+    """The visible words of the page that are broken across lines (see BROKEN_WORDS)."""
+    return page.evaluate(BROKEN_WORDS)
