@@ -336,3 +336,34 @@ def test_the_table_page_is_an_app_installable_awake_and_dark_on_request(browser,
     phone.get_by_test_id("theme-switch").click()
     assert phone.evaluate(background) == "rgb(18, 20, 18)"
     context.close()
+
+
+# A stand-in for the Screen Wake Lock API, which headless Chromium refuses: it records what the page asks for
+# and hands out a lock that the test can release, as a browser does when the phone's screen goes off.
+WAKE_LOCK = """(() => {
+  window.wakeLockAsked = [];
+  const request = type => {
+    window.wakeLockAsked.push(type);
+    const lock = new EventTarget();
+    lock.type = type;
+    lock.released = false;
+    lock.release = () => { lock.released = true; lock.dispatchEvent(new Event("release")); return Promise.resolve(); };
+    window.wakeLockHeld = lock;
+    return Promise.resolve(lock);
+  };
+  Object.defineProperty(navigator, "wakeLock", { value: { request }, configurable: true });
+})();"""
+
+
+def test_the_screen_stays_on_while_the_table_page_is_open_and_after_it_comes_back(phone):
+    table = make_table(size=4, names=NAMES[:4])
+    phone.add_init_script(WAKE_LOCK)
+    phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'on'")
+    assert phone.evaluate("window.wakeLockAsked") == ["screen"]
+    # The phone was put away: the browser drops the lock; back on the table page, the page takes it again.
+    phone.evaluate("window.wakeLockHeld.release()")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'off'")
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'on'")
+    assert phone.evaluate("window.wakeLockAsked") == ["screen", "screen"]
