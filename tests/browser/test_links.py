@@ -124,3 +124,41 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
         fits(other, viewport["width"])
         screenshot(other, f"links-table-round2-{name}")
         context.close()
+
+
+def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the_next_round(phone, monkeypatch,
+                                                                                              screenshot):
+    """A queued game keeps the page on its round (after a switch it would sit, unseen, under the old table's key).
+    Refused because round 1 closed meanwhile, it stays with the reason while round 2 is out; once the table has
+    dealt with it (here: discarded), the page follows round 2 by itself."""
+    from tests.browser.test_entry_phone import go_offline, go_online
+
+    monkeypatch.setattr(link_views, "POLL_SECONDS", 2)
+    tournament = make_tournament(ClubFactory(), players=8, rules={"rounds": 2, "games_per_round": GAMES})
+    (first,) = round_draw(tournament=tournament, seed=4)
+    round_publish(round=first)
+    table1 = first.tables.get(number=1)
+    table_sheet_record(table=table1, records=[rufspiel(n, 4) for n in range(1, GAMES)])
+    phone.goto(phone.base_url + reverse("tournaments:table_link", args=[table_link_key(tournament.pk, 1)]))
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", str(GAMES))
+
+    go_offline(phone)
+    tap_game(phone, rufspiel(GAMES, 4))
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_be_visible()
+    finish_round(first)  # the other device entered the last game; round 1 closes
+    (second,) = round_draw(tournament=tournament, seed=9)
+    round_publish(round=second)
+    go_online(phone)
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_contain_text("abgelehnt")
+    phone.wait_for_timeout(5_000)  # two of the link's polls: round 2 is out, but a game waits here
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 1")
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_contain_text("abgelehnt")
+    fits(phone)
+    screenshot(phone, "links-table-held-by-a-refused-game-360")
+
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_test_id(f"discard-{GAMES}").click()
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 2", timeout=10_000)
+    expect(phone.get_by_test_id("game-form")).to_be_visible()
+    assert list(second.tables.get(number=1).hands.all()) == []
