@@ -146,6 +146,7 @@ def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the
     tap_game(phone, rufspiel(GAMES, 4))
     phone.get_by_test_id("save").click()
     expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_be_visible()
+    expect(phone.get_by_test_id("all-queued")).to_be_visible()  # the last game, waiting for the network
     finish_round(first)  # the other device entered the last game; round 1 closes
     (second,) = round_draw(tournament=tournament, seed=9)
     round_publish(round=second)
@@ -154,6 +155,8 @@ def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the
     phone.wait_for_timeout(5_000)  # two of the link's polls: round 2 is out, but a game waits here
     expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 1")
     expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_contain_text("abgelehnt")
+    # "they are sent as soon as the network is back" would not be true of a refused game
+    expect(phone.get_by_test_id("all-queued")).to_be_hidden()
     fits(phone)
     screenshot(phone, "links-table-held-by-a-refused-game-360")
 
