@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from scoring.rules import ruleset_from_dict, score_hand
-from tests.browser.conftest import TABLET_PORTRAIT, broken_words
+from tests.browser.conftest import TABLET_PORTRAIT, broken_words, go_offline, go_online
 from tests.browser.test_entry import NAMES, expect, expected_totals, page_totals, round_games, tap_game
 from tests.tournaments.test_services_hands import make_table
 from tournaments.models import HandRevision
@@ -56,23 +56,6 @@ def wait_offline_ready(page) -> None:
     wait_until(page, "navigator.serviceWorker.controller !== null")
     wait_until(page, "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
                      ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
-
-
-def cut(route) -> None:
-    route.abort("internetdisconnected")
-
-
-def go_offline(page) -> None:
-    """The hall's Wi-Fi drops: the context is offline, and (since Chromium's offline emulation can miss a
-    request that a service worker passes on) every request that would reach the network fails too."""
-    page.context.set_offline(True)
-    page.context.route("**/*", cut)
-
-
-def go_online(page) -> None:
-    page.context.unroute("**/*", cut)
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
 def queue_numbers(page, key: str) -> list[int]:

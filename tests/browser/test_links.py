@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.api.conftest import make_tournament
-from tests.browser.conftest import broken_words
+from tests.browser.conftest import broken_words, go_offline, go_online
 from tests.browser.test_entry import expect, save, tap_game
 from tests.factories import ClubFactory
 from tests.tournaments.test_services_hands import rufspiel
@@ -131,8 +131,6 @@ def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the
     """A queued game keeps the page on its round (after a switch it would sit, unseen, under the old table's key).
     Refused because round 1 closed meanwhile, it stays with the reason while round 2 is out; once the table has
     dealt with it (here: discarded), the page follows round 2 by itself."""
-    from tests.browser.test_entry_phone import go_offline, go_online
-
     monkeypatch.setattr(link_views, "POLL_SECONDS", 2)
     tournament = make_tournament(ClubFactory(), players=8, rules={"rounds": 2, "games_per_round": GAMES})
     (first,) = round_draw(tournament=tournament, seed=4)
