@@ -24,6 +24,20 @@ def skip_or_fail(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_standings_lists():
+    """The decoded standings lists are kept per process and snapshot version; a test's database
+    is rolled back and may give the next test's snapshot the same id and version."""
+    try:
+        from tournaments.selectors import standings
+    except ImportError:  # the pure engine tests also run on a bare Python
+        yield
+        return
+    standings._LISTS.clear()
+    yield
+    standings._LISTS.clear()
+
+
+@pytest.fixture(autouse=True)
 def _reportlab_invariant():
     """Byte-stable PDFs in tests."""
     try:

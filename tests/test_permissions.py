@@ -85,6 +85,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:series_download": {"GET": PUBLIC},
     "tournaments:series_player": {"GET": PUBLIC},
     "tournaments:tournament_statistics": {"GET": PUBLIC},
+    "tournaments:tournament_statistics_pdf": {"GET": PUBLIC},  # published standings; hidden: the club only
     "tournaments:player_history": {"GET": KEY},
     # Setting a series up: organisers (of any club: they add their own club's tournaments to a cup).
     "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},
@@ -181,6 +182,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:rounds_redraw": {"POST": ORGANISER},
     "tournaments:rounds_publish": {"POST": ORGANISER},
     "tournaments:rounds_close": {"POST": ORGANISER},
+    "tournaments:rounds_reopen": {"POST": ORGANISER},
     "tournaments:rounds_swap": {"POST": ORGANISER},
     # The tables' links and QR codes, and paper mode (entering and correcting games as an organiser).
     "tournaments:entry_tables": {"GET": ORGANISER},
@@ -219,6 +221,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api:round_publish": {"POST": ORGANISER},
     "api:round_redraw": {"POST": ORGANISER},
     "api:round_close": {"POST": ORGANISER},
+    "api:round_reopen": {"POST": ORGANISER},
     "api:round_tables": {"GET": VIEWER},
     "api:round_table": {"GET": VIEWER},
     "api:round_hand": {"PUT": ORGANISER, "PATCH": ORGANISER, "DELETE": ORGANISER},

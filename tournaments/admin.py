@@ -1,10 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, SignUp, Table,
                      Tournament)
-from .services.registration import start_number_next
+from .services.errors import ServiceError
+from .services.registration import registration_create, registration_update
 from .services.roles import role_remove, role_save
-from .services.tournament import rules_locked
+from .services.tournament import rules_locked, tournament_update
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -56,8 +57,23 @@ class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
     fields = ["start_number", "player", "paid", "checked_in", "withdrawn_after_round"]
-    readonly_fields = ["start_number"]
+    # withdrawals and substitutes are the desk's: the waiting list moves up and the log says why
+    readonly_fields = ["start_number", "withdrawn_after_round"]
     autocomplete_fields = ["player"]
+
+
+def _registration_save(request, registration: Registration, *, new: bool) -> None:
+    """A registration from the admin goes through the services, as at the desk: a new one takes the next
+    start number, and what changes (paid, checked in) is logged with the admin's user."""
+    if new:
+        created = registration_create(tournament=registration.tournament, player=registration.player,
+                                      paid=registration.paid, checked_in=registration.checked_in, by=request.user)
+        registration.pk, registration.start_number, registration.key = created.pk, created.start_number, created.key
+        registration.created_at = created.created_at
+        registration._state.adding = False
+    else:
+        registration_update(registration=registration, paid=registration.paid, checked_in=registration.checked_in,
+                            by=request.user)
 
 
 @admin.register(Tournament)
@@ -79,17 +95,26 @@ class TournamentAdmin(admin.ModelAdmin):
             return ["rules", "status"]
         return []
 
+    def save_model(self, request, obj, form, change):
+        """Changes go through the service, which logs them (tournament.details, tournament.rules)."""
+        if not change:
+            return super().save_model(request, obj, form, change)
+        fields = {name: getattr(obj, name) for name in form.changed_data if name != "rules"}
+        rules = obj.rules if "rules" in form.changed_data else None
+        tournament_update(tournament=obj, rules=rules, by=request.user, **fields)
+
     def save_formset(self, request, form, formset, change):
-        """A registration added in the inline takes the next start number, as at the desk."""
+        """A registration added in the inline takes the next start number and is logged, as at the desk."""
         if formset.model is not Registration:
             return super().save_formset(request, form, formset, change)
         registrations = formset.save(commit=False)
         for registration in formset.deleted_objects:
             registration.delete()
         for registration in registrations:
-            if registration.pk is None:
-                registration.start_number = start_number_next(tournament=form.instance)
-            registration.save()
+            try:
+                _registration_save(request, registration, new=registration.pk is None)
+            except ServiceError as err:  # e.g. a seated player checked out: he is withdrawn at the desk
+                messages.error(request, f"{registration.player}: {err.message}")
         formset.save_m2m()
 
 
@@ -101,13 +126,16 @@ class RegistrationAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player"]
 
     def get_readonly_fields(self, request, obj=None):
-        # The start number belongs to the tournament: a registration does not move to another one.
-        return ["start_number"] if obj is None else ["start_number", "tournament"]
+        # The start number belongs to the tournament: a registration does not move to another one. Withdrawals
+        # and substitutes are the desk's (the waiting list moves up, the log says why); a seated player is
+        # withdrawn there, not checked out here.
+        desk_only = ["start_number", "withdrawn_after_round", "substitute_for"]
+        if obj is None:
+            return desk_only
+        return ["tournament", "player", *desk_only, *(["checked_in"] if obj.seats.exists() else [])]
 
     def save_model(self, request, obj, form, change):
-        if not change:  # a new registration takes the next start number, as at the desk
-            obj.start_number = start_number_next(tournament=obj.tournament)
-        super().save_model(request, obj, form, change)
+        _registration_save(request, obj, new=not change)
 
 
 class TableInline(admin.TabularInline):

@@ -132,54 +132,46 @@ class _Tally:
 def rank_players(
     tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
 ) -> tuple[Standing, ...]:
-    """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote."""
+    """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote.
+
+    Runs for every player overall and once per round on every merge of the standings (16,000 rows
+    at 4,000 players over three rounds), so the per-player work is kept to C-level calls: the sums
+    are ``map`` over the rounds, the sort key a tuple built from a fixed list of columns.
+    """
     players = sorted(tallies)
     order = list(range(len(players)))
     random.Random(lot_seed).shuffle(order)
     lot = dict(zip(players, order, strict=True))
     last = rounds[-1] if rounds else None
-    totals = {}
+    zeros = [0] * len(rounds)
+    keyed = []
+    rows = {}
     for p in players:
         tally = tallies[p]
-        totals[p] = (
-            sum(tally.round_points.get(r, 0) for r in rounds),
-            sum(tally.won_by_round.get(r, 0) for r in rounds),
-            sum(tally.lost_by_round.get(r, 0) for r in rounds),
-        )
-
-    def key(p: int) -> tuple[int, ...]:
-        points, won, lost = totals[p]
-        parts = [-points]
-        for tiebreak in tiebreaks:
-            if tiebreak == "won_solos":
-                parts.append(-won)
-            elif tiebreak == "lost_solos":
-                parts.append(lost)
-            elif tiebreak == "last_round":
-                parts.append(-tallies[p].round_points.get(last, 0))
-            elif tiebreak == "lot":
-                parts.append(lot[p])
-            else:  # shared: no further order
-                parts.append(0)
-        return tuple(parts)
-
-    keyed = sorted(((key(p), p) for p in players))
+        per_round = tuple(map(tally.round_points.get, rounds, zeros))
+        won = sum(map(tally.won_by_round.get, rounds, zeros))
+        lost = sum(map(tally.lost_by_round.get, rounds, zeros))
+        points = sum(per_round)
+        columns = {"won_solos": -won, "lost_solos": lost, "lot": lot[p],
+                   "last_round": -tally.round_points.get(last, 0)}
+        keyed.append(((-points, *(columns.get(t, 0) for t in tiebreaks)), p))  # shared (or unknown): 0
+        rows[p] = (points, won, lost, per_round)
+    keyed.sort()
     standings: list[Standing] = []
     rank = 0
+    previous = None
     for index, (k, player) in enumerate(keyed):
-        if index == 0 or k != keyed[index - 1][0]:
+        if k != previous:
             rank = index + 1  # otherwise a shared place: the rank of the one above
+        previous = k
         note = None
         if index + 1 < len(keyed) and keyed[index + 1][0][0] == k[0]:
             # Same points as the next one: say which tie-break put this player above him.
             below_key, below = keyed[index + 1]
             decided = next((t for t, x, y in zip(tiebreaks, k[1:], below_key[1:], strict=True) if x != y), "shared")
             note = TieNote(above=player, below=below, tiebreak=decided)
-        points, won, lost = totals[player]
-        standings.append(Standing(
-            rank=rank, player=player, points=points, won_solos=won, lost_solos=lost,
-            round_points=tuple(tallies[player].round_points.get(r, 0) for r in rounds), note=note,
-        ))
+        points, won, lost, per_round = rows[player]
+        standings.append(Standing(rank, player, points, won, lost, per_round, note))
     return tuple(standings)
 
 

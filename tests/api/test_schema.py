@@ -13,6 +13,7 @@ PATHS = [
     "/api/tournaments/{slug}/rounds/{number}/publish/",
     "/api/tournaments/{slug}/rounds/{number}/redraw/",
     "/api/tournaments/{slug}/rounds/{number}/close/",
+    "/api/tournaments/{slug}/rounds/{number}/reopen/",
     "/api/tournaments/{slug}/rounds/{number}/tables/",
     "/api/tournaments/{slug}/rounds/{number}/tables/{table}/",
     "/api/tournaments/{slug}/rounds/{number}/tables/{table}/hands/{game}/",
@@ -32,6 +33,19 @@ def test_the_schema_is_served_and_names_every_path(client):
     post = schema["paths"]["/api/tisch/{entry_key}/hands/"]["post"]
     assert set(post["responses"]) == {"200", "201", "400", "404", "409", "429"}
     assert post["security"] == [{}]  # no login: the key is the credential
+
+
+def test_the_schema_knows_kreuz_and_thrown_in_games(client):
+    """Issue 18: the contract kreuz, its partner opposite, and the Strich of a replayed 60:60 are documented."""
+    schemas = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    for name in ("HandEntry", "HandPreview", "PatchedHandRecordPatch"):
+        contract = schemas[name]["properties"]["contract"]["description"]
+        assert "kreuz" in contract and "all_pass = kreuz" in contract, name
+        assert "Kreuz" in schemas[name]["properties"]["partner"]["description"], name
+    for name in ("Hand", "HandScore"):
+        thrown_in = schemas[name]["properties"]["thrown_in"]
+        assert thrown_in["type"] == "boolean" and "60:60" in thrown_in["description"], name
+    assert "not the dealer" in schemas["HandScore"]["properties"]["weitergeld"]["description"]
 
 
 def test_the_schema_generates_without_a_warning(tmp_path):

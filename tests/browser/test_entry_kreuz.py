@@ -28,8 +28,12 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
     expect(pair).to_be_visible()
     expect(pair).to_contain_text("Theresa Obermeier + Magdalena Brandl")
     assert page.locator("#pair-2").is_checked()
-    for part in ("declarer", "partner", "called", "trump", "announce"):
+    # only the pair, the Augen (with Schwarz) and the Laufende are asked for
+    for part in ("declarer", "partner", "called", "trump", "announce", "muss", "kontra", "won"):
         expect(page.locator(f'[data-part="{part}"]')).to_be_hidden()
+    for part in ("kreuz", "augen", "laufende"):
+        expect(page.locator(f'[data-part="{part}"]')).to_be_visible()
+    expect(page.get_by_test_id("schwarz")).to_be_visible()
     page.get_by_test_id("key-9").click()
     page.get_by_test_id("key-5").click()
     page.get_by_test_id("laufende-3").click()

@@ -242,3 +242,32 @@ def test_the_lists_carry_the_clubs_logo_in_their_head_when_there_is_one(finished
         assert all(len(page_images(page)) == 1 for page in reader.pages)  # every page's head
         assert "Gasthof zur Post" in reader.pages[0].extract_text()  # the head's text is still there
         assert content == render(build(finished_tournament))
+
+
+def test_a_long_title_and_a_logo_leave_the_heads_right_column_readable():
+    """The series' head (a long subtitle, a long name, a logo) shrank the tournament's name to 5 pt;
+    the right-hand column now keeps its width, and its lines are never larger than the name."""
+    import datetime
+
+    from reportlab.platypus import Paragraph
+
+    from tournaments.pdf.drawing import register_fonts
+    from tournaments.pdf.lists import CELL, ListHead, list_template, render_list
+
+    register_fonts()
+    head = ListHead(tournament="Jahreswertung 2026 · Schafkopffreunde Musterdorf", date=datetime.date(2026, 9, 12),
+                    venue="3 von 3 Turnieren gespielt", computed_at=datetime.datetime(2026, 11, 24, 13, 56),
+                    current=True, logo=png(600, 200))
+    template = list_template(head, "series", "Serienwertung", "die besten 2 Ergebnisse zählen")
+    content = render_list([template], [Paragraph("x", CELL)], title="Serienwertung")
+    sizes: dict[str, float] = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            sizes[text.strip()] = size * tm[0]  # the size times the text matrix's scale
+
+    pypdf.PdfReader(io.BytesIO(content)).pages[0].extract_text(visitor_text=visit)
+    name = sizes[head.tournament]
+    assert name >= 8.5  # it was 5
+    assert all(sizes[line] <= name for line in sizes if line.startswith(("12.", "Stand", "As of")))
+    assert sizes["Serienwertung"] >= 14 and sizes["die besten 2 Ergebnisse zählen"] >= 6.5

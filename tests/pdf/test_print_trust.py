@@ -6,6 +6,8 @@ the job to a worker. Here real workers are configured and their broker is a Redi
 import contextlib
 
 import pytest
+from django.core.cache import caches
+from django.test import override_settings
 from django.urls import reverse
 
 from tests.pdf.conftest import pdf_pages
@@ -66,3 +68,23 @@ def test_asking_for_the_pack_with_redis_down_answers_unavailable(organiser_clien
     assert status.status_code == 200 and 'data-status="unavailable"' in status.content.decode()
     assert not callbacks  # no task enqueued that nobody could report on
     assert not list(printing.pack_directory().glob("*.pdf"))
+
+
+DEAD_CACHE = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/1"}}
+
+
+@pytest.mark.django_db
+def test_with_the_shared_cache_down_too_the_print_page_and_the_single_documents_work(organiser_client, played_round):
+    """Redis down on a server usually means the shared cache (REDIS_CACHE_URL) is gone as well as the broker."""
+    with override_settings(CACHES=DEAD_CACHE), broker_down():
+        caches.close_all()
+        with pytest.raises(Exception):  # the cache really is unreachable here
+            caches["default"].get("probe")
+        page = organiser_client.get(url("print_round", played_round))
+        status = organiser_client.get(url("print_status", played_round))
+        seat_list = organiser_client.get(url("print_document", played_round, doc="sitzplan"))
+    caches.close_all()
+    assert page.status_code == 200 and 'data-testid="pack-unavailable"' in page.content.decode()
+    assert 'data-testid="doc-sitzplan"' in page.content.decode()
+    assert status.status_code == 200 and 'data-status="unavailable"' in status.content.decode()
+    assert seat_list.status_code == 200 and seat_list["Content-Type"] == "application/pdf"

@@ -95,3 +95,12 @@ def test_bad_rules_name_the_field(rules, field):
     with pytest.raises(RuleError) as err:
         validate_series_rules(rules)
     assert err.value.field == field
+
+
+def test_the_default_tie_breaks_follow_the_issue_order():
+    """More participations, more tournament wins, the better best result, then the lot."""
+    assert SeriesRules().tiebreaks == ("participations", "wins", "best_result", "lot")
+    # two players on 50: 1 played twice (30 + 20), 2 once (a win with 50): participations decide first
+    evenings = [evening("a", (1, 2, 30), (3, 1, 40)), evening("b", (1, 2, 20), (2, 1, 50), (3, 3, -5))]
+    tied = [s for s in compute_series(evenings, SeriesRules(), lot_seed=1).ranked if s.points == 50]
+    assert [(s.player, s.tiebreak) for s in tied] == [(1, "participations"), (2, None)]

@@ -86,3 +86,21 @@ def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypat
     StandingsSnapshot.objects.filter(tournament=field).update(version=77)
     client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
     assert calls == ["standings/_table.html"]
+
+
+def test_a_snapshot_list_is_read_and_decoded_once_per_version(field):
+    """Changed polls between two writes share one decoded list: the document is read once per version."""
+    from tournaments.selectors.standings import standings_view
+    from tournaments.services.standings import standings_recompute
+
+    def reads_of_the_list() -> tuple[int, object]:
+        with CaptureQueriesContext(connection) as queries:
+            view = standings_view(field)
+        return sum('"data"' in q["sql"] for q in queries), view
+
+    first, view = reads_of_the_list()
+    again, same = reads_of_the_list()
+    assert first == 1 and again == 0 and same.rows == view.rows and len(view.rows) == 61
+    assert standings_view(field, round=1).rows  # a round's list is its own entry
+    standings_recompute(tournament_id=field.pk)  # a new version: read again
+    assert reads_of_the_list()[0] == 1

@@ -107,6 +107,11 @@ def test_ties_are_broken_as_configured(club, season_tournaments):
     assert [r.player_id for r in again] == [r.player_id for r in rows]  # the lot is the series' stored seed
 
 
+def test_a_new_series_breaks_ties_in_the_issue_order(club):
+    series = make_series(club, [])
+    assert Series.objects.get(pk=series.pk).tiebreaks == ["participations", "wins", "best_result", "lot"]
+
+
 def test_a_guest_appears_with_his_club(club, season_tournaments):
     data = series_standings(make_series(club, season_tournaments))
     clubs = {row.name: row.club for row in data.all_rows}
@@ -146,7 +151,8 @@ def test_history_row_holds_place_points_solos_and_tischbester(club, people, seas
     assert sum(r.tischbester for p in people for r in player_history(p).rows) >= 2 * 2 * 4
 
 
-def test_only_a_tournaments_organisers_add_it_and_only_once(club, season_tournaments):
+def test_a_tournament_is_added_once_and_can_be_taken_out(club, season_tournaments):
+    """(Who may add: the views, test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring.)"""
     series = make_series(club, season_tournaments[:1])
     with pytest.raises(ServiceError) as err:
         series_tournament_add(series=series, tournament=season_tournaments[0])
@@ -207,3 +213,19 @@ def test_command_refuses_unknown_slug_and_format(club):
         call_command("series_standings", "jahreswertung", "--format", "xml")
     with pytest.raises(CommandError, match="slug"):
         call_command("series_standings")
+
+
+def test_the_series_csv_neutralises_formulas_in_names_and_clubs(club, people, season_tournaments):
+    """Issue 13, fix 8 for the season's download: a name or club a spreadsheet would run stays text."""
+    people[0].first_name = '=HYPERLINK("http://evil.example";"klick")'
+    people[0].save()
+    people[11].club.name = "@SUM(A1:A9)"
+    people[11].club.save()
+    rows = list(csv.reader(io.StringIO(series_csv(series_standings(make_series(club, season_tournaments)))),
+                           delimiter=";"))
+    cells = [cell for row in rows for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    assert "'@SUM(A1:A9)" in {row[2] for row in rows[1:]}
+    assert "'" + people[0].name in {row[1] for row in rows[1:]}
+    negative = [cell for row in rows[1:] for cell in row[3:] if cell.lstrip("(").startswith(("-", "'-"))]
+    assert negative and all(cell.strip("()").lstrip("-").isdigit() for cell in negative)  # -3 stays a number

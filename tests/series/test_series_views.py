@@ -99,14 +99,16 @@ def test_csv_and_json_downloads(demo, client):
 def test_player_history_in_the_series_and_by_his_key(demo, client):
     data = series_standings(demo)
     row = next(r for r in data.rows if r.participations == 3)
-    html = client.get(url("series_player", demo.slug, row.player_id)).content.decode()
+    html = client.get(url("series_player", demo.slug, row.player_id), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     for t in data.played:
         assert t.name in html
     assert 'data-testid="history-chart"' in html
+    assert "<h2>Games</h2>" in html and "Your games" not in html  # a public page does not speak to the player
     player = Player.objects.get(pk=row.player_id)
     registration = player.registrations.get(tournament__slug="herbstrennen")
-    html = client.get(url("player_history", registration.key)).content.decode()
+    html = client.get(url("player_history", registration.key), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Herbstrennen" in html and all(t.name in html for t in data.played)
+    assert "<h2>Your games</h2>" in html  # his own page, opened with his key
     assert client.get(url("player_history", "x" * 24)).status_code == 404
     stranger = Player.objects.create(first_name="Nie", last_name="Dabei", club=demo.club)
     assert client.get(url("series_player", demo.slug, stranger.pk)).status_code == 404
@@ -117,6 +119,33 @@ def test_tournament_statistics_page(demo, client):
     assert 'data-testid="progression-chart"' in html and 'data-testid="mix-chart"' in html
     Tournament.objects.filter(slug="fruehjahrsrennen-2026").update(standings_public=False)
     assert 'data-testid="standings-hidden"' in client.get(url("tournament_statistics", "fruehjahrsrennen-2026")).content.decode()
+
+
+def test_tournament_statistics_as_a_pdf_with_reportlab_charts(demo, client):
+    from tournaments.selectors.series import statistics_facts, tournament_statistics
+
+    tournament = Tournament.objects.get(slug="fruehjahrsrennen-2026")
+    page = client.get(url("tournament_statistics", tournament.slug), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert url("tournament_statistics_pdf", tournament.slug) in page
+    response = client.get(url("tournament_statistics_pdf", tournament.slug), HTTP_ACCEPT_LANGUAGE="de")
+    assert response["Content-Type"] == "application/pdf"
+    text = pdf_text(response.content)
+    stats = tournament_statistics(tournament)
+    assert "Verlauf der Wertung" in text and "Spielarten" in text and "Runde" in text  # headings, the x axis
+    for name, _line in stats.progression:  # the line plot's legend
+        assert name in text
+    for share in stats.games.mix:  # the bar chart's categories
+        assert {"rufspiel": "Rufspiel", "wenz": "Wenz", "farbsolo": "Farbsolo", "tout": "Tout",
+                "muss": "Muss", "sie": "Sie"}[share.category] in text
+    with translation.override("de"):
+        for label, value in statistics_facts(stats):
+            assert label in text and value.split(" ")[0] in text
+    Tournament.objects.filter(pk=tournament.pk).update(standings_public=False)
+    assert client.get(url("tournament_statistics_pdf", tournament.slug)).status_code == 403
+    user = get_user_model().objects.create_user("viewer", password="pw")
+    ClubMembership.objects.create(user=user, club=tournament.club, role=ClubMembership.Role.VIEWER)
+    client.force_login(user)
+    assert client.get(url("tournament_statistics_pdf", tournament.slug)).status_code == 200
 
 
 def test_certificates_for_the_series_winners(demo, client):
@@ -190,6 +219,20 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
                                                                "kind": "cup", "scoring": "sum",
                                                                "min_participations": 1, "tiebreaks": "lot"})
     assert response.status_code == 403 and Series.objects.get(pk=series.pk).name != "Gekapert"
+
+    # the owning club's organiser may take the guest tournament out again (an unwanted addition)
+    owner = get_user_model().objects.create_user("orga-a", password="pw")
+    ClubMembership.objects.create(user=owner, club=club, role=ClubMembership.Role.ORGANISER)
+    client.force_login(owner)
+    page = client.get(url("series_manage", series.slug))
+    assert f'name="tournament" value="{away.pk}"' in page.content.decode()
+    client.post(url("series_manage", series.slug), {"action": "remove", "tournament": away.pk})
+    assert not SeriesTournament.objects.filter(series=series, tournament=away).exists()
+    bad = client.post(url("series_manage", series.slug), {"action": "remove", "tournament": "x"})
+    assert bad.status_code == 400
+    # but he adds only his own club's tournaments
+    client.post(url("series_manage", series.slug), {"action": "add", "tournament": away.pk})
+    assert not SeriesTournament.objects.filter(series=series, tournament=away).exists()
 
 
 def test_the_merged_players_history_page_shows_both_records(club, people, season_tournaments, client):

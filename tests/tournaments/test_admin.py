@@ -146,3 +146,47 @@ def test_the_rules_of_a_tournament_under_way_cannot_change_in_the_admin(admin_cl
     tournament = played.table.round.tournament
     page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
     assert {"rules", "status"} <= set(page.context["adminform"].readonly_fields)
+
+
+def _post_form(admin_client, url, **changes):
+    """The admin's change form as the browser sends it back, with ``changes`` made."""
+    page = admin_client.get(url)
+    data = _form_data(page.context["adminform"].form)
+    for inline in page.context["inline_admin_formsets"]:
+        data |= _form_data(inline.formset.management_form)
+        for form in inline.formset.forms:
+            data |= _form_data(form)
+    for name, value in changes.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return admin_client.post(url, data)
+
+
+def test_registrations_and_tournament_details_changed_in_the_admin_are_logged(admin_client, admin_user, tournament):
+    """The admin goes through the services, so the audit log holds what a superuser changes there too."""
+    from tournaments.models import AuditEntry
+
+    player = PlayerFactory()
+    added = admin_client.post(reverse("admin:tournaments_registration_add"), {
+        "tournament": tournament.pk, "player": player.pk, "checked_in": "on"})
+    assert added.status_code == 302
+    registration = Registration.objects.get(tournament=tournament, player=player)
+    assert registration.start_number == 3 and registration.checked_in
+
+    url = reverse("admin:tournaments_registration_change", args=[registration.pk])
+    assert {"withdrawn_after_round", "substitute_for", "player"} <= set(
+        admin_client.get(url).context["adminform"].readonly_fields)  # the desk withdraws and substitutes
+    assert _post_form(admin_client, url, paid="on").status_code == 302
+
+    tournament_url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    assert _post_form(admin_client, tournament_url, venue="Gasthof Post").status_code == 302
+
+    logged = {entry.action: entry for entry in AuditEntry.objects.filter(tournament=tournament)}
+    assert set(logged) == {"registration.create", "registration.paid", "tournament.details"}
+    assert all(entry.by == admin_user for entry in logged.values())
+    assert (logged["registration.paid"].before, logged["registration.paid"].after) == (False, True)
+    assert logged["tournament.details"].after == {"venue": "Gasthof Post"}
+    registration.refresh_from_db()
+    assert registration.paid and Tournament.objects.get(pk=tournament.pk).venue == "Gasthof Post"

@@ -56,9 +56,16 @@ def test_download_and_upload_keep_confirmations_paper_totals_and_show_the_standi
     response = client.get(f"/o/{tournament.slug}/archiv.json")
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     doc = json.loads(response.content)
+    # a running tournament's download holds none of its keys (they open its tables and players' pages)
+    keys = [*Table.objects.filter(round__tournament=tournament).values_list("entry_key", flat=True),
+            *tournament.registrations.values_list("key", flat=True)]
+    assert keys and not [key for key in keys if key and key in response.content.decode()]
     response = upload(client, doc, slug="archiv-kopie", tournament=tournament)
     assert response.status_code == 302 and response["Location"] == "/t/archiv-kopie/rangliste/"
     copy = Tournament.objects.get(slug="archiv-kopie")
+    new_keys = [*Table.objects.filter(round__tournament=copy).values_list("entry_key", flat=True),
+                *copy.registrations.values_list("key", flat=True)]
+    assert len(new_keys) == len(keys) and all(new_keys) and not set(new_keys) & set(keys)  # new ones made
     assert copy.club == tournament.club
     for table in Table.objects.filter(round__tournament=tournament):
         twin = Table.objects.get(round__tournament=copy, round__number=table.round.number, number=table.number)

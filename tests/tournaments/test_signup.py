@@ -391,3 +391,14 @@ def test_a_players_data_export_and_anonymising_cover_his_sign_ups(tournament):
     assert (entry.first_name, entry.last_name, entry.club_name, entry.email, entry.phone) == (
         "", f"Spieler {player.pk}", "", "", "")
     assert invitations(tournament.club) == []
+
+
+def test_the_invitations_csv_neutralises_what_the_public_typed(client, tournament):
+    """Issue 13, fix 8 for the one CSV the public writes into: a name or club typed as a formula stays text."""
+    sign_up(tournament, "=cmd|' /C calc'!A0", "+Huber", club_name="@SUM(A1:A9)", phone="+49 171 2")
+    orga = get_user_model().objects.create_user("orga")
+    ClubMembership.objects.create(user=orga, club=tournament.club, role=ClubMembership.Role.ORGANISER)
+    client.force_login(orga)
+    download = client.get(reverse("tournaments:invitations", args=[tournament.club_id]))
+    rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[1][:5] == ["'=cmd|' /C calc'!A0", "'+Huber", "'@SUM(A1:A9)", "", "'+49 171 2"]

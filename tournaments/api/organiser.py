@@ -20,7 +20,7 @@ from ..services.errors import ServiceError
 from ..services.hands import hand_correct, hand_delete, table_paper_totals
 from ..services.registration import registration_create, registration_quick_add
 from ..services.signups import registration_change
-from ..services.rounds import round_close, round_draw, round_publish, round_redraw
+from ..services.rounds import round_close, round_draw, round_publish, round_redraw, round_reopen
 from . import serializers as s
 from .base import FORBIDDEN, NOT_FOUND, TournamentApiView, bad_request, conflict
 
@@ -165,6 +165,20 @@ class RoundCloseView(TournamentApiView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         rnd = round_close(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
+
+
+class RoundReopenView(TournamentApiView):
+    write_roles = ORGANISER
+
+    @extend_schema(tags=ROUNDS, summary="Reopen the last round played, with a reason (logged)",
+                   request=s.RoundReopenSerializer,
+                   responses={200: s.RoundDetailSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
+                              409: conflict("Not closed, or a later round is published already.")})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        rnd = _round(self.tournament(write=True), number)
+        body = s.RoundReopenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(_round_detail(round_reopen(round=rnd, reason=body.validated_data["reason"], by=request.user)))
 
 
 class RoundTablesView(TournamentApiView):

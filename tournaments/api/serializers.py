@@ -264,6 +264,10 @@ class OrganiserHandDeleteSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
 
 
+class RoundReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, help_text="Why the closed round is unlocked (kept in the audit log).")
+
+
 class PaperTotalsSerializer(serializers.Serializer):
     totals = PointsField(help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
                                    "under plus/minus scoring they must add up to 0.")

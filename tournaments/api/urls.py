@@ -18,6 +18,7 @@ urlpatterns = [
     path(rnd + "publish/", organiser.RoundPublishView.as_view(), name="round_publish"),
     path(rnd + "redraw/", organiser.RoundRedrawView.as_view(), name="round_redraw"),
     path(rnd + "close/", organiser.RoundCloseView.as_view(), name="round_close"),
+    path(rnd + "reopen/", organiser.RoundReopenView.as_view(), name="round_reopen"),
     path(rnd + "tables/", organiser.RoundTablesView.as_view(), name="round_tables"),
     path(rnd + "tables/<int:table>/", organiser.RoundTableSheetView.as_view(), name="round_table"),
     path(rnd + "tables/<int:table>/hands/<int:game>/", organiser.OrganiserHandView.as_view(), name="round_hand"),

@@ -44,6 +44,7 @@ HEAD_H = 25 * mm  # title, section, tournament, date and venue, "As of"
 WARNING_H = 9 * mm  # the framed "not current" line under the head
 FOOT_H = 10 * mm
 LOGO_W, LOGO_H = 30 * mm, 17 * mm  # the club's logo in the head, centred
+RIGHT_MIN = 60 * mm  # the head's right-hand column (tournament, date, "as of") keeps at least this
 CONTENT_W = PAGE_W - 2 * MARGIN_X
 
 HEAD_GRAY = colors.Color(0.82, 0.82, 0.82)
@@ -90,18 +91,23 @@ def _page_head(head: ListHead, title: str, subtitle: str):
         place = f"{place} \u00b7 {head.venue}"
     logo = logo_image(head.logo)
 
+    # The right-hand column (tournament, date and venue, "as of") keeps what it needs at its natural
+    # sizes, up to half the width and never less than RIGHT_MIN; title, subtitle and logo share the rest.
+    right_w = min(CONTENT_W / 2, max(RIGHT_MIN, stringWidth(head.tournament, BOLD, 12),
+                                     stringWidth(place, REGULAR, 9.5), stringWidth(when, REGULAR, 9.5)))
+    left_w = CONTENT_W - right_w - 6 * mm - ((LOGO_W + 6 * mm) if logo is not None else 0)
+
     def on_page(canv: Canvas, doc) -> None:
         canv.saveState()
         canv.setFillGray(0)
         top = PAGE_H - MARGIN_TOP
         left, right = MARGIN_X, PAGE_W - MARGIN_X
-        half = CONTENT_W / 2 - 3 * mm
-        title_size = fit_size(title, BOLD, 20, half)
+        title_size = fit_size(title, BOLD, 20, left_w)
         canv.setFont(BOLD, title_size)
         canv.drawString(left, top - 8 * mm, title)
         used = stringWidth(title, BOLD, title_size)
         if subtitle:
-            subtitle_size = fit_size(subtitle, BOLD, 14, half)
+            subtitle_size = fit_size(subtitle, BOLD, 14, left_w)
             canv.setFont(BOLD, subtitle_size)
             canv.drawString(left, top - 15.5 * mm, subtitle)
             used = max(used, stringWidth(subtitle, BOLD, subtitle_size))
@@ -109,13 +115,15 @@ def _page_head(head: ListHead, title: str, subtitle: str):
         if logo is not None:  # right of the title, no taller than the head's text
             draw_logo(canv, logo, centre_x=used + LOGO_W / 2, top=top - 1 * mm, max_w=LOGO_W, max_h=LOGO_H)
             used += LOGO_W + 6 * mm
-        half = right - used  # the tournament's side: whatever the title and the logo leave
-        canv.setFont(BOLD, fit_size(head.tournament, BOLD, 12, half))
+        width = right - used  # the tournament's side: at least right_w (the left side was fitted to leave it)
+        tournament_size = fit_size(head.tournament, BOLD, 12, width)
+        canv.setFont(BOLD, tournament_size)
         canv.drawRightString(right, top - 6.5 * mm, head.tournament)
-        canv.setFont(REGULAR, fit_size(place, REGULAR, 9.5, half))
+        small = min(9.5, tournament_size)  # the lines under the name are never larger than the name
+        canv.setFont(REGULAR, fit_size(place, REGULAR, small, width))
         canv.drawRightString(right, top - 11.5 * mm, place)
         if when:
-            canv.setFont(REGULAR, 9.5)
+            canv.setFont(REGULAR, fit_size(when, REGULAR, small, width))
             canv.drawRightString(right, top - 16.5 * mm, when)
         line_y = top - HEAD_H + 3 * mm
         canv.setLineWidth(1.2)

@@ -4,6 +4,9 @@ Page 1 on: place, name, club, points, participations, wins, then one column per 
 struck result in brackets); the players below the minimum of participations follow, unranked.
 Then the season in pictures: the leaders' points tournament by tournament (a line plot) and the
 contract mix (horizontal bars), and the statistics in a small table.
+
+An evening's statistics (``render_statistics``) are the same pictures on their own, the leaders' points
+round by round.
 """
 from __future__ import annotations
 
@@ -45,6 +48,16 @@ class SeriesDocument:
     progression: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (name, series points after each tournament)
     mix: tuple[tuple[str, int], ...] = ()  # (contract, games)
     facts: tuple[tuple[str, str], ...] = ()  # (label, value): solo win rate, biggest game ...
+
+
+@dataclass(frozen=True)
+class StatisticsDocument:
+    """An evening's statistics: the leaders' points round by round, the contract mix, the figures."""
+
+    head: ListHead
+    progression: tuple[tuple[str, tuple[int, ...]], ...]  # (name, points after each round)
+    mix: tuple[tuple[str, int], ...]
+    facts: tuple[tuple[str, str], ...]
 
 
 PLACE_W = 11 * mm
@@ -90,29 +103,30 @@ def _table(data: SeriesDocument, lines: tuple[SeriesLine, ...]) -> Table:
     return table
 
 
-def _progression_chart(data: SeriesDocument) -> Drawing:
+def _progression_chart(progression: tuple[tuple[str, tuple[int, ...]], ...], *, x_label: str,
+                       y_label: str) -> Drawing:
     drawing = Drawing(CONTENT_W, CHART_H + 22 * mm)
     plot = LinePlot()
     plot.x, plot.y = 18 * mm, 24 * mm
     plot.width, plot.height = CONTENT_W - 24 * mm, CHART_H - 12 * mm
-    plot.data = [[(i + 1, v) for i, v in enumerate(values)] for _name, values in data.progression]
-    steps = max((len(v) for _n, v in data.progression), default=1)
+    plot.data = [[(i + 1, v) for i, v in enumerate(values)] for _name, values in progression]
+    steps = max((len(v) for _n, v in progression), default=1)
     plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0.5, steps + 0.5
     plot.xValueAxis.valueSteps = list(range(1, steps + 1))
     plot.xValueAxis.labelTextFormat = "%d"
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName, axis.labels.fontSize = REGULAR, 8
     plot.yValueAxis.labelTextFormat = lambda v: signed(int(v))
-    for index in range(len(data.progression)):
+    for index in range(len(progression)):
         line = plot.lines[index]
         line.strokeColor = LINE_COLOURS[index % len(LINE_COLOURS)]
         line.strokeWidth = 1.8
         if LINE_DASHES[index % len(LINE_DASHES)]:
             line.strokeDashArray = LINE_DASHES[index % len(LINE_DASHES)]
     drawing.add(plot)
-    drawing.add(String(plot.x + plot.width / 2, plot.y - 9 * mm, _("Tournament"), fontName=REGULAR, fontSize=8,
+    drawing.add(String(plot.x + plot.width / 2, plot.y - 9 * mm, x_label, fontName=REGULAR, fontSize=8,
                        textAnchor="middle"))
-    drawing.add(String(2 * mm, plot.y + plot.height + 4 * mm, _("Series points"), fontName=REGULAR, fontSize=8))
+    drawing.add(String(2 * mm, plot.y + plot.height + 4 * mm, y_label, fontName=REGULAR, fontSize=8))
     legend = LineLegend()
     legend.x, legend.y = plot.x, 9 * mm
     legend.fontName, legend.fontSize = REGULAR, 8
@@ -122,20 +136,20 @@ def _progression_chart(data: SeriesDocument) -> Drawing:
     legend.deltay = 4.5 * mm
     legend.dx, legend.dy = 8 * mm, 2
     legend.colorNamePairs = [(LINE_COLOURS[i % len(LINE_COLOURS)], name[:22])
-                             for i, (name, _v) in enumerate(data.progression)]
+                             for i, (name, _v) in enumerate(progression)]
     drawing.add(legend)
     return drawing
 
 
-def _mix_chart(data: SeriesDocument) -> Drawing:
+def _mix_chart(mix: tuple[tuple[str, int], ...]) -> Drawing:
     bar_h = 8 * mm
-    height = bar_h * len(data.mix) + 10 * mm
+    height = bar_h * len(mix) + 10 * mm
     drawing = Drawing(CONTENT_W, height)
     chart = HorizontalBarChart()
     chart.x, chart.y = 32 * mm, 6 * mm
-    chart.width, chart.height = CONTENT_W - 60 * mm, bar_h * len(data.mix)
-    chart.data = [[games for _label, games in reversed(data.mix)]]
-    chart.categoryAxis.categoryNames = [label for label, _games in reversed(data.mix)]
+    chart.width, chart.height = CONTENT_W - 60 * mm, bar_h * len(mix)
+    chart.data = [[games for _label, games in reversed(mix)]]
+    chart.categoryAxis.categoryNames = [label for label, _games in reversed(mix)]
     chart.categoryAxis.labels.fontName, chart.categoryAxis.labels.fontSize = REGULAR, 9
     chart.valueAxis.labels.fontName, chart.valueAxis.labels.fontSize = REGULAR, 8
     chart.valueAxis.valueMin = 0
@@ -147,8 +161,8 @@ def _mix_chart(data: SeriesDocument) -> Drawing:
     return drawing
 
 
-def _facts(data: SeriesDocument) -> Table:
-    table = Table([[label, value] for label, value in data.facts], colWidths=(70 * mm, CONTENT_W - 70 * mm),
+def _facts(facts: tuple[tuple[str, str], ...]) -> Table:
+    table = Table([[label, value] for label, value in facts], colWidths=(70 * mm, CONTENT_W - 70 * mm),
                   hAlign="LEFT")
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE), ("FONT", (0, 0), (0, -1), BOLD, BODY_SIZE),
                                ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -173,13 +187,30 @@ def render_series(data: SeriesDocument) -> bytes:
         story.append(Paragraph(escape(key + ". " + _("A result in brackets does not count.")), NOTE))
     if data.progression or data.mix:
         story += [NextPageTemplate("statistics"), PageBreak()]
-        if data.progression:
-            story.append(KeepTogether([heading(_("Standings progression")), _progression_chart(data)]))
-        if data.mix:
-            story.append(KeepTogether([heading(_("Contract mix")), _mix_chart(data)]))
-        if data.facts:
-            story.append(KeepTogether([heading(_("Statistics")), _facts(data)]))
+        story += _pictures(data.progression, data.mix, data.facts, x_label=_("Tournament"), y_label=_("Series points"))
     return render_list(templates, story, title=_("Series standings") + f" \u2013 {data.head.tournament}")
 
 
-__all__ = ["SeriesDocument", "SeriesLine", "render_series"]
+def _pictures(progression, mix, facts, *, x_label: str, y_label: str) -> list:
+    story: list = []
+    if progression:
+        story.append(KeepTogether([heading(_("Standings progression")),
+                                   _progression_chart(progression, x_label=x_label, y_label=y_label)]))
+    if mix:
+        story.append(KeepTogether([heading(_("Contract mix")), _mix_chart(mix)]))
+    if facts:
+        story.append(KeepTogether([heading(_("Statistics")), _facts(facts)]))
+    return story
+
+
+def render_statistics(data: StatisticsDocument) -> bytes:
+    """An evening's statistics on their own (the statistics page as a PDF)."""
+    register_fonts()
+    templates = [list_template(data.head, "statistics", _("Statistics"))]
+    story = _pictures(data.progression, data.mix, data.facts, x_label=_("Round"), y_label=_("Points"))
+    if not story:
+        story.append(Paragraph(escape(_("No games counted yet.")), NOTE))
+    return render_list(templates, story, title=_("Statistics") + f" \u2013 {data.head.tournament}")
+
+
+__all__ = ["SeriesDocument", "SeriesLine", "StatisticsDocument", "render_series", "render_statistics"]

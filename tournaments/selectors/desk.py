@@ -188,6 +188,8 @@ class RoundOverview:
     can_publish: bool
     can_close: bool
     can_swap: bool
+    can_reopen: bool = False
+    """Closed, and no later round published yet (services/rounds.py round_reopen)."""
 
     @property
     def status(self) -> str:
@@ -233,6 +235,8 @@ def rounds_overview(tournament: Tournament) -> list[RoundOverview]:
             can_publish=rnd.status == Round.Status.DRAWN and all_closed_before,
             can_close=rnd.status == Round.Status.PUBLISHED,
             # a swap only before play: once a table has games or totals, the form is gone
+            can_reopen=rnd.status == Round.Status.CLOSED and all(
+                later.status == Round.Status.DRAWN for n, later in rounds.items() if n > number),
             can_swap=rnd.status != Round.Status.CLOSED and not (
                 Hand.objects.filter(table__round=rnd).exists()
                 or rnd.tables.filter(paper_totals__isnull=False).exists()),

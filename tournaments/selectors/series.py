@@ -6,7 +6,6 @@ same computation the archive holds; the pure rules in ``scoring.rules.series`` a
 """
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 from collections import Counter, defaultdict
@@ -27,8 +26,8 @@ from tournaments.selectors.standings import standings_compute
 from ..models import Hand, Player, Registration, Seat, Series, SeriesTournament, Tournament
 from ..pdf.certificates import Certificate, Certificates
 from ..pdf.lists import ListHead
-from ..pdf.series import SeriesDocument, SeriesLine
-from ..spreadsheet import csv_cell
+from ..pdf.series import SeriesDocument, SeriesLine, StatisticsDocument
+from ..spreadsheet import csv_writer
 from .printing import _logo
 
 
@@ -165,21 +164,16 @@ def series_csv(data: SeriesStandings) -> str:
     """One line per player: rank, name, club, points, participations, wins, then each tournament's value
     (in brackets where it does not count)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";")
+    writer = csv_writer(buffer, delimiter=";")  # a name typed as "=HYPERLINK(...)" stays text
     writer.writerow(["rank", "name", "club", "points", "participations", "wins", *[t.slug for t in data.played]])
     for row in data.all_rows:
         values = []
         for t in data.played:
             value = row.results.get(t.slug)
-            values.append("" if value is None else str(value) if t.slug in row.counted else f"({value})")
-        writer.writerow([row.rank or "", _cell(row.name), _cell(row.club), row.points, row.participations,
+            values.append("" if value is None else value if t.slug in row.counted else f"({value})")  # -3 stays a number
+        writer.writerow([row.rank or "", row.name, row.club, row.points, row.participations,
                          row.wins, *values])
     return buffer.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet must not run as a formula (=, +, -, @ at the start) gets a leading quote."""
-    return csv_cell(text)
 
 
 # --- the players' history ------------------------------------------------------------------------
@@ -288,6 +282,7 @@ class Statistics:
     tischbester_leaders: tuple[tuple[str, ...], int]
     progression: list[tuple[str, list[int]]]  # (name, cumulative points after each step) of the leaders
     steps: list[str]  # the steps' labels (rounds or tournaments)
+    tournament_names: dict[str, str] = field(default_factory=dict)  # slug -> name, for a season's games
 
     def name(self, player: int | None) -> str:
         return self.names.get(player, "") if player is not None else ""
@@ -344,7 +339,8 @@ def series_statistics(data: SeriesStandings) -> Statistics:
         progression.append((row.name, [step.get(row.player_id, 0) for step in data.progression]))
     best, count = leaders(tischbester)
     return Statistics(games=stats, names=names, tischbester_leaders=(tuple(names[p] for p in best), count),
-                      progression=progression, steps=[t.name for t in data.played])
+                      progression=progression, steps=[t.name for t in data.played],
+                      tournament_names={t.slug: t.name for t in data.played})
 
 
 def last_played(data: SeriesStandings) -> datetime.date | None:
@@ -395,10 +391,13 @@ def statistics_facts(stats: Statistics) -> list[tuple[str, str]]:
              (_("Schneider"), str(games.schneider)), (_("Schwarz"), str(games.schwarz))]
     if games.biggest is not None:
         big = games.biggest
+        where = _("round %(round)d, table %(table)d") % {"round": big.round, "table": big.table}
+        if big.tournament in stats.tournament_names:  # a season's game: which evening
+            where = _("%(tournament)s, %(where)s") % {"tournament": stats.tournament_names[big.tournament],
+                                                      "where": where}
         facts.append((_("Biggest game"), _("%(contract)s by %(name)s, %(points)d points (%(where)s)") % {
             "contract": category_label(_category(big)), "name": stats.name(big.declarer) or "\u2013",
-            "points": stats.biggest_size, "where": _("round %(round)d, table %(table)d") % {
-                "round": big.round, "table": big.table}}))
+            "points": stats.biggest_size, "where": where}))
     names, count = stats.tischbester_leaders
     if count:
         facts.append((_("Most often Tischbester"), f"{', '.join(names)} ({count}\u00d7)"))
@@ -432,6 +431,17 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
         tournament_names=tuple(f"{t.name} ({t.date:%d.%m.%Y})" for t in data.played),
         lines=tuple(line(r) for r in data.rows), unranked=tuple(line(r) for r in data.unranked),
         progression=tuple((name, tuple(values)) for name, values in stats.progression),
+        mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
+        facts=tuple(statistics_facts(stats)),
+    )
+
+
+def tournament_statistics_pdf_data(tournament: Tournament, stats: Statistics) -> StatisticsDocument:
+    """The statistics page of an evening as a PDF's data (the same figures and pictures)."""
+    head = ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
+                    computed_at=timezone.localtime(), current=True, logo=_logo(tournament.club))
+    return StatisticsDocument(
+        head=head, progression=tuple((name, tuple(values)) for name, values in stats.progression),
         mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
         facts=tuple(statistics_facts(stats)),
     )

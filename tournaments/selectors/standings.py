@@ -301,7 +301,14 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None) -> tuple[list
     found = _LISTS.get(key)
     if found is not None:
         return found
-    rows, rounds = _snapshot_list(snapshot, round)
+    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
+    if round is None:
+        rows = one.values_list("data__overall", flat=True).get() or []
+        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
+    else:
+        per_round = one.values_list("data__rounds", flat=True).get() or {}
+        rounds = sorted(int(r) for r in per_round)
+        rows = per_round.get(str(round), [])
     _LISTS[key] = rows, rounds
     while len(_LISTS) > _LISTS_KEPT:
         _LISTS.pop(next(iter(_LISTS)))
@@ -318,14 +325,7 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
     current = standings_is_current(tournament, snapshot)
-    one = StandingsSnapshot.objects.filter(pk=snapshot.pk)
-    if round is None:
-        rows = one.values_list("data__overall", flat=True).get() or []
-        rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
-    else:
-        per_round = one.values_list("data__rounds", flat=True).get() or {}
-        rounds = sorted(int(r) for r in per_round)
-        rows = per_round.get(str(round), [])
+    rows, rounds = _snapshot_list(snapshot, round)
     mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
     query = query.strip().casefold()
     if query:

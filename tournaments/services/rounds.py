@@ -1,4 +1,4 @@
-"""The round lifecycle: drawn (can be redrawn) -> published -> closed (locked)."""
+"""The round lifecycle: drawn (can be redrawn) -> published -> closed (locked; the last one played can be reopened with a reason)."""
 import random
 from collections import defaultdict
 
@@ -206,6 +206,37 @@ def round_close(*, round: Round, by=None) -> Round:
     if rnd.number >= tournament.ruleset.rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def round_reopen(*, round: Round, reason: str, by=None) -> Round:
+    """Unlock the last round played, with a reason: its tables may enter and correct games again and confirm
+    anew; it is closed again the usual way. Only while no later round has been published (a later round
+    drawn in advance waits: it is published once this one is closed again)."""
+    rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
+    if rnd.status != Round.Status.CLOSED:
+        raise StateConflict("round", _("Only a closed round can be reopened."))
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ServiceError("reason", _("A round is reopened only with a reason."), code="reason_required")
+    later = (Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number)
+             .exclude(status=Round.Status.DRAWN).order_by("number").first())
+    if later is not None:
+        raise StateConflict(
+            "round", _("Round %(n)d is under way already; only the last round played can be reopened.")
+            % {"n": later.number}, code="later_round_published",
+        )
+    list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
+    rnd.status = Round.Status.PUBLISHED
+    rnd.closed_at = None
+    rnd.save(update_fields=["status", "closed_at"])
+    tournament = rnd.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    audit_record(action="round.reopen", by=by, tournament=tournament, subject=round_label(rnd.number),
+                 before={"status": Round.Status.CLOSED}, after={"status": rnd.status}, reason=reason[:300])
     return rnd
 
 

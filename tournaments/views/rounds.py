@@ -1,4 +1,4 @@
-"""The organiser's round control: draw, redraw, publish, close, and seat swaps before play."""
+"""The organiser's round control: draw, redraw, publish, close, reopen (with a reason), and seat swaps before play."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +14,7 @@ from ..selectors.console import unpaid_registrations
 from ..forms import SeatSwapForm
 from ..models import Registration, Round, Tournament
 from ..services.errors import ServiceError
-from ..services.rounds import round_close, round_draw, round_publish, round_redraw, seat_swap
+from ..services.rounds import round_close, round_draw, round_publish, round_redraw, round_reopen, seat_swap
 
 
 def _organiser_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -110,6 +110,21 @@ def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as err:
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Round %(n)d is closed.") % {"n": number})
+    return _back(tournament, number)
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The last round played is unlocked again, with a reason (logged); it is closed again the usual way."""
+    tournament = _organiser_tournament(request, slug)
+    rnd = _round(tournament, number)
+    try:
+        round_reopen(round=rnd, reason=request.POST.get("reason", ""), by=request.user)
+    except ServiceError as err:
+        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
+    messages.success(request, _("Round %(n)d is open again: its tables can correct games and confirm anew; "
+                                "close it again when they are done.") % {"n": number})
     return _back(tournament, number)
 
 

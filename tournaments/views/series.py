@@ -13,8 +13,8 @@ from ..forms_series import SeriesForm
 from ..http import error_status
 from ..models import Player, Registration, Series, Tournament
 from ..pdf.certificates import render_certificates
-from ..pdf.series import render_series
-from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics
+from ..pdf.series import render_series, render_statistics
+from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics, tournament_statistics_pdf_data
 from ..services.errors import ServiceError
 from ..services.series import series_create, series_tournament_add, series_tournament_remove, series_update
 from .printing import _pdf
@@ -111,6 +111,15 @@ def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament, **_charts(stats, steps_label=_("Round"))})
 
 
+def tournament_statistics_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The statistics page as a PDF with ReportLab's charts; standings not published: the club only."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    if not tournament.standings_public and not access.has_role(request.user, tournament, access.ANY_ROLE):
+        raise PermissionDenied
+    data = tournament_statistics_pdf_data(tournament, tournament_statistics(tournament))
+    return _pdf(render_statistics(data), f"statistik-{tournament.slug}.pdf")
+
+
 # --- organisers ------------------------------------------------------------------------------------
 
 @login_required
@@ -144,7 +153,12 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action in ("add", "remove"):
-            tournament = mine.filter(pk=request.POST.get("tournament") or 0).first()
+            # a club adds and removes its own tournaments; the owning club may also take out another's
+            pk = request.POST.get("tournament", "")
+            pk = int(pk) if pk.isdigit() else 0
+            tournament = mine.filter(pk=pk).first()
+            if tournament is None and action == "remove" and owner:
+                tournament = obj.tournaments.filter(pk=pk).first()
             if tournament is None:
                 messages.error(request, _("Choose one of your club's tournaments."))
                 return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=400)
@@ -178,6 +192,8 @@ def _manage_context(series: Series, owner: bool, form, mine) -> dict:
     entries = list(series.entries.select_related("tournament__club").order_by("tournament__date"))
     mine_ids = set(mine.values_list("pk", flat=True))
     included = {e.tournament_id for e in entries}
+    if owner:  # the owning club may take any tournament out of its series
+        mine_ids |= included
     return {"series": series, "owner": owner, "form": form, "entries": entries, "mine_ids": mine_ids,
             "addable": [t for t in mine.order_by("-date") if t.pk not in included]}
 

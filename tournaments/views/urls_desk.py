@@ -16,6 +16,7 @@ urlpatterns = [
     path("o/<slug:slug>/runden/<int:number>/neu-auslosen/", rounds.redraw, name="rounds_redraw"),
     path("o/<slug:slug>/runden/<int:number>/veroeffentlichen/", rounds.publish, name="rounds_publish"),
     path("o/<slug:slug>/runden/<int:number>/schliessen/", rounds.close, name="rounds_close"),
+    path("o/<slug:slug>/runden/<int:number>/wieder-oeffnen/", rounds.reopen, name="rounds_reopen"),
     path("o/<slug:slug>/runden/<int:number>/tauschen/", rounds.swap, name="rounds_swap"),
     path("t/<slug:slug>/", seatlist.tournament_page, name="public_tournament"),
     path("t/<slug:slug>/sitzplan/", seatlist.seatlist, name="seatlist"),

@@ -10,6 +10,7 @@ urlpatterns = [
     path("serie/<slug:series>/spieler/<int:player_id>/", series.series_player, name="series_player"),
     path("s/<str:player_key>/verlauf/", series.player_history_page, name="player_history"),
     path("t/<slug:slug>/statistik/", series.tournament_statistics_page, name="tournament_statistics"),
+    path("t/<slug:slug>/statistik.pdf", series.tournament_statistics_pdf, name="tournament_statistics_pdf"),
     path("o/serien/", series.series_manage_list, name="series_manage_list"),
     path("o/serien/<slug:series>/", series.series_manage, name="series_manage"),
     path("o/serien/<slug:series>/urkunden.pdf", series.series_certificates, name="series_certificates"),
