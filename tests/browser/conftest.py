@@ -135,7 +135,7 @@ BROKEN_WORDS = """(() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const words = /\\S+/g;
+    const words = /[^\\s-]+-?/g;  // a break after a hyphen (Solo-|Gewinnquote) is a good one
     for (let m = words.exec(node.data); m; m = words.exec(node.data)) {
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
