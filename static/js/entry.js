@@ -198,6 +198,13 @@
     });
   }
 
+  /* Games kept here that only wait for the network (none refused or in conflict): then "they are sent as soon as
+     the network is back" is true; a refused game says why on its own row instead. */
+  function onlyWaiting() {
+    var q = queue();
+    return q.length > 0 && q.every(function (item) { return item.state === "queued"; });
+  }
+
   /* Show the form for game ``pos.number`` dealt by ``pos.dealer`` (after a queued game, or a game from elsewhere). */
   function applyPosition(pos) {
     var f = form();
@@ -205,7 +212,7 @@
     var allQueued = document.getElementById("all-queued");
     var done = pos.required && pos.played >= pos.required;
     if (allQueued) {
-      allQueued.hidden = !(done && queue().length);
+      allQueued.hidden = !(done && onlyWaiting());
       allQueued.textContent = text("all-queued");
     }
     if (!f || editing()) return;
@@ -351,6 +358,8 @@
     var q = queue();
     var grid = document.querySelector("#sheet [data-grid]");
     document.querySelectorAll("[data-queued]").forEach(function (el) { el.remove(); });
+    var allQueued = document.getElementById("all-queued");
+    if (allQueued && !onlyWaiting()) allQueued.hidden = true;
     var pendingBox = document.getElementById("pending");
     if (pendingBox) {
       pendingBox.hidden = !q.length;

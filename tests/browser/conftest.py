@@ -31,13 +31,66 @@ def browser():
         skip_or_fail("Playwright is not installed: make test installs requirements-dev.txt")
     if not os.path.exists(CHROMIUM):
         skip_or_fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt install chromium)")
-    # A service worker's own requests (Workbox replaying the offline queue) pass context.route and
-    # set_offline unless Playwright reports them: the offline tests must cut those too.
-    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+OFFLINE_COOKIE = "skr-test-offline"
+
+
+class OfflineGate:
+    """The live server's WSGI app, wrapped: a write (POST and the like) from a browser context that a test took
+    offline, which then carries the cookie OFFLINE_COOKIE=1, is answered 503 and never reaches Django.
+
+    Chromium's offline emulation and Playwright's routes are set per target, and a request that the table
+    page's service worker passes on can slip past them (on CI a queued game was once stored during the
+    "offline" reload). A cookie belongs to the whole browser context, so it rides on every request of that
+    context, the service worker's included. A 503 is what the page takes a dead network for too: the game
+    stays queued and is sent again later. Reads pass: a test that needs a read cut relies on the context's
+    offline mode and its routes as before.
+    """
+
+    def __init__(self, app):
+        self.app = app
+        self.refused: list[str] = []  # paths of the writes held back, for a failing test's curious reader
+
+    def __call__(self, environ, start_response):
+        if environ["REQUEST_METHOD"] not in ("GET", "HEAD", "OPTIONS") and \
+                f"{OFFLINE_COOKIE}=1" in environ.get("HTTP_COOKIE", ""):
+            self.refused.append(environ.get("PATH_INFO", ""))
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "5")])
+            return [b"offline (test)"]
+        return self.app(environ, start_response)
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, its app wrapped in an OfflineGate (once per session)."""
+    httpd = live_server.thread.httpd
+    if not isinstance(httpd.get_app(), OfflineGate):
+        httpd.set_app(OfflineGate(httpd.get_app()))
+    return live_server
+
+
+def cut(route) -> None:
+    route.abort("internetdisconnected")
+
+
+def go_offline(page) -> None:
+    """The hall's Wi-Fi drops for this page's browser context: the context is offline, every request it would
+    send fails, and (OfflineGate) no write of it reaches the server even if one slips past both."""
+    page.context.add_cookies([{"name": OFFLINE_COOKIE, "value": "1", "url": page.base_url}])
+    page.context.set_offline(True)
+    page.context.route("**/*", cut)
+
+
+def go_online(page) -> None:
+    page.context.clear_cookies(name=OFFLINE_COOKIE)
+    page.context.unroute("**/*", cut)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
 @pytest.fixture
@@ -73,3 +126,28 @@ def wait_until(page, script: str, timeout: float = 15.0) -> None:
     while not page.evaluate(script):
         assert time.monotonic() < deadline, f"still false after {timeout}s: {script}"
         page.wait_for_timeout(100)
+
+
+# Every word of the visible text whose glyphs sit on more than one line: a name or a column head broken
+# mid-word ("Obermeie|r", "G|e|w|o|n|n|e|n|e"). A word cut off with "…" stays on one line and passes.
+BROKEN_WORDS = """(() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const words = /[^\\s-]+-?/g;  // a break after a hyphen (Solo-|Gewinnquote) is a good one
+    for (let m = words.exec(node.data); m; m = words.exec(node.data)) {
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0 && r.height > 0)
+                            .map(r => Math.round(r.bottom)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+})()"""
+
+
+def broken_words(page) -> list[str]:
+    """The visible words of the page that are broken across lines (see BROKEN_WORDS)."""
+    return page.evaluate(BROKEN_WORDS)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from scoring.rules import ruleset_from_dict, score_hand
+from tests.browser.conftest import go_offline, go_online
 from tests.tournaments.test_services_hands import close, fill, make_table
 from tournaments.models import HandRevision
 from tournaments.services.hands import dealer_for, table_confirm
@@ -238,7 +239,7 @@ def test_a_game_entered_offline_is_kept_and_sent_when_the_network_is_back(page, 
     page.goto(f"{page.base_url}/tisch/{table.entry_key}/")
     tap_game(page, {"contract": "rufspiel", "declarer": 1, "partner": 2, "augen": 61})
     expect(page.get_by_test_id("preview-1")).to_contain_text("+1")
-    page.context.set_offline(True)
+    go_offline(page)
     page.get_by_test_id("save").click()
     expect(page.get_by_test_id("pending")).to_be_visible()
     screenshot(page, "entry-offline", full_page=False)
@@ -247,8 +248,7 @@ def test_a_game_entered_offline_is_kept_and_sent_when_the_network_is_back(page, 
     assert [item["number"] for item in queued] == [1]
     # The points the preview showed before the network dropped are in the sheet, marked as not sent.
     expect(page.get_by_test_id("unsent-1").locator('.c-seat[data-seat="1"] .pts')).to_have_text("+1")
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(page)
     expect(page.get_by_test_id("game-1")).to_be_visible()
     expect(page.locator("#game-form")).to_have_attribute("data-number", "2")
     assert table.hands.count() == 1

@@ -6,6 +6,7 @@ and the same dealer deals again. Screenshots: test-artifacts/entry-kreuz-*.png.
 """
 import pytest
 
+from tests.browser.conftest import go_offline, go_online
 from tests.browser.test_entry import expect, save
 from tests.tournaments.test_services_hands import make_table
 
@@ -83,7 +84,7 @@ def test_a_kreuz_and_a_replayed_60_to_60_at_a_table_of_five(page, screenshot):
 def test_a_replayed_60_to_60_entered_offline_keeps_the_dealer_for_the_next_queued_game(page):
     table = make_table(size=4, rules=RULES, names=NAMES[:4])
     page.goto(f"{page.base_url}/tisch/{table.entry_key}/")
-    page.context.set_offline(True)
+    go_offline(page)
     page.get_by_test_id("contract-kreuz").click()
     page.get_by_test_id("quick-60").click()
     page.get_by_test_id("save").click()
@@ -94,8 +95,7 @@ def test_a_replayed_60_to_60_entered_offline_keeps_the_dealer_for_the_next_queue
     queued = page.evaluate(f"JSON.parse(localStorage.getItem('skr:{table.entry_key}:queue'))")
     assert [(item["number"], item["dealer"], item["thrownIn"]) for item in queued] == [(1, 1, True), (2, 1, False)]
     assert queued[0]["who"] == "Theresa Obermeier + Magdalena Brandl"  # the Vorhand's pair, as proposed
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(page)
     expect(page.get_by_test_id("game-2")).to_be_visible()  # the server's sheet has both
     expect(page.locator("#game-form")).to_have_attribute("data-number", "3")
     assert [(h.number, h.dealer, h.thrown_in) for h in table.hands.order_by("number")] == [(1, 1, True), (2, 1, False)]

@@ -4,19 +4,21 @@ at one table, a whole round at a table of five, an app on the table.
 Screenshots go to test-artifacts/phone-*.png (360 px) and tablet-*.png (800 x 1280).
 """
 import time
+import uuid
 
 import pytest
 
 from scoring.rules import ruleset_from_dict, score_hand
-from tests.browser.conftest import TABLET_PORTRAIT
+from tests.browser.conftest import TABLET_PORTRAIT, broken_words, go_offline, go_online
 from tests.browser.test_entry import NAMES, expect, expected_totals, page_totals, round_games, tap_game
 from tests.tournaments.test_services_hands import make_table
 from tournaments.models import HandRevision
-from tournaments.services.hands import dealer_for, hand_record
+from tournaments.services.hands import dealer_for, hand_delete, hand_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 640}
+LAPTOP = {"width": 1366, "height": 768}  # the desk's laptop
 
 
 def new_page(browser, live_server, viewport=PHONE):
@@ -35,7 +37,9 @@ def phone(browser, live_server):
 
 
 def no_sideways_scroll(page, width: int = 360) -> None:
+    """Fits the width, and no name or heading is broken mid-word to get there."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert broken_words(page) == []
 
 
 def wait_until(page, script: str, timeout: float = 15.0) -> None:
@@ -52,23 +56,6 @@ def wait_offline_ready(page) -> None:
     wait_until(page, "navigator.serviceWorker.controller !== null")
     wait_until(page, "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
                      ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
-
-
-def cut(route) -> None:
-    route.abort("internetdisconnected")
-
-
-def go_offline(page) -> None:
-    """The hall's Wi-Fi drops: the context is offline, and (since Chromium's offline emulation can miss a
-    request that a service worker passes on) every request that would reach the network fails too."""
-    page.context.set_offline(True)
-    page.context.route("**/*", cut)
-
-
-def go_online(page) -> None:
-    page.context.unroute("**/*", cut)
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
 def queue_numbers(page, key: str) -> list[int]:
@@ -143,6 +130,33 @@ def test_a_game_refused_by_the_server_stays_on_the_device_with_the_reason(phone)
     phone.reload()
     expect(phone.get_by_test_id("unsent-1")).to_contain_text("abgelehnt")
     assert not table.hands.exists()
+
+
+def test_a_game_a_rule_refuses_after_a_correction_on_another_device_stays_with_the_reason(phone):
+    """Game 1 turns out to have been thrown in (deleted and entered anew on another device): its dealer deals
+    again and sits out game 2 at a table of five, so the game 2 queued here, which he played, breaks a rule
+    (400, not 409). It stays on the phone with the rule's reason, through a reload, and nothing is stored."""
+    table = make_table(size=5, names=NAMES, rules={"all_pass": "redeal"})
+    phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
+    tap_game(phone, {"contract": "rufspiel", "called": "eichel", "declarer": 2, "partner": 3, "augen": 70})
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id("game-1")).to_be_visible()
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", "2")
+    go_offline(phone)
+    tap_game(phone, {"contract": "wenz", "declarer": 1, "augen": 80})  # seat 2 deals game 2 here: seat 1 plays
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id("unsent-2")).to_be_visible()
+    hand_delete(hand=table.hands.get(number=1), reason="war weiter")
+    hand_record(table=table, record={"contract": "weiter"}, client_id=uuid.uuid4(), number=1)
+    go_online(phone)
+    row = phone.get_by_test_id("unsent-2")
+    expect(row).to_contain_text("abgelehnt")
+    expect(row).to_contain_text("Platz 1 gibt und setzt dieses Spiel aus")
+    assert queue_numbers(phone, table.entry_key) == [2]
+    phone.reload()
+    expect(phone.get_by_test_id("unsent-2")).to_contain_text("Platz 1 gibt und setzt dieses Spiel aus")
+    assert queue_numbers(phone, table.entry_key) == [2]
+    assert list(table.hands.values_list("number", "contract")) == [(1, "weiter")]
 
 
 def test_a_game_saved_on_one_device_appears_on_the_other_and_a_conflict_keeps_the_chosen_version(
@@ -221,6 +235,14 @@ def test_a_whole_round_of_forty_games_at_a_table_of_five_through_the_table_card_
     expect(phone.get_by_test_id("seat-5")).to_contain_text("Korbinian")
     no_sideways_scroll(phone)
     screenshot(phone, "phone-table-empty", full_page=False)
+    # The same link on a tablet held upright and on the desk's laptop: the form with game 1 tapped in.
+    for name, viewport in (("tablet", TABLET_PORTRAIT), ("laptop", LAPTOP)):
+        other = new_page(browser, live_server, viewport)
+        other.goto(link)
+        tap_game(other, games[0])
+        no_sideways_scroll(other, viewport["width"])
+        screenshot(other, f"{name}-table-form")
+        other.context.close()
     for number, record in enumerate(games, start=1):
         tap_game(phone, record)
         if number == 1:
@@ -258,9 +280,14 @@ def test_a_whole_round_of_forty_games_at_a_table_of_five_through_the_table_card_
     tablet = new_page(browser, live_server, TABLET_PORTRAIT)
     tablet.goto(link)
     expect(tablet.get_by_test_id("game-40")).to_be_visible()
-    assert tablet.evaluate("document.documentElement.scrollWidth") <= TABLET_PORTRAIT["width"]
+    no_sideways_scroll(tablet, TABLET_PORTRAIT["width"])
     screenshot(tablet, "tablet-table-40-games")
-    for p in (phone, tablet):
+    laptop = new_page(browser, live_server, LAPTOP)
+    laptop.goto(link)
+    expect(laptop.get_by_test_id("game-40")).to_be_visible()
+    no_sideways_scroll(laptop, LAPTOP["width"])
+    screenshot(laptop, "laptop-table-40-games")
+    for p in (phone, tablet, laptop):
         p.context.close()
 
 
@@ -292,3 +319,34 @@ def test_the_table_page_is_an_app_installable_awake_and_dark_on_request(browser,
     phone.get_by_test_id("theme-switch").click()
     assert phone.evaluate(background) == "rgb(18, 20, 18)"
     context.close()
+
+
+# A stand-in for the Screen Wake Lock API, which headless Chromium refuses: it records what the page asks for
+# and hands out a lock that the test can release, as a browser does when the phone's screen goes off.
+WAKE_LOCK = """(() => {
+  window.wakeLockAsked = [];
+  const request = type => {
+    window.wakeLockAsked.push(type);
+    const lock = new EventTarget();
+    lock.type = type;
+    lock.released = false;
+    lock.release = () => { lock.released = true; lock.dispatchEvent(new Event("release")); return Promise.resolve(); };
+    window.wakeLockHeld = lock;
+    return Promise.resolve(lock);
+  };
+  Object.defineProperty(navigator, "wakeLock", { value: { request }, configurable: true });
+})();"""
+
+
+def test_the_screen_stays_on_while_the_table_page_is_open_and_after_it_comes_back(phone):
+    table = make_table(size=4, names=NAMES[:4])
+    phone.add_init_script(WAKE_LOCK)
+    phone.goto(f"{phone.base_url}/tisch/{table.entry_key}/")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'on'")
+    assert phone.evaluate("window.wakeLockAsked") == ["screen"]
+    # The phone was put away: the browser drops the lock; back on the table page, the page takes it again.
+    phone.evaluate("window.wakeLockHeld.release()")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'off'")
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    wait_until(phone, "document.documentElement.dataset.wakeLock === 'on'")
+    assert phone.evaluate("window.wakeLockAsked") == ["screen", "screen"]

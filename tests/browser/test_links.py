@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.api.conftest import make_tournament
+from tests.browser.conftest import broken_words, go_offline, go_online
 from tests.browser.test_entry import expect, save, tap_game
 from tests.factories import ClubFactory
 from tests.tournaments.test_services_hands import rufspiel
@@ -20,6 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 640}
 TABLET = {"width": 800, "height": 1280}
+LAPTOP = {"width": 1366, "height": 768}  # the desk's laptop
 GAMES = 8
 
 
@@ -34,9 +36,10 @@ def phone(browser, live_server):
 
 
 def fits(page, width: int = 360) -> None:
-    """No sideways scrolling."""
+    """No sideways scrolling, and no name or heading broken mid-word."""
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"{page.url} is {scroll}px wide at {width}px"
+    assert broken_words(page) == [], page.url
 
 
 def finish_round(rnd) -> None:
@@ -65,6 +68,7 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     round_publish(round=first)
     expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 1", timeout=10_000)  # by itself
     table1 = first.tables.get(number=1)
+    fits(phone)
     screenshot(phone, "links-table-round1-360")
 
     # A game entered through the link stays in round 1's table; the page stays on the link.
@@ -77,7 +81,7 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     finish_round(first)
     expect(phone.get_by_test_id("link-between")).to_have_text(
         "Runde 1 ist abgeschlossen – gleich geht es mit Runde 2 weiter", timeout=10_000)
-    # (the entry page's own width at 360 px is the table page's business: tests/browser/test_entry*.py)
+    fits(phone)
     screenshot(phone, "links-table-between-360")
 
     # Round 2 is published: the same page shows round 2's table 1 without a new scan.
@@ -88,6 +92,7 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     expect(phone.get_by_test_id("game-form")).to_be_visible()
     for seat in second.tables.get(number=1).seats.select_related("registration__player"):
         expect(phone.get_by_test_id(f"seat-{seat.number}")).to_contain_text(seat.registration.player.first_name)
+    fits(phone)
     screenshot(phone, "links-table-round2-360")
 
     # The player's page: his round-2 seat, his table mates, his round-1 games.
@@ -107,12 +112,54 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     expect(phone.get_by_test_id("table-title")).to_contain_text(f"Tisch {seat2.table.number}")
     assert phone.url.endswith(reverse("tournaments:player_table", args=[registration.key]))
 
-    # The same pages on a tablet held upright.
-    context = browser.new_context(viewport=TABLET, locale="de-DE", has_touch=True)
-    tablet = context.new_page()
-    tablet.goto(phone.base_url + reverse("tournaments:player", args=[registration.key]))
-    fits(tablet, TABLET["width"])
-    screenshot(tablet, "links-player-800")
-    tablet.goto(url)
-    screenshot(tablet, "links-table-round2-800")
-    context.close()
+    # The same pages on a tablet held upright and on the desk's laptop.
+    for name, viewport in (("800", TABLET), ("1366", LAPTOP)):
+        context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=name == "800")
+        other = context.new_page()
+        other.goto(phone.base_url + reverse("tournaments:player", args=[registration.key]))
+        fits(other, viewport["width"])
+        screenshot(other, f"links-player-{name}")
+        other.goto(url)
+        expect(other.get_by_test_id("table-title")).to_contain_text("Runde 2")
+        fits(other, viewport["width"])
+        screenshot(other, f"links-table-round2-{name}")
+        context.close()
+
+
+def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the_next_round(phone, monkeypatch,
+                                                                                              screenshot):
+    """A queued game keeps the page on its round (after a switch it would sit, unseen, under the old table's key).
+    Refused because round 1 closed meanwhile, it stays with the reason while round 2 is out; once the table has
+    dealt with it (here: discarded), the page follows round 2 by itself."""
+    monkeypatch.setattr(link_views, "POLL_SECONDS", 2)
+    tournament = make_tournament(ClubFactory(), players=8, rules={"rounds": 2, "games_per_round": GAMES})
+    (first,) = round_draw(tournament=tournament, seed=4)
+    round_publish(round=first)
+    table1 = first.tables.get(number=1)
+    table_sheet_record(table=table1, records=[rufspiel(n, 4) for n in range(1, GAMES)])
+    phone.goto(phone.base_url + reverse("tournaments:table_link", args=[table_link_key(tournament.pk, 1)]))
+    expect(phone.locator("#game-form")).to_have_attribute("data-number", str(GAMES))
+
+    go_offline(phone)
+    tap_game(phone, rufspiel(GAMES, 4))
+    phone.get_by_test_id("save").click()
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_be_visible()
+    expect(phone.get_by_test_id("all-queued")).to_be_visible()  # the last game, waiting for the network
+    finish_round(first)  # the other device entered the last game; round 1 closes
+    (second,) = round_draw(tournament=tournament, seed=9)
+    round_publish(round=second)
+    go_online(phone)
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_contain_text("abgelehnt")
+    phone.wait_for_timeout(5_000)  # two of the link's polls: round 2 is out, but a game waits here
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 1")
+    expect(phone.get_by_test_id(f"unsent-{GAMES}")).to_contain_text("abgelehnt")
+    # "they are sent as soon as the network is back" would not be true of a refused game
+    expect(phone.get_by_test_id("all-queued")).to_be_hidden()
+    fits(phone)
+    screenshot(phone, "links-table-held-by-a-refused-game-360")
+
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_test_id(f"discard-{GAMES}").click()
+    expect(phone.get_by_test_id("table-title")).to_contain_text("Runde 2", timeout=10_000)
+    expect(phone.get_by_test_id("game-form")).to_be_visible()
+    assert list(second.tables.get(number=1).hands.all()) == []

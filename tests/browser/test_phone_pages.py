@@ -1,11 +1,12 @@
 """The pages a player or spectator opens, on a phone (360 x 640, touch) and a tablet held upright (800 x 1280):
-no sideways scrolling. Screenshots go to test-artifacts/phone-*.png and tablet-*.png.
+no sideways scrolling, and no word (a name, a column head) broken mid-word. Screenshots go to test-artifacts/phone-*.png and tablet-*.png.
 
 (The table's entry page has its own tests; the player's page and the table card's link: test_links.py.)
 """
 import pytest
 from django.urls import reverse
 
+from tests.browser.conftest import broken_words
 from tournaments.models import Tournament
 from tournaments.services.demo import DEMO_SLUG, demo_create
 
@@ -38,7 +39,7 @@ def test_the_public_pages_fit_without_sideways_scrolling(device, browser, live_s
     viewport = VIEWPORTS[device]
     context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=True, is_mobile=device == "phone")
     page = context.new_page()
-    wide = {}
+    wide, broken = {}, {}
     try:
         for name, path in pages(DEMO_SLUG, key).items():
             page.goto(live_server.url + path)
@@ -47,9 +48,12 @@ def test_the_public_pages_fit_without_sideways_scrolling(device, browser, live_s
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > viewport["width"]:
                 wide[name] = width
+            if words := broken_words(page):
+                broken[name] = words
     finally:
         context.close()
     assert not wide, f"wider than {viewport['width']} px: {wide}"
+    assert not broken, f"words broken across lines: {broken}"
 
 
 def test_on_a_phone_a_tap_on_a_standings_row_shows_its_details(browser, live_server, screenshot):

@@ -5,6 +5,7 @@ chart must be an SVG with a title and its labels, and no Content-Security-Policy
 """
 import pytest
 
+from tests.browser.conftest import broken_words
 from tournaments.models import Registration
 from tournaments.selectors.series import series_standings
 from tournaments.services.demo import DEMO_SERIES_SLUG, demo_create
@@ -32,6 +33,7 @@ def chart_texts(page, testid: str) -> tuple[str, list[str]]:
 def fits(page) -> None:
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert broken_words(page) == []  # e.g. the biggest game's "(Sommerren|nen," in a narrow box
 
 
 @pytest.mark.parametrize("size, name", [(PHONE, "phone"), (LAPTOP, "laptop")])

@@ -150,6 +150,9 @@ def test_a_number_the_next_round_does_not_have_says_so(client, tournament):
     assert "Round 2 has no table 2" in response.content.decode()
     assert status(client, tournament, 2)["state"] == "missing"
     assert response.context.get("table") is None
+    german = client.get(link(tournament, 2), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "In Runde 2 gibt es keinen Tisch 2" in german  # as the volunteers' guide quotes it
+    assert reverse("tournaments:seatlist", args=[tournament.slug]) in german  # and where to look instead
 
 
 def test_after_the_last_round_the_link_says_thank_you(client, tournament):
