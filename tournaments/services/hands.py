@@ -23,16 +23,16 @@ from .hooks import tournament_changed
 
 
 def _locked_table(table: Table) -> Table:
-    """Lock the table's row for this write, and share-lock its round so that its status holds meanwhile.
+    """Lock the table's row for this write, and its round so that its status holds meanwhile.
 
     ``of=("self",)``: without it PostgreSQL also locks the joined round and tournament rows for update,
     and every table of the tournament (and a standings recompute) would wait for every other. The
-    round is share-locked instead: writes at different tables go on side by side, while closing,
-    publishing or redrawing the round (``select_for_update`` on it) waits for them and they for it.
+    round is locked first and without its key (``FOR NO KEY UPDATE``, the ORM's own, on every database
+    that locks rows): closing, publishing or redrawing the round (``select_for_update`` on it) waits
+    for a correction and it for them; corrections of one round wait for each other, which costs
+    nothing at their rate (new games take the lean path of ``_lock_for_entry`` and no round lock).
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(f'SELECT 1 FROM "{Round._meta.db_table}" WHERE id = %s FOR SHARE', [table.round_id])
+    list(Round.objects.select_for_update(no_key=True).filter(pk=table.round_id).values_list("pk", flat=True))
     return Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
 
 
