@@ -42,7 +42,8 @@ os.environ.update(
 )
 
 RAW_SQL = """
-    SELECT s.registration_id, SUM((h.points ->> s.number::text)::int)
+    SELECT s.registration_id, SUM(CASE s.number WHEN 1 THEN h.points_1 WHEN 2 THEN h.points_2 WHEN 3 THEN h.points_3
+                                               WHEN 4 THEN h.points_4 WHEN 5 THEN h.points_5 END)
     FROM tournaments_hand h
     JOIN tournaments_table t ON t.id = h.table_id
     JOIN tournaments_round r ON r.id = t.round_id
