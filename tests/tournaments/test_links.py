@@ -302,3 +302,38 @@ def test_the_players_table_link_reaches_only_his_own_tables(client, tournament):
     assert second.seats.get(registration=registration).table.hands.count() == 1
     assert sum(t.hands.count() for t in second.tables.all()) == 1
     assert first.tables.filter(hands__client_id=body["client_id"]).count() == 0
+
+
+def test_the_player_pages_share_a_tables_sheet_until_it_changes(tournament):
+    """The sheets of a player page are kept per table and version: his table mates' pages and his
+    next poll read no game again, while a changed game, a confirmation or the round's state are read anew."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.selectors.links import player_page
+    from tournaments.services.hands import hand_delete
+
+    first = play_round(tournament, close=False)
+    table = first.tables.order_by("number").first()
+    seats = list(table.seats.select_related("registration__tournament").order_by("number"))
+
+    def page_and_game_reads(registration):
+        with CaptureQueriesContext(connection) as queries:
+            page = player_page(registration)
+        return page, sum('FROM "tournaments_hand"' in q["sql"] for q in queries)
+
+    games = table.hands.count()
+    page, reads = page_and_game_reads(seats[0].registration)
+    assert reads == 1 and len(page.rounds[0].games) == games
+    for seat in seats:  # his next poll and his table mates: the same sheet, no game read
+        page, reads = page_and_game_reads(seat.registration)
+        assert reads == 0 and page.rounds[0].seat == seat.number and len(page.rounds[0].games) == games
+    hand_delete(hand=table.hands.order_by("-number").first(), device="t")  # a revision: read anew
+    page, reads = page_and_game_reads(seats[1].registration)
+    assert reads == 1 and len(page.rounds[0].games) == games - 1
+    TableConfirmation.objects.create(table=table, seat=seats[2].number, device="t")
+    page, reads = page_and_game_reads(seats[2].registration)
+    assert reads == 1 and page.rounds[0].confirmed
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.CLOSED)
+    page, reads = page_and_game_reads(seats[2].registration)
+    assert reads == 1 and not page.rounds[0].open

@@ -4,12 +4,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from scoring.rules import Ruleset
 from scoring.rules import table as table_rules
 
-from ..models import Hand, Round, Table, Tournament
+from ..models import Hand, Round, Seat, Table, Tournament
 from .tables import hand_partner
 
 
@@ -228,6 +228,38 @@ def table_of_tournament(tournament: Tournament, table_id: int) -> Table | None:
 def rounds_with_tables(tournament: Tournament) -> list[Round]:
     """The rounds whose tables play or have played (published or closed), first round first."""
     return list(tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("number"))
+
+
+def table_entry_versions(table_ids: list[int]) -> dict[int, str]:
+    """``table_entry_version`` of several tables in one read, with who sits there (a substitute
+    changes the names on the sheet)."""
+    seated = Seat.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
+    rows = Table.objects.filter(pk__in=table_ids).order_by().annotate(
+        revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
+        who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
+    ).values_list("pk", "round__status", "revision", "confirmed", "paper_totals", "completed_at", "who")
+    return {pk: f"{status}-{revision or 0}-{confirmed}{'p' if paper is not None else ''}-{done or ''}-{who}"
+            for pk, status, revision, confirmed, paper, done, who in rows}
+
+
+_SHEETS: dict[tuple[int, str], EntrySheet] = {}  # (table id, version) -> its sheet; newest last
+_SHEETS_KEPT = 2048
+
+
+def table_entry_sheet_cached(table: Table, version: str) -> EntrySheet:
+    """``table_entry_sheet`` kept per process for the table's version (``table_entry_versions``).
+
+    The player pages of the four or five players of a table, polled all evening, share its sheet,
+    and an earlier round's sheet is read once: only a changed table is read again. Callers must not
+    change the sheet.
+    """
+    key = (table.pk, version)
+    found = _SHEETS.get(key)
+    if found is None:
+        found = _SHEETS[key] = table_entry_sheet(table)
+        while len(_SHEETS) > _SHEETS_KEPT:
+            _SHEETS.pop(next(iter(_SHEETS)))
+    return found
 
 
 def table_entry_version(table: Table) -> str:

@@ -15,7 +15,7 @@ from django.db.models import Count, Max, Sum
 
 from ..links import table_link_parse
 from ..models import HandRevision, Registration, Round, Seat, Table, Tournament
-from .entry import EntrySheet, table_entry_sheet
+from .entry import EntrySheet, table_entry_sheet_cached, table_entry_versions
 from .public import round_current_public
 from .standings import standings_state, standings_view
 
@@ -186,9 +186,10 @@ def player_page(registration: Registration) -> PlayerPage:
         .select_related("table__round__tournament").order_by("-round__number")
     )
     rounds = []
+    versions = table_entry_versions([seat.table_id for seat in seats])
     for seat in seats:
         seat.table.round.tournament = tournament
-        rounds.append(_player_round(seat, table_entry_sheet(seat.table)))
+        rounds.append(_player_round(seat, table_entry_sheet_cached(seat.table, versions[seat.table_id])))
     current = rounds[0] if rounds and current_round and rounds[0].number == current_round.number else None
     rank = None
     if tournament.standings_public:
