@@ -25,20 +25,20 @@ def skip_or_fail(reason: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_standings_lists():
-    """The decoded standings lists and the player pages' table sheets are kept per process and
+    """The decoded standings lists and the player pages' tables are kept per process and
     version; a test's database is rolled back and may give the next test's rows the same ids."""
     try:
         from tournaments.selectors import standings
     except ImportError:  # the pure engine tests also run on a bare Python
         yield
         return
-    from tournaments.selectors import entry
+    from tournaments.selectors import links
 
     standings._LISTS.clear()
-    entry._SHEETS.clear()
+    links._ROUNDS.clear()
     yield
     standings._LISTS.clear()
-    entry._SHEETS.clear()
+    links._ROUNDS.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -242,26 +242,6 @@ def table_entry_versions(table_ids: list[int]) -> dict[int, str]:
             for pk, status, revision, confirmed, paper, done, who in rows}
 
 
-_SHEETS: dict[tuple[int, str], EntrySheet] = {}  # (table id, version) -> its sheet; newest last
-_SHEETS_KEPT = 2048
-
-
-def table_entry_sheet_cached(table: Table, version: str) -> EntrySheet:
-    """``table_entry_sheet`` kept per process for the table's version (``table_entry_versions``).
-
-    The player pages of the four or five players of a table, polled all evening, share its sheet,
-    and an earlier round's sheet is read once: only a changed table is read again. Callers must not
-    change the sheet.
-    """
-    key = (table.pk, version)
-    found = _SHEETS.get(key)
-    if found is None:
-        found = _SHEETS[key] = table_entry_sheet(table)
-        while len(_SHEETS) > _SHEETS_KEPT:
-            _SHEETS.pop(next(iter(_SHEETS)))
-    return found
-
-
 def table_entry_version(table: Table) -> str:
     """A short tag that changes whenever the table's page would (a game, a confirmation, the round's state).
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Max, Sum
+from django.utils.translation import get_language
 
 from ..links import table_link_parse
 from ..models import HandRevision, Registration, Round, Seat, Table, Tournament
-from .entry import EntrySheet, table_entry_sheet_cached, table_entry_versions
+from .entry import EntrySheet, table_entry_sheet, table_entry_versions
 from .public import round_current_public
 from .standings import standings_state, standings_view
 
@@ -152,12 +153,12 @@ def registration_for_key(key: str) -> Registration | None:
             .filter(key=key).first())
 
 
-def _player_round(seat: Seat, entry: EntrySheet) -> PlayerRound:
+def _player_round(number: int, table: Table, entry: EntrySheet) -> PlayerRound:
     sheet = entry.sheet
     names = entry.names
     games = []
     for row in entry.rows:
-        cell = row.cells[seat.number - 1]
+        cell = row.cells[number - 1]
         hand = row.hand
         games.append(PlayerGame(
             number=row.number,
@@ -165,15 +166,36 @@ def _player_round(seat: Seat, entry: EntrySheet) -> PlayerRound:
             declarer="" if row.thrown_in else names.get(hand.declarer or 0, ""),
             points=cell.points, running=cell.running, plays=cell.plays, sits_out=cell.sits_out,
         ))
-    mine = next(s for s in sheet.seats if s.seat == seat.number)
+    mine = next(s for s in sheet.seats if s.seat == number)
     return PlayerRound(
-        number=sheet.round_number, status=sheet.round_status, table=seat.table, seat=seat.number,
+        number=sheet.round_number, status=sheet.round_status, table=table, seat=number,
         mates=[{"seat": s.seat, "name": s.name, "start_number": s.start_number, "club": s.club}
-               for s in sheet.seats if s.seat != seat.number],
+               for s in sheet.seats if s.seat != number],
         games=games, total=mine.total, games_required=sheet.games_required,
-        paper=seat.table.paper_totals is not None, confirmed=mine.confirmed,
+        paper=table.paper_totals is not None, confirmed=mine.confirmed,
         can_confirm=entry.games_complete and not entry.read_only and not mine.confirmed,
     )
+
+
+_ROUNDS: dict[tuple[int, str, str], dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
+_ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
+
+
+def _table_player_rounds(table: Table, version: str) -> dict[int, PlayerRound]:
+    """Every seat's part of a table's round for the player pages, kept per process for the table's
+    version (``table_entry_versions``) and the language.
+
+    The four or five players of a table, polling their pages all evening, share it, and an earlier
+    round's table is read once: only a changed table is read again. Callers must not change it.
+    """
+    key = (table.pk, version, get_language() or "")
+    found = _ROUNDS.get(key)
+    if found is None:
+        entry = table_entry_sheet(table)
+        found = _ROUNDS[key] = {s.seat: _player_round(s.seat, table, entry) for s in entry.sheet.seats}
+        while len(_ROUNDS) > _ROUNDS_KEPT:
+            _ROUNDS.pop(next(iter(_ROUNDS)))
+    return found
 
 
 def player_page(registration: Registration) -> PlayerPage:
@@ -189,7 +211,7 @@ def player_page(registration: Registration) -> PlayerPage:
     versions = table_entry_versions([seat.table_id for seat in seats])
     for seat in seats:
         seat.table.round.tournament = tournament
-        rounds.append(_player_round(seat, table_entry_sheet_cached(seat.table, versions[seat.table_id])))
+        rounds.append(_table_player_rounds(seat.table, versions[seat.table_id])[seat.number])
     current = rounds[0] if rounds and current_round and rounds[0].number == current_round.number else None
     rank = None
     if tournament.standings_public:
