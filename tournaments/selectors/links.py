@@ -7,6 +7,7 @@ per round, his place when the standings are public.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,6 +179,7 @@ def _player_round(number: int, table: Table, entry: EntrySheet) -> PlayerRound:
 
 
 _ROUNDS: dict[tuple[int, str, str], dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
+_ROUNDS_LOCK = threading.Lock()
 _ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
 
 
@@ -192,9 +194,11 @@ def _table_player_rounds(table: Table, version: str) -> dict[int, PlayerRound]:
     found = _ROUNDS.get(key)
     if found is None:
         entry = table_entry_sheet(table)
-        found = _ROUNDS[key] = {s.seat: _player_round(s.seat, table, entry) for s in entry.sheet.seats}
-        while len(_ROUNDS) > _ROUNDS_KEPT:
-            _ROUNDS.pop(next(iter(_ROUNDS)))
+        found = {s.seat: _player_round(s.seat, table, entry) for s in entry.sheet.seats}
+        with _ROUNDS_LOCK:  # a threaded server (runserver) shares the dict between requests
+            _ROUNDS[key] = found
+            while len(_ROUNDS) > _ROUNDS_KEPT:
+                _ROUNDS.pop(next(iter(_ROUNDS)))
     return found
 
 

@@ -5,6 +5,7 @@ from typing import Any
 
 import datetime
 import functools
+import threading
 from collections.abc import Iterable
 
 from django.db import connection
@@ -275,6 +276,7 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
 
 _LISTS: dict[tuple, tuple[list[dict[str, Any]], list[int]]] = {}  # a few decoded lists, newest last
 _LISTS_KEPT = 4
+_LISTS_LOCK = threading.Lock()
 
 
 def _snapshot_list(snapshot: StandingsSnapshot, round: int | None) -> tuple[list[dict[str, Any]], list[int]]:
@@ -297,9 +299,10 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None) -> tuple[list
         per_round = one.values_list("data__rounds", flat=True).get() or {}
         rounds = sorted(int(r) for r in per_round)
         rows = per_round.get(str(round), [])
-    _LISTS[key] = rows, rounds
-    while len(_LISTS) > _LISTS_KEPT:
-        _LISTS.pop(next(iter(_LISTS)))
+    with _LISTS_LOCK:  # a threaded server (runserver) shares the dict between requests
+        _LISTS[key] = rows, rounds
+        while len(_LISTS) > _LISTS_KEPT:
+            _LISTS.pop(next(iter(_LISTS)))
     return rows, rounds
 
 
