@@ -74,58 +74,49 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     return _back(tournament, drawn[0].number)
 
 
-@login_required
-@require_POST
-def redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def _round_action(request: HttpRequest, slug: str, number: int, act, done: str) -> HttpResponse:
+    """A round's state change through its service (``act(rnd)``): the rounds page again, with ``done``
+    or the service's refusal."""
     tournament = _organiser_tournament(request, slug)
     rnd = _round(tournament, number)
     try:
-        round_redraw(round=rnd, by=request.user)
+        act(rnd)
     except ServiceError as err:
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
-    messages.success(request, _("Round %(n)d is drawn again.") % {"n": number})
+    messages.success(request, done % {"n": number})
     return _back(tournament, number)
+
+
+@login_required
+@require_POST
+def redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_action(request, slug, number, lambda rnd: round_redraw(round=rnd, by=request.user),
+                         _("Round %(n)d is drawn again."))
 
 
 @login_required
 @require_POST
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _organiser_tournament(request, slug)
-    rnd = _round(tournament, number)
-    try:
-        round_publish(round=rnd, by=request.user)
-    except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
-    messages.success(request, _("Round %(n)d is published: seat lists and table entry are open.") % {"n": number})
-    return _back(tournament, number)
+    return _round_action(request, slug, number, lambda rnd: round_publish(round=rnd, by=request.user),
+                         _("Round %(n)d is published: seat lists and table entry are open."))
 
 
 @login_required
 @require_POST
 def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _organiser_tournament(request, slug)
-    rnd = _round(tournament, number)
-    try:
-        round_close(round=rnd, by=request.user)
-    except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
-    messages.success(request, _("Round %(n)d is closed.") % {"n": number})
-    return _back(tournament, number)
+    return _round_action(request, slug, number, lambda rnd: round_close(round=rnd, by=request.user),
+                         _("Round %(n)d is closed."))
 
 
 @login_required
 @require_POST
 def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The last round played is unlocked again, with a reason (logged); it is closed again the usual way."""
-    tournament = _organiser_tournament(request, slug)
-    rnd = _round(tournament, number)
-    try:
-        round_reopen(round=rnd, reason=request.POST.get("reason", ""), by=request.user)
-    except ServiceError as err:
-        return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
-    messages.success(request, _("Round %(n)d is open again: its tables can correct games and confirm anew; "
-                                "close it again when they are done.") % {"n": number})
-    return _back(tournament, number)
+    return _round_action(
+        request, slug, number,
+        lambda rnd: round_reopen(round=rnd, reason=request.POST.get("reason", ""), by=request.user),
+        _("Round %(n)d is open again: its tables can correct games and confirm anew; "
+          "close it again when they are done."))
 
 
 @login_required
