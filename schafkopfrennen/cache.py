@@ -26,3 +26,24 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server, params) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+
+class CacheScript:
+    """A Lua script run on the Django cache's Redis: several commands in one round trip (``EVALSHA``; the
+    script is loaded again if Redis forgot it). ``applies(cache)``: only on a Redis cache; callers keep
+    their plain cache calls for the others (the in-process cache of the embedded default)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._script = None
+
+    @staticmethod
+    def applies(cache) -> bool:
+        """Whether ``cache`` (a backend, or Django's ``cache`` proxy of one) keeps its data in Redis."""
+        return isinstance(getattr(cache, "_cache", None), DjangoRedisCacheClient)
+
+    def __call__(self, cache, keys: list[str], args: list):
+        client = cache._cache.get_client(write=True)
+        if self._script is None:
+            self._script = client.register_script(self.source)
+        return self._script(keys=[cache.make_key(key) for key in keys], args=args, client=client)

@@ -35,17 +35,23 @@ def _entry_key_sql(vendor: str) -> tuple[str, list[tuple[type, list[str], list[t
     return sql, layout
 
 
-def table_for_entry_key(entry_key: str, *, with_round: bool = True) -> Table | None:
+def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False) -> Table | None:
     """The table a tablet's private key opens, or None; ``with_round``: its round and tournament too.
 
     A write passes it on to a service that locks the table's row and re-reads only what can change.
     Every game a tablet saves starts here, so the three rows come from one plain statement, made
     into model instances as the ORM would (its converters, ``from_db``): building the ``select_related``
     query anew for every request cost five times the CPU of running it.
+
+    ``for_update`` (inside a transaction): the same statement also locks the table's row, and only it
+    (``FOR UPDATE OF``), so the table's own columns are read as of after the lock: a new game's save
+    finds and locks its table in one query.
     """
     if not with_round:
         return Table.objects.filter(entry_key=entry_key).first()
     sql, layout = _entry_key_sql(connection.vendor)
+    if for_update and connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF t"
     with connection.cursor() as cursor:
         cursor.execute(sql, [entry_key])
         row = cursor.fetchone()

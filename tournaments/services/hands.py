@@ -8,7 +8,7 @@ import functools
 import uuid
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,6 +18,7 @@ from scoring.rules import table as table_rules
 from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
+from ..selectors.entry import table_for_entry_key
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
@@ -51,8 +52,29 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
 dealer_for = table_rules.dealer_for  # the table's sequence: scoring/rules/table.py
 
 
+_RULESETS: dict[tuple[int, str], Any] = {}  # a few parsed rulesets, by tournament and its rules as stored
+
+
+def _ruleset(table: Table):
+    """The tournament's ruleset, parsed once per process while its stored rules stay the same.
+
+    ``Tournament.ruleset`` merges and checks the stored document on every call, which cost a save more
+    CPU than its statements; the parsed ``Ruleset`` is frozen, so one can be shared. Keyed by the
+    stored document itself (its ``repr``): a changed ruleset is a new key, never a stale answer.
+    """
+    tournament = table.round.tournament
+    key = (tournament.pk, repr(tournament.rules))
+    rules = _RULESETS.get(key)
+    if rules is None:
+        rules = tournament.ruleset  # a RuleError here is raised every time, never kept
+        if len(_RULESETS) >= 64:
+            _RULESETS.clear()
+        _RULESETS[key] = rules
+    return rules
+
+
 def _games_required(table: Table) -> int:
-    return table_rules.games_required(table.round.tournament.ruleset.games_per_round, table.size)
+    return table_rules.games_required(_ruleset(table).games_per_round, table.size)
 
 
 def next_game_number(table: Table) -> int:
@@ -67,7 +89,7 @@ def _dealer(table: Table, number: int) -> int:
 
 def _score(table: Table, record: dict[str, Any], dealer: int):
     try:
-        return hand_score(record, dealer=dealer, rules=table.round.tournament.ruleset, table_size=table.size)
+        return hand_score(record, dealer=dealer, rules=_ruleset(table), table_size=table.size)
     except RuleError as err:
         raise ServiceError(err.field, rule_error_text(err), code=err.code) from None
 
@@ -112,6 +134,32 @@ def _entry_sql(vendor: str) -> tuple[str, str]:
     return lock, facts
 
 
+@functools.cache
+def _insert_sql(model: type, vendor: str) -> tuple[str, list, bool]:
+    """``INSERT`` of one row of ``model`` (every concrete column but the id), written out once per process."""
+    meta, qn = model._meta, connection.ops.quote_name
+    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field and not f.generated]
+    returning = connection.features.can_return_columns_from_insert
+    sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))})" + (f" RETURNING {qn(meta.pk.column)}" if returning else ""))
+    return sql, fields, returning
+
+
+def _insert(obj):
+    """``Model.objects.create`` for the save's two rows without compiling the same INSERT for every game
+    (that cost more CPU than the rest of the save): each field's ``pre_save`` and ``get_db_prep_save``
+    as the ORM calls them, one statement. These models have no save() of their own and no signals."""
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: every field reads it, the proxy costs per read
+    sql, fields, returning = _insert_sql(type(obj), db.vendor)
+    params = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        obj.pk = (cursor.fetchone()[0] if returning
+                  else db.ops.last_insert_id(cursor, obj._meta.db_table, obj._meta.pk.column))
+    obj._state.adding, obj._state.db = False, db.alias
+    return obj
+
+
 def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
 
@@ -121,19 +169,27 @@ def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     facts from a statement after the lock, so a round closed meanwhile is seen (closing a round locks
     its tables first). ``twin``: this submission was stored before (a retry).
     """
-    lock, facts = _entry_sql(connection.vendor)
-    uid = Hand._meta.get_field("client_id").get_db_prep_value(client_id, connection)
+    lock, _facts = _entry_sql(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(lock, [table.pk])
         paper, completed, reason = cursor.fetchone()
-        cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
-        status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
     if paper or completed:  # rare: read the values themselves (the lock is already held)
         fresh = Table.objects.filter(pk=table.pk).values(*_CHANGING).get()
         for name in _CHANGING:
             setattr(table, name, fresh[name])
     else:
         table.paper_totals, table.completed_at, table.closed_reason = None, None, reason
+    return _entry_facts(table, client_id)
+
+
+def _entry_facts(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
+    """What entering a game needs, in one statement; run after the table's lock, so that it sees the
+    round's status and the games as they are now."""
+    _lock, facts = _entry_sql(connection.vendor)
+    uid = Hand._meta.get_field("client_id").get_db_prep_value(client_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
+        status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
     return {"status": status, "last": last, "entered": entered, "thrown_in": thrown_in, "twin": twin,
             "confirmed": confirmed}
 
@@ -148,6 +204,32 @@ def hand_record(
     Four queries whatever the tournament's size: the lock, the facts, the game, its revision.
     """
     facts = _lock_for_entry(table, client_id)
+    return _record(table, facts, record=record, client_id=client_id, number=number, by=by, device=device,
+                   organiser=organiser, reason=reason)
+
+
+@transaction.atomic
+def hand_record_at_key(
+    *, entry_key: str, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None, device: str = "",
+) -> tuple[Hand, bool] | None:
+    """A tablet's new game by its round's entry key: ``hand_record`` with the key lookup and the lock in one.
+
+    Three queries before the game's two inserts: the table found and locked by its key (with its round
+    and tournament), the facts, the game, its revision. None: no table has this round entry key (it may
+    be a table card's key, which the caller resolves and hands to ``hand_record``).
+    """
+    table = table_for_entry_key(entry_key, for_update=True)
+    if table is None:
+        return None
+    return _record(table, _entry_facts(table, client_id), record=record, client_id=client_id, number=number,
+                   device=device)
+
+
+def _record(
+    table: Table, facts: dict[str, Any], *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
+    by=None, device: str = "", organiser: bool = False, reason: str = "",
+) -> tuple[Hand, bool]:
+    """The part of ``hand_record`` after the lock: check, number, score and store the game."""
     if facts["twin"] is not None:
         return Hand.objects.get(pk=facts["twin"]), False
     table.round.status = facts["status"]
@@ -184,21 +266,21 @@ def hand_record(
         # No savepoint: under the table's lock the number is free; a unique clash is the submission id
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
-        hand = Hand.objects.create(
+        hand = _insert(Hand(
             table=table, number=number, dealer=dealer, **outcome_columns(score),
             entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
             client_id=client_id, **hand_columns(record),
-        )
+        ))
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
         # SQLite has no row locks: another device's game with this number got in first
         raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
                            code="number_taken") from None
-    HandRevision.objects.create(
+    _insert(HandRevision(
         table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
         by=hand.entered_by, device=device[:200], reason=reason[:300],
-    )
+    ))
     if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)

@@ -22,6 +22,8 @@ from celery.signals import worker_ready
 from django.core.cache import cache
 from django.db import transaction
 
+from schafkopfrennen.cache import CacheScript
+
 from ..models import Tournament
 from ..selectors.standings import games_marker
 from .standings_tasks import standings_recompute_task, standings_update_task
@@ -39,6 +41,25 @@ def trailing_key(tournament_id: int, kind: str = "merge") -> str:
     return f"standings:trailing:{kind}:{tournament_id}"
 
 
+# The two claims of a window in one round trip to Redis: the first change's, else the trailing task's.
+_CLAIM = CacheScript("""
+if redis.call('SET', KEYS[1], 1, 'NX', 'PX', ARGV[1]) then return 1 end
+if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 2 end
+return 0
+""")
+
+
+def _window_slot(tournament_id: int, kind: str) -> str | None:
+    """"first" (no change in the window yet), "trailing" (the window's one trailing task), None (taken)."""
+    first, trailing = pending_key(tournament_id, kind), trailing_key(tournament_id, kind)
+    if _CLAIM.applies(cache):
+        claimed = _CLAIM(cache, [first, trailing], [max(1, round(WINDOW_SECONDS * 1000))])
+        return {1: "first", 2: "trailing"}.get(claimed)
+    if cache.add(first, 1, timeout=WINDOW_SECONDS):
+        return "first"
+    return "trailing" if cache.add(trailing, 1, timeout=WINDOW_SECONDS) else None
+
+
 def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = None) -> bool:
     """Bring the snapshot up to date: merge ``table_ids`` (None: recompute all). Returns whether it sent work."""
     task = standings_recompute_task if table_ids is None else standings_update_task
@@ -49,11 +70,11 @@ def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = Non
     try:
         if in_process:
             task.apply_async(args=args)
-        elif cache.add(keys[0], 1, timeout=WINDOW_SECONDS):  # the first change after a quiet moment: at once
+        elif (slot := _window_slot(tournament_id, kind)) == "first":  # the first change after a quiet moment: at once
             task.apply_async(args=args)
         else:
             keys = [trailing_key(tournament_id, kind)]
-            if not cache.add(keys[0], 1, timeout=WINDOW_SECONDS):
+            if slot is None:
                 return False  # the window's trailing task is due later and will read this change
             task.apply_async(args=args, countdown=WINDOW_SECONDS)
     except Exception:  # Redis (cache or broker) unreachable, or in-process the update failed: entry

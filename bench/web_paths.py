@@ -1,0 +1,300 @@
+"""The two web hot paths in one process, against their floors (A/B interleaved): a saved game through the
+table API against ``bench/evening_site.py``'s bare insert view, and an unchanged standings / player-page
+poll (304) against its bare 304 view. CPU of this process (``time.process_time``), so no gunicorn.
+
+    .venv/bin/python bench/web_paths.py setup   --database-url postgres://postgres@127.0.0.1:5432/skr_paths
+    .venv/bin/python bench/web_paths.py measure --database-url postgres://postgres@127.0.0.1:5432/skr_paths \\
+        --redis-url redis://127.0.0.1:6379/11 [--profile save|poll|player] [--pairs 7 --batch 50]
+
+``setup`` drops and creates the database, migrates it and publishes round 1 of a ``--players`` tournament;
+``measure`` runs with the project's full middleware (``django.test.Client``, DEBUG off) and Redis as cache
+and broker (no worker: the standings tasks only queue up; the queue is emptied afterwards). Prints the
+median and range per pair, the ratio and the load average.
+"""
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f}/{five:.2f} on {os.cpu_count()} cores"
+
+
+def setup(args) -> None:
+    from bench.hand_entry import recreate_database
+
+    server, name = args.database_url.rsplit("/", 1)
+    recreate_database(server, name)
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "schafkopfrennen.settings"
+    for name in ("CELERY_BROKER_URL", "REDIS_CACHE_URL"):
+        os.environ.pop(name, None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tournaments.services.prizes import tournament_standings_publish
+    from tournaments.services.rounds import round_draw, round_publish
+    from tournaments.services.simulation import tournament_simulate_setup
+
+    call_command("migrate", verbosity=0)
+    tournament = tournament_simulate_setup(slug="abend", players=args.players, rounds=3, games=32, seed=1)
+    tournament_standings_publish(tournament=tournament, public=True)
+    (rnd,) = round_draw(tournament=tournament, seed=1)
+    round_publish(round=rnd)
+    print(f"set up: {args.players} players, {rnd.tables.count()} tables")
+
+
+def measure(args) -> None:
+    os.environ.update({
+        "DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
+        "REDIS_CACHE_URL": args.redis_url, "CELERY_BROKER_URL": args.redis_url, "DJANGO_DEBUG": "false",
+        "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_TABLE_API_RATE": "100000/min", "DJANGO_SECRET_KEY": "x" * 50,
+    })
+    import django
+
+    django.setup()
+    import json
+
+    from django.test import Client
+
+    from tournaments.models import Registration, Round
+    from tournaments.simulation import random_hand
+
+    rnd = Round.objects.filter(tournament__slug="abend").order_by("-number").first()
+    tables = []
+    for t in rnd.tables.order_by("number"):
+        last = t.hands.order_by("-number").first()
+        thrown = t.hands.filter(thrown_in=True).count()
+        number = (last.number if last else 0) + 1
+        tables.append([t.entry_key, t.size, number, (number - 1 - thrown) % t.size + 1])
+    keys = list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
+    rng = random.Random(args.seed)
+    client = Client()
+    turn = 0
+
+    def save_one():
+        nonlocal turn
+        table = tables[turn % len(tables)]
+        turn += 1
+        record = random_hand(rng, table_size=table[1], dealer=table[3], tout_allowed=False)
+        body = json.dumps({**record, "number": table[2], "client_id": str(uuid.uuid4())})
+        response = client.post(f"/api/tisch/{table[0]}/hands/", body, content_type="application/json")
+        assert response.status_code == 201, (response.status_code, response.content)
+        stored = json.loads(response.content)
+        table[2] = stored["number"] + 1
+        table[3] = stored["dealer"] % table[1] + 1
+
+    def floor_one(i=[0]):
+        i[0] += 1
+        client.post("/bench/floor/insert/", f"floor-{i[0]}", content_type="text/plain")
+
+    url = f"/t/abend/rangliste/?ich={keys[0][1]}"
+    hx = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
+    player = f"/s/{keys[1][0]}/"
+
+    def tags():
+        return (client.get(url, **hx)["ETag"], client.get(player, HTTP_ACCEPT_ENCODING="gzip")["ETag"])
+
+    tag, ptag = None, None
+
+    def poll_one():
+        response = client.get(url, HTTP_IF_NONE_MATCH=tag, **hx)
+        assert response.status_code == 304, response.status_code
+
+    def player_one():
+        response = client.get(player, HTTP_IF_NONE_MATCH=ptag, HTTP_ACCEPT_ENCODING="gzip")
+        assert response.status_code == 304, response.status_code
+
+    def floor_poll():
+        client.get("/bench/floor/poll/", HTTP_IF_NONE_MATCH='"floor"')
+
+    def timed(fn, count: int) -> float:
+        began = time.process_time()
+        for _ in range(count):
+            fn()
+        return 1000 * (time.process_time() - began) / count
+
+    for _ in range(20):  # warm: imports, connections, caches
+        save_one()
+        floor_one()
+    tag, ptag = tags()
+    for _ in range(20):
+        poll_one()
+        player_one()
+        floor_poll()
+
+    tag, ptag = tags()
+    if args.profile:
+        fn = {"save": save_one, "poll": poll_one, "player": player_one, "floor": floor_one}[args.profile]
+        profiler = cProfile.Profile(time.process_time)  # CPU, not waiting for the database
+        profiler.enable()
+        for _ in range(args.batch * 4):
+            fn()
+        profiler.disable()
+        stats = pstats.Stats(profiler).sort_stats("cumulative")
+        stats.print_stats(45)
+        stats.sort_stats("tottime").print_stats(30)
+        return
+
+    print(f"{args.pairs} pairs × {args.batch}, in-process, full middleware; {load()}")
+    for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
+                       ("save", save_one, floor_one)):  # the saves last: they change what the polls show
+        cost_a, cost_b = [], []
+        for pair in range(args.pairs):
+            halves = [(a, cost_a), (b, cost_b)]
+            for fn, costs in (halves if pair % 2 == 0 else halves[::-1]):
+                costs.append(timed(fn, args.batch))
+        ratios = [x / y for x, y in zip(cost_a, cost_b, strict=True)]
+        print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
+              f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
+              f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}")
+    from django.core.cache import cache
+
+    cache.clear()  # the queued standings tasks and counters of this run (its own Redis db)
+
+
+def served(args) -> None:
+    """The same A/B pairs over HTTP against gunicorn as bench/evening.py starts it (sync workers, DEBUG off),
+    web CPU from /proc (the gunicorn tree): what a request costs with the server's own share."""
+    import json
+    import secrets
+
+    from bench.evening import Client
+    from bench.hand_entry import cpu_seconds, free_port, start, stop
+
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "schafkopfrennen.settings"
+    for name in ("CELERY_BROKER_URL", "REDIS_CACHE_URL"):
+        os.environ.pop(name, None)
+    import django
+
+    django.setup()
+    from tournaments.models import Registration, Round
+    from tournaments.simulation import random_hand
+
+    rnd = Round.objects.filter(tournament__slug="abend").order_by("-number").first()
+    tables = []
+    for t in rnd.tables.order_by("number"):
+        last = t.hands.order_by("-number").first()
+        thrown = t.hands.filter(thrown_in=True).count()
+        number = (last.number if last else 0) + 1
+        tables.append([t.entry_key, t.size, number, (number - 1 - thrown) % t.size + 1])
+    keys = list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
+    port = args.port or free_port()
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
+           "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
+           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_API_RATE": "100000/min"}
+    web = start([str(Path(sys.executable).parent / "gunicorn"), "bench.evening_site_wsgi", "--preload",
+                 "--workers", str(args.workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"], env)
+    rng = random.Random(args.seed)
+    client = Client(port)
+    turn = 0
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if client.request("GET", "/bench/floor/poll/")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("gunicorn did not come up")
+            time.sleep(0.3)
+
+        def save_one():
+            nonlocal turn
+            table = tables[turn % len(tables)]
+            turn += 1
+            record = random_hand(rng, table_size=table[1], dealer=table[3], tout_allowed=False)
+            body = json.dumps({**record, "number": table[2], "client_id": str(uuid.uuid4())}).encode()
+            status, data, _h, _s = client.request("POST", f"/api/tisch/{table[0]}/hands/", body,
+                                                  {"Content-Type": "application/json"})
+            assert status == 201, (status, data)
+            stored = json.loads(data)
+            table[2] = stored["number"] + 1
+            table[3] = stored["dealer"] % table[1] + 1
+
+        def floor_one():
+            client.request("POST", "/bench/floor/insert/", f"floor-{uuid.uuid4()}".encode())
+
+        url = f"/t/abend/rangliste/?ich={keys[0][1]}"
+        hx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+        player = f"/s/{keys[1][0]}/"
+        tags = {}
+
+        def poll_one():
+            status = client.request("GET", url, headers={**hx, "If-None-Match": tags["s"]})[0]
+            assert status == 304, status
+
+        def player_one():
+            status = client.request("GET", player, headers={"Accept-Encoding": "gzip", "If-None-Match": tags["p"]})[0]
+            assert status == 304, status
+
+        def floor_poll():
+            client.request("GET", "/bench/floor/poll/", headers={"If-None-Match": '"floor"'})
+
+        for _ in range(3 * args.workers):
+            save_one()
+            floor_one()
+        tags["s"] = client.request("GET", url, headers=hx)[2]["ETag"]
+        tags["p"] = client.request("GET", player, headers={"Accept-Encoding": "gzip"})[2]["ETag"]
+
+        def timed(fn, count):
+            before = cpu_seconds([web.pid])
+            for _ in range(count):
+                fn()
+            return 1000 * (cpu_seconds([web.pid]) - before) / count
+
+        print(f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc; {load()}")
+        for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
+                           ("save", save_one, floor_one)):
+            cost_a, cost_b = [], []
+            for pair in range(args.pairs):
+                halves = [(a, cost_a), (b, cost_b)]
+                for fn, costs in (halves if pair % 2 == 0 else halves[::-1]):
+                    costs.append(timed(fn, args.batch))
+            ratios = [x / y for x, y in zip(cost_a, cost_b, strict=True) if y > 0]
+            print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
+                  f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
+                  f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}", flush=True)
+    finally:
+        stop(web)
+        import redis
+
+        redis.Redis.from_url(args.redis_url).flushdb()  # the queued standings tasks of this run (its own db)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("setup", "measure", "served"))
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--pairs", type=int, default=7)
+    parser.add_argument("--batch", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
+    parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--profile", choices=("save", "poll", "player", "floor"))
+    args = parser.parse_args()
+    if args.seed is None:
+        args.seed = int(time.time())
+    {"setup": setup, "measure": measure, "served": served}[args.mode](args)
+
+
+if __name__ == "__main__":
+    main()
