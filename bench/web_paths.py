@@ -147,6 +147,8 @@ def measure(args) -> None:
         stats = pstats.Stats(profiler).sort_stats("cumulative")
         stats.print_stats(45)
         stats.sort_stats("tottime").print_stats(30)
+        if args.dump:
+            stats.dump_stats(args.dump)
         return
 
     print(f"{args.pairs} pairs × {args.batch}, in-process, full middleware; {load()}")
@@ -289,6 +291,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
     parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--dump", help="write the profile's stats to this file (pstats)")
     parser.add_argument("--profile", choices=("save", "poll", "player", "floor"))
     args = parser.parse_args()
     if args.seed is None:

@@ -160,6 +160,41 @@ def _insert(obj):
     return obj
 
 
+@functools.cache
+def _insert_pair_sql(vendor: str) -> str:
+    """A game and its revision in one statement (PostgreSQL: the game's INSERT as a CTE, whose new id
+    the revision's INSERT takes)."""
+    hand_sql, _fields, _returning = _insert_sql(Hand, vendor)
+    revision_fields = _insert_sql(HandRevision, vendor)[1]
+    qn, link = connection.ops.quote_name, HandRevision._meta.get_field("hand").column
+    new_id = f"(SELECT {qn(Hand._meta.pk.column)} FROM h)"
+    values = ", ".join(new_id if f.column == link else "%s" for f in revision_fields)
+    return (f"WITH h AS ({hand_sql}) INSERT INTO {qn(HandRevision._meta.db_table)} "
+            f"({', '.join(qn(f.column) for f in revision_fields)}) VALUES ({values}) "
+            f"RETURNING {qn(link)}, {qn(HandRevision._meta.pk.column)}")
+
+
+def _insert_with_revision(hand: Hand, revision: HandRevision) -> None:
+    """Store a new game and its revision: one statement on PostgreSQL, two elsewhere."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
+        _insert(hand)
+        revision.hand = hand
+        _insert(revision)
+        return
+    sql = _insert_pair_sql(db.vendor)
+    hand_fields, revision_fields = _insert_sql(Hand, db.vendor)[1], _insert_sql(HandRevision, db.vendor)[1]
+    params = [f.get_db_prep_save(f.pre_save(hand, True), db) for f in hand_fields]
+    link = HandRevision._meta.get_field("hand").column
+    params += [f.get_db_prep_save(f.pre_save(revision, True), db) for f in revision_fields if f.column != link]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        hand.pk, revision.pk = cursor.fetchone()
+    revision.hand = hand
+    for obj in (hand, revision):
+        obj._state.adding, obj._state.db = False, db.alias
+
+
 def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
 
@@ -266,10 +301,14 @@ def _record(
         # No savepoint: under the table's lock the number is free; a unique clash is the submission id
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
-        hand = _insert(Hand(
+        hand = Hand(
             table=table, number=number, dealer=dealer, **outcome_columns(score),
             entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
             client_id=client_id, **hand_columns(record),
+        )
+        _insert_with_revision(hand, HandRevision(
+            table=table, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
+            by=hand.entered_by, device=device[:200], reason=reason[:300],
         ))
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
@@ -277,10 +316,6 @@ def _record(
         # SQLite has no row locks: another device's game with this number got in first
         raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
                            code="number_taken") from None
-    _insert(HandRevision(
-        table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
-        by=hand.entered_by, device=device[:200], reason=reason[:300],
-    ))
     if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)
