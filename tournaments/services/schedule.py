@@ -15,6 +15,7 @@ again") schedules the catch-up; a page view only reads.
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterable, Iterator
 
 from celery import shared_task
@@ -41,20 +42,35 @@ def trailing_key(tournament_id: int, kind: str = "merge") -> str:
     return f"standings:trailing:{kind}:{tournament_id}"
 
 
-# The two claims of a window in one round trip to Redis: the first change's, else the trailing task's.
+# The two claims of a window in one round trip to Redis: the first change's, else the trailing task's;
+# when both are taken, how long the trailing one still holds (ms).
 _CLAIM = CacheScript("""
-if redis.call('SET', KEYS[1], 1, 'NX', 'PX', ARGV[1]) then return 1 end
-if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 2 end
-return 0
+if redis.call('SET', KEYS[1], 1, 'NX', 'PX', ARGV[1]) then return {1, 0} end
+if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return {2, 0} end
+return {0, redis.call('PTTL', KEYS[2])}
 """)
+_taken_until: dict[tuple[int, str], float] = {}  # per process: the window's trailing task is claimed until then
+_MARGIN = 0.02  # seconds: this process's clock and Redis's expiry need not agree to the millisecond
 
 
 def _window_slot(tournament_id: int, kind: str) -> str | None:
-    """"first" (no change in the window yet), "trailing" (the window's one trailing task), None (taken)."""
+    """"first" (no change in the window yet), "trailing" (the window's one trailing task), None (taken).
+
+    When both are taken, the trailing task runs when its claim expires, and it reads every change
+    committed before: until then (less a margin) this process answers None without asking Redis, so
+    a burst of saves costs one round trip per process and window, not one per save.
+    """
+    slot = (tournament_id, kind)
+    if time.monotonic() < _taken_until.get(slot, 0.0):
+        return None
     first, trailing = pending_key(tournament_id, kind), trailing_key(tournament_id, kind)
     if _CLAIM.applies(cache):
-        claimed = _CLAIM(cache, [first, trailing], [max(1, round(WINDOW_SECONDS * 1000))])
-        return {1: "first", 2: "trailing"}.get(claimed)
+        claimed, holds_ms = _CLAIM(cache, [first, trailing], [max(1, round(WINDOW_SECONDS * 1000))])
+        if claimed == 0:
+            if holds_ms > 0:  # (-1: a claim without expiry, not ours: ask again next time)
+                _taken_until[slot] = time.monotonic() + holds_ms / 1000 - _MARGIN
+            return None
+        return "first" if claimed == 1 else "trailing"
     if cache.add(first, 1, timeout=WINDOW_SECONDS):
         return "first"
     return "trailing" if cache.add(trailing, 1, timeout=WINDOW_SECONDS) else None
