@@ -255,24 +255,41 @@ def served(args) -> None:
         tags["s"] = client.request("GET", url, headers=hx)[2]["ETag"]
         tags["p"] = client.request("GET", player, headers={"Accept-Encoding": "gzip"})[2]["ETag"]
 
+        from django.db import connection
+
+        def db_pids() -> list[int]:
+            """The PostgreSQL backends serving this database (the web workers' connections, kept 60 s)."""
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                               "AND pid <> pg_backend_pid()")
+                return [pid for (pid,) in cursor.fetchall()]
+
         def timed(fn, count):
-            before = cpu_seconds([web.pid])
+            pids = db_pids()
+            before = cpu_seconds([web.pid]), cpu_seconds(pids)
             for _ in range(count):
                 fn()
-            return 1000 * (cpu_seconds([web.pid]) - before) / count
+            pids_after = db_pids()
+            db = cpu_seconds(pids_after) - (before[1] if pids_after == pids else cpu_seconds(pids_after))
+            return 1000 * (cpu_seconds([web.pid]) - before[0]) / count, 1000 * db / count
 
-        print(f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc; {load()}")
+        print(f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc "
+              f"(and the database's backends for this database); {load()}")
         for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
                            ("save", save_one, floor_one)):
-            cost_a, cost_b = [], []
+            cost_a, cost_b, db_a, db_b = [], [], [], []
             for pair in range(args.pairs):
-                halves = [(a, cost_a), (b, cost_b)]
-                for fn, costs in (halves if pair % 2 == 0 else halves[::-1]):
-                    costs.append(timed(fn, args.batch))
+                halves = [(a, cost_a, db_a), (b, cost_b, db_b)]
+                for fn, costs, dbs in (halves if pair % 2 == 0 else halves[::-1]):
+                    web_ms, db_ms = timed(fn, args.batch)
+                    costs.append(web_ms)
+                    dbs.append(db_ms)
             ratios = [x / y for x, y in zip(cost_a, cost_b, strict=True) if y > 0]
             print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
                   f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
-                  f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}", flush=True)
+                  f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); "
+                  f"PostgreSQL {statistics.median(db_a):.2f} vs floor {statistics.median(db_b):.2f} ms; {load()}",
+                  flush=True)
     finally:
         stop(web)
         import redis

@@ -193,7 +193,7 @@ def test_the_save_writes_rows_the_orm_would_not_refuse():
 
 
 VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 200), st.floats(allow_nan=False),
-                   st.sampled_from(["", " ", "gras", " gras", "rufspiel", "wenz", "solo", "\x00", "12",
+                   st.sampled_from(["", " ", "gras", " gras", "rufspiel", "wenz", "solo", "\x00", "12", "gr\ud800s", "grüß",
                                     str(uuid.UUID(int=7)), "{" + str(uuid.UUID(int=7)) + "}"]),
                    st.lists(st.integers(), max_size=2))
 KEYS = st.sampled_from([*s.HandEntrySerializer._declared_fields, "unknown", "id", "points"])

@@ -17,8 +17,11 @@ import uuid
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.core.validators import (MaxLengthValidator, MaxValueValidator, MinLengthValidator, MinValueValidator,
+                                    ProhibitNullCharactersValidator)
 from django.http import HttpRequest, HttpResponse
 from rest_framework import fields as f
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 from rest_framework.renderers import JSONRenderer
 
 from ..selectors.links import table_link_resolve
@@ -47,6 +50,7 @@ def _checker(field: f.Field):
             if value is None and nullable:
                 return None
             if (type(value) is not str or not value or value != value.strip() or "\x00" in value
+                    or (not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value))
                     or (longest is not None and len(value) > longest)
                     or (shortest is not None and len(value) < shortest)):
                 return _HANDED_BACK
@@ -83,13 +87,19 @@ def _checker(field: f.Field):
     return None
 
 
+_UNDERSTOOD = (MaxLengthValidator, MinLengthValidator, ProhibitNullCharactersValidator,
+               ProhibitSurrogateCharactersValidator, MaxValueValidator, MinValueValidator)  # DRF's own, checked above
+
+
 def _entry_checks() -> tuple[dict[str, Any], frozenset[str]] | None:
+    """The checks of ``HandEntrySerializer``'s declared fields; None (every body to DRF) as soon as one
+    field has a kind, a default or a validator the checks above do not reproduce."""
     declared = s.HandEntrySerializer._declared_fields
     checks = {name: _checker(field) for name, field in declared.items() if not field.read_only}
     if any(check is None for check in checks.values()) or any(
-            field.validators for field in declared.values() if type(field) is not f.CharField and
-            type(field) is not f.IntegerField):
-        return None  # a field of another kind: every body goes to DRF
+            field.default is not f.empty or not all(isinstance(v, _UNDERSTOOD) for v in field.validators)
+            for field in declared.values()):
+        return None
     required = frozenset(name for name, field in declared.items() if field.required)
     return checks, required
 
