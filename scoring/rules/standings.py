@@ -1,6 +1,8 @@
 """Standings, Tischbester and the money ledger (rules.md sections 7 and 8). Pure.
 
-The input is what the tables produced: per table and round the seats (seat -> player key) and
+Money, ledger entries, standings and Tischbeste are named tuples: as immutable as frozen dataclasses,
+and made several times faster (a full recompute at 4,000 players makes 25,000 of them). The input is
+what the tables produced: per table and round the seats (seat -> player key) and
 either the scored games or the round totals from a paper sheet. Player keys are opaque ints (the
 caller's registration ids, already mapped to whoever holds the account after a substitution).
 """
@@ -12,7 +14,7 @@ from operator import itemgetter
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .ruleset import Ruleset
 from .scoring import HandScore
@@ -22,8 +24,7 @@ WEITERGELD = "weitergeld"
 PAYOUT = "payout"
 
 
-@dataclass(frozen=True, slots=True)
-class Money:
+class Money(NamedTuple):
     """Money one seat owes for one game (Reuegeld or Weitergeld)."""
 
     hand: int
@@ -76,8 +77,7 @@ def game_money(number: int, reuegeld: Mapping[int, int], weitergeld: Mapping[int
             + [Money(number, seat, WEITERGELD, cents) for seat, cents in weitergeld.items()])
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
+class LedgerEntry(NamedTuple):
     """Money, never points: positive cents the player pays in, negative cents he receives."""
 
     player: int
@@ -97,8 +97,7 @@ class TieNote:
     tiebreak: str  # won_solos | lost_solos | last_round | lot | shared
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     rank: int
     player: int
     points: int
@@ -111,8 +110,7 @@ class Standing:
     round_solos: tuple[tuple[int, int] | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Tischbester:
+class Tischbester(NamedTuple):
     round: int
     table: int
     players: tuple[int, ...]  # the best at the table (several share)
