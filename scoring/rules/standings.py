@@ -236,10 +236,11 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     tischbeste: list[Tischbester] = []
     free_used: dict[tuple[int, int], int] = defaultdict(int)  # (player, round) -> lost solos so far
     rounds = sorted({t.round for t in tables})
+    free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
     for table in sorted(tables, key=lambda t: (t.round, t.table)):
         collected = 0
-        rnd, points, won, lost = table.round, table.points, table.won_solos, table.lost_solos
-        for seat, player in table.seats.items():
+        rnd, seats, points, won, lost = table.round, table.seats, table.points, table.won_solos, table.lost_solos
+        for seat, player in seats.items():
             tally = tallies[player]
             by_round = tally.round_points
             by_round[rnd] = by_round.get(rnd, 0) + points.get(seat, 0)
@@ -250,21 +251,21 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
                 by_round = tally.lost_by_round
                 by_round[rnd] = by_round.get(rnd, 0) + lost[seat]
         for item in table.money:
-            player = table.seats[item.seat]
+            player = seats[item.seat]
             if item.lost_solo:
-                free_used[(player, table.round)] += 1
-                if free_used[(player, table.round)] <= rules.reuegeld_free_solos:
+                free_used[(player, rnd)] += 1
+                if free_used[(player, rnd)] <= free:
                     continue
             if item.cents > 0:
-                ledger.append(LedgerEntry(player, table.round, table.table, item.hand, item.kind, item.cents))
+                ledger.append(LedgerEntry(player, rnd, table.table, item.hand, item.kind, item.cents))
                 collected += item.cents
-        best = max(table.points[s] for s in table.seats)
-        winners = tuple(sorted(table.seats[s] for s in table.seats if table.points[s] == best))
-        each, _rest = split_payout(collected, rules.reuegeld_tischbester_percent, len(winners))
-        tischbeste.append(Tischbester(table.round, table.table, winners, best, collected, each))
+        best = max([points[s] for s in seats])
+        winners = tuple(sorted([player for s, player in seats.items() if points[s] == best]))
+        each, _rest = split_payout(collected, percent, len(winners))
+        tischbeste.append(Tischbester(rnd, table.table, winners, best, collected, each))
         if each:
             for player in winners:
-                ledger.append(LedgerEntry(player, table.round, table.table, None, PAYOUT, -each))
+                ledger.append(LedgerEntry(player, rnd, table.table, None, PAYOUT, -each))
 
     tiebreaks = tuple(rules.tiebreaks)
     overall = rank_players(tallies, rounds, tiebreaks, lot_seed)
