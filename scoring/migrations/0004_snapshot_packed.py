@@ -7,7 +7,7 @@ computing them; nothing queries inside them. Existing snapshots are carried over
 gains ``round_solos`` (per round its won and lost solos, or null where he did not play), taken from
 the round lists that are dropped.
 """
-from django.db import migrations, transaction
+from django.db import migrations, models, transaction
 
 import scoring.models
 
@@ -18,7 +18,8 @@ def _round_solos(data):
                 for r, rows in rounds.items()}
     count = max(by_round, default=0)
     for row in data.get("overall") or []:
-        row["round_solos"] = [by_round.get(r, {}).get(row["registration"]) for r in range(1, count + 1)]
+        if "round_solos" not in row:  # (rows migrated down and up again keep theirs)
+            row["round_solos"] = [by_round.get(r, {}).get(row["registration"]) for r in range(1, count + 1)]
     return data.get("overall") or []
 
 
@@ -45,11 +46,12 @@ def pack(apps, schema_editor):
 
 def unpack(apps, schema_editor):
     Snapshot = apps.get_model("scoring", "StandingsSnapshot")
-    for snapshot in Snapshot.objects.all():  # the round lists come back with the next recompute
-        snapshot.data_json = {**snapshot.data, "overall": snapshot.overall, "rounds": {}}
+    for snapshot in Snapshot.objects.all():  # the round lists and the ledger come back with a recompute:
+        snapshot.data_json = {**snapshot.data, "overall": snapshot.overall, "rounds": {}, "ledger": []}
         snapshot.parts_json = snapshot.parts
-        snapshot.revision = 0  # shown as not current until then
-        snapshot.save(update_fields=["data_json", "parts_json", "revision"])
+        snapshot.revision = 0  # shown as not current until then,
+        snapshot.marker = ""  # and recomputed when a worker starts (standings_catch_up)
+        snapshot.save(update_fields=["data_json", "parts_json", "revision", "marker"])
 
 
 def lz4_on_postgresql(apps, schema_editor):
@@ -70,6 +72,9 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RenameField("standingssnapshot", "data", "data_json"),
         migrations.RenameField("standingssnapshot", "parts", "parts_json"),
+        # nullable while both exist, so that the way back can add them again to existing rows
+        migrations.AlterField("standingssnapshot", "data_json", models.JSONField(null=True)),
+        migrations.AlterField("standingssnapshot", "parts_json", models.JSONField(null=True)),
         migrations.AddField(
             model_name="standingssnapshot", name="overall",
             field=scoring.models.PackedJSONField(default=list, verbose_name="standings"),
