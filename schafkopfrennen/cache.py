@@ -1,12 +1,25 @@
-"""Django's Redis cache, with one client object per connection pool instead of one per command.
+"""Django's Redis cache, with one client object per connection pool instead of one per command, and
+timeouts in fractions of a second.
 
 Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` for every cache call, and building
 one (its table of response callbacks) costs about as much CPU as the round trip itself. A save and a
 poll make several cache calls (the rate limit, the standings schedule, the fragment cache), so the
 client is kept: ``redis.Redis`` is thread-safe and takes its connections from the same pool as before.
+
+Django rounds a timeout down to whole seconds (Redis ``EX``); the standings' coalescing window is a
+fraction of one, so a timeout that is not a whole number is kept in milliseconds (``PX``).
 """
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+
+
+def _fraction(timeout) -> bool:
+    return isinstance(timeout, float) and not timeout.is_integer()
+
+
+def _milliseconds(timeout: float) -> int:
+    return max(1, round(timeout * 1000))
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -21,11 +34,44 @@ class RedisCacheClient(DjangoRedisCacheClient):
             client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
         return client
 
+    def add(self, key, value, timeout):
+        if not _fraction(timeout):
+            return super().add(key, value, timeout)
+        client = self.get_client(key, write=True)
+        return bool(client.set(key, self._serializer.dumps(value), px=_milliseconds(timeout), nx=True))
+
+    def set(self, key, value, timeout):
+        if not _fraction(timeout):
+            return super().set(key, value, timeout)
+        self.get_client(key, write=True).set(key, self._serializer.dumps(value), px=_milliseconds(timeout))
+
+    def touch(self, key, timeout):
+        if not _fraction(timeout):
+            return super().touch(key, timeout)
+        return bool(self.get_client(key, write=True).pexpire(key, _milliseconds(timeout)))
+
+    def set_many(self, data, timeout):
+        if not _fraction(timeout):
+            return super().set_many(data, timeout)
+        pipeline = self.get_client(None, write=True).pipeline()
+        pipeline.mset({k: self._serializer.dumps(v) for k, v in data.items()})
+        for key in data:
+            pipeline.pexpire(key, _milliseconds(timeout))
+        pipeline.execute()
+
 
 class RedisCache(DjangoRedisCache):
     def __init__(self, server, params) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
+        """As Django's, except that a fraction of a second is kept (and sent as milliseconds)."""
+        if timeout == DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        if _fraction(timeout) and timeout > 0:
+            return float(timeout)
+        return super().get_backend_timeout(timeout)
 
 
 class CacheScript:

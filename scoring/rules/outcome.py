@@ -9,7 +9,7 @@ stored before it reads back with the field's default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -42,26 +42,19 @@ def outcome_from_dict(data: Mapping[str, Any]) -> HandScore:
     return HandScore(**kwargs)
 
 
-def _seat_map(values: Mapping[Any, int]) -> dict[str, int]:
-    return {str(seat): v for seat, v in sorted(values.items(), key=lambda kv: int(kv[0]))}
+def _pairs(values: Mapping[int, int]) -> list[tuple[int, int]]:
+    return sorted(values.items())
 
 
-def table_result_to_dict(result: TableResult) -> dict[str, Any]:
-    """A TableResult as the standings snapshot keeps it per table (to merge one table's change)."""
-    return {
-        "round": result.round, "table": result.table, "seats": _seat_map(result.seats),
-        "points": _seat_map(result.points), "won_solos": _seat_map(result.won_solos),
-        "lost_solos": _seat_map(result.lost_solos),
-        "money": [[m.hand, m.seat, m.kind, m.cents, m.lost_solo] for m in result.money],
-    }
+def table_result_to_json(result: TableResult) -> list[Any]:
+    """A TableResult as the standings snapshot keeps it per table (to merge one table's change): a
+    compact array, [round, table, seats, points, won solos, lost solos, money], seat maps as
+    [seat, value] pairs in seat order and each Money as [hand, seat, kind, cents, lost_solo]."""
+    return [result.round, result.table, _pairs(result.seats), _pairs(result.points), _pairs(result.won_solos),
+            _pairs(result.lost_solos), [[m.hand, m.seat, m.kind, m.cents, m.lost_solo] for m in result.money]]
 
 
-def table_result_from_dict(data: Mapping[str, Any]) -> TableResult:
-    def ints(values: Mapping[str, int]) -> dict[int, int]:
-        return {int(seat): v for seat, v in values.items()}
-
-    return TableResult(
-        round=data["round"], table=data["table"], seats=ints(data["seats"]), points=ints(data["points"]),
-        won_solos=ints(data["won_solos"]), lost_solos=ints(data["lost_solos"]),
-        money=tuple(Money(hand, seat, kind, cents, lost_solo) for hand, seat, kind, cents, lost_solo in data["money"]),
-    )
+def table_result_from_json(data: Sequence[Any]) -> TableResult:
+    round, table, seats, points, won, lost, money = data
+    return TableResult(round=round, table=table, seats=dict(seats), points=dict(points), won_solos=dict(won),
+                       lost_solos=dict(lost), money=tuple(Money(*item) for item in money))

@@ -63,7 +63,7 @@ def test_on_a_phone_a_tap_on_a_standings_row_shows_its_details(browser, live_ser
     from tournaments.services.standings import standings_recompute
 
     standings_recompute(tournament_id=tournament.pk)
-    leader = tournament.standings_snapshot.data["overall"][0]
+    leader = tournament.standings_snapshot.overall[0]
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="de-DE", has_touch=True, is_mobile=True)
     page = context.new_page()
     try:

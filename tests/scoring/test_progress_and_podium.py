@@ -54,7 +54,7 @@ def test_after_the_last_round_the_public_page_leads_with_the_podium():
     page = Client().get("/t/aus/", **DE).content.decode()
     assert page.index('data-testid="podium"') < page.index('data-testid="to-seatlist"')
     from scoring.models import StandingsSnapshot
-    overall = StandingsSnapshot.objects.get(tournament=tournament).data["overall"]
+    overall = StandingsSnapshot.objects.get(tournament=tournament).overall
     assert overall[0]["name"] in page.split('data-testid="podium-1"')[1].split("</li>")[0]
     assert 'class="button primary big" href="/t/aus/rangliste/"' in page.replace('data-testid="podium-standings"', "")
     standings = Client().get("/t/aus/rangliste/", **DE).content.decode()

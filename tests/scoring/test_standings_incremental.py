@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from tournaments.services import standings as standings_module
 from scoring.models import StandingsSnapshot
-from scoring.rules.outcome import table_result_to_dict
-from tournaments.selectors.standings import player_accounts, standings_compute, table_results_by_id, table_results_summed
-from tournaments.services.standings import snapshot_data
+from scoring.rules.outcome import table_result_to_json
+from tournaments.selectors.standings import (player_accounts, player_identities, round_rows, standing_rows,
+                                             standings_compute, table_results_by_id, table_results_summed)
+from tournaments.services.standings import snapshot_documents
 from tournaments.models import Hand, Registration
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import dealer_for, hand_correct, hand_delete, hand_record, table_paper_totals
@@ -36,12 +37,17 @@ OPS = ("save", "save", "save", "weiter", "correct", "correct", "delete", "substi
 def assert_snapshot_is_the_full_recompute(tournament) -> None:
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
     result, info = standings_compute(tournament)
-    assert snapshot.data == json.loads(json.dumps(snapshot_data(result, info)))
+    assert [snapshot.overall, snapshot.data] == json.loads(json.dumps(snapshot_documents(result, info)))
+    # Each round's list, ranked from the snapshot's overall list when read, is the pure computation's.
+    identity = player_identities(info)
+    for r, standings in result.rounds.items():
+        assert round_rows(snapshot.overall, r, tournament.ruleset.tiebreaks, tournament.lot_seed) == \
+            json.loads(json.dumps(standing_rows(standings, identity)))
     account, _info = player_accounts(tournament.pk)
-    fresh = {str(pk): table_result_to_dict(r) for pk, r in table_results_by_id(tournament.pk, account=account).items()}
-    summed = {str(pk): table_result_to_dict(r) for pk, r in table_results_summed(tournament.pk, account=account).items()}
+    fresh = {str(pk): table_result_to_json(r) for pk, r in table_results_by_id(tournament.pk, account=account).items()}
+    summed = {str(pk): table_result_to_json(r) for pk, r in table_results_summed(tournament.pk, account=account).items()}
     assert summed == fresh  # the database's sums are the games' outcomes folded one by one
-    kept = {pk: {k: v for k, v in t.items() if k != "rev"} for pk, t in snapshot.parts["tables"].items()}
+    kept = {pk: t[1:] for pk, t in snapshot.parts["tables"].items()}  # without the newest revision
     assert kept == json.loads(json.dumps(fresh))
 
 

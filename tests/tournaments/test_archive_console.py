@@ -75,7 +75,7 @@ def test_download_and_upload_keep_confirmations_paper_totals_and_show_the_standi
         assert (twin.completed_at is None) == (table.completed_at is None)
     assert StandingsSnapshot.objects.filter(tournament=copy).exists()  # standings at once
     page = client.get("/t/archiv-kopie/rangliste/", **EN).content.decode()
-    first = StandingsSnapshot.objects.get(tournament=copy).data["overall"][0]
+    first = StandingsSnapshot.objects.get(tournament=copy).overall[0]
     assert first["name"] in page
 
 

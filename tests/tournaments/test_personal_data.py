@@ -81,12 +81,13 @@ def test_anonymising_keeps_the_results_and_forgets_the_person(played):
     texts = [json.dumps([e.subject, e.before, e.after, e.reason], ensure_ascii=False)
              for e in AuditEntry.objects.filter(tournament=tournament)]
     texts += [s.description for s in SeatSwap.objects.filter(round__tournament=tournament)]
-    texts.append(json.dumps(tournament.standings_snapshot.data, ensure_ascii=False))
+    texts.append(json.dumps([tournament.standings_snapshot.overall, tournament.standings_snapshot.data],
+                            ensure_ascii=False))
     assert not [t for t in texts if "Nach2" in t]
     assert "Nach2" not in Client().get(f"/t/{tournament.slug}/sitzplan/").content.decode()
     assert AuditEntry.objects.filter(action="player.anonymise", subject=f"Spieler {player.pk}", by=orga).exists()
     # Only whole names were replaced: the other players' names are untouched.
-    assert "Nach1" in json.dumps(tournament.standings_snapshot.data)
+    assert "Nach1" in json.dumps(tournament.standings_snapshot.overall)
 
 
 def test_only_the_players_club_organisers_may(played):
@@ -111,5 +112,4 @@ def test_only_the_players_club_organisers_may(played):
 
 
 def _overall(tournament):
-    data = tournament.standings_snapshot.data
-    return data["overall"] if isinstance(data, dict) and "overall" in data else data
+    return tournament.standings_snapshot.overall

@@ -71,6 +71,8 @@ class HandRevision(models.Model):
                 name="hand_revision_totals_number_0",
             ),
         ]
+        # Each table's newest revision (the standings' recompute notes it per table): one index probe a table.
+        indexes = [models.Index(fields=["table", "id"], name="revision_newest_per_table")]
 
     def __str__(self) -> str:
         if self.action == self.Action.TOTALS:

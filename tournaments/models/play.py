@@ -147,6 +147,13 @@ class Hand(models.Model):
     # Thrown in: the same dealer deals again and the game does not count (a "weiter" under all-pass =
     # redeal, a Kreuz ending 60:60 under kreuz_tie = replay); the engine's HandScore.thrown_in.
     thrown_in = models.BooleanField(_("thrown in"), default=False)
+    # Taken from the outcome by its one writer too (scoring.storage.outcome_columns): the seat that won
+    # or lost a solo in this game (HandScore.won_solo / lost_solo: the declarer), and whether it costs
+    # money (Reuegeld or Weitergeld). The full recompute counts solos per table and reads only the
+    # paying games with plain column conditions, instead of looking inside every game's JSON.
+    solo_won = models.PositiveSmallIntegerField(_("solo won by seat"), null=True, blank=True)
+    solo_lost = models.PositiveSmallIntegerField(_("solo lost by seat"), null=True, blank=True)
+    pays = models.BooleanField(_("costs money"), default=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("entered by"),
@@ -165,6 +172,8 @@ class Hand(models.Model):
             models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_positive"),
             models.CheckConstraint(condition=models.Q(augen__isnull=True) | models.Q(augen__lte=120), name="augen_0_to_120"),
         ]
+        # The few games that cost money, per table: the standings' recompute reads only these one by one.
+        indexes = [models.Index(fields=["table"], condition=models.Q(pays=True), name="paying_games_per_table")]
 
     def __str__(self) -> str:
         return f"{self.table} – {_('game')} {self.number}: {self.get_contract_display()}"

@@ -310,13 +310,12 @@ def _standings_lines(rows: list[dict], rounds: int) -> tuple[StandingsLine, ...]
 def standings_data(tournament: Tournament, *, round: int | None = None) -> Standings:
     """The standings from the snapshot: overall and every round (or only ``round``)."""
     view = standings_view(tournament)
-    data = tournament.standings_snapshot.data if view.exists else {"overall": [], "rounds": {}}
     if round is not None:
-        sections = [StandingsSection(round=round, lines=_standings_lines(data["rounds"].get(str(round), []), 0))]
+        sections = [StandingsSection(round=round, lines=_standings_lines(standings_view(tournament, round=round).rows, 0))]
     else:
-        sections = [StandingsSection(round=None, lines=_standings_lines(data["overall"], len(view.rounds)),
+        sections = [StandingsSection(round=None, lines=_standings_lines(view.rows, len(view.rounds)),
                                      rounds=tuple(view.rounds))]
-        sections += [StandingsSection(round=r, lines=_standings_lines(data["rounds"][str(r)], 0))
+        sections += [StandingsSection(round=r, lines=_standings_lines(standings_view(tournament, round=r).rows, 0))
                      for r in view.rounds]
     return Standings(head=_list_head(tournament, view.computed_at, view.current), sections=tuple(sections))
 
