@@ -37,10 +37,10 @@ run score_hands 90 $PY bench/score_hands.py --hands 200000 --ab-hands 50000 --pa
 run draw 60 $PY bench/draw.py --players 1000 --pairs 7
 run print 150 $PY bench/print.py --players 200 --pairs 7
 run rehearsal 150 $PY bench/rehearsal.py --players 200 --games 16 --pairs 7
-run standings 330 $PY bench/standings.py --players "$PLAYERS" --games 16 --pairs 7 --no-worker \
+run standings 420 $PY bench/standings.py --players "$PLAYERS" --games 48 --pairs 7 --no-worker \
     --database-url "$PG/${DB}_standings" --redis-url "$REDIS"
 run hand_entry 180 $PY bench/hand_entry.py --players 1000 --tablets 250 --duration 56 --interval 15 30 --pairs 7 --celery worker \
     --database-url "$PG/${DB}_entry" --redis-url "$REDIS" --port "$PORT"
-run evening 330 $PY bench/evening.py --players 1000 --seconds 60 --clock 2 --pairs 7 --batch 20 \
+run evening 420 $PY bench/evening.py --players 1000 --seconds 60 --clock 2 --pairs 7 --batch 100 \
     --database-url "$PG/${DB}_evening" --redis-url "$REDIS" --port "$((PORT + 1))"
 echo "all figures in $OUT"

@@ -1,7 +1,7 @@
 """Reads for the standings pages, downloads, prize list and cash list (from the snapshot)."""
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import datetime
 import functools
@@ -31,8 +31,7 @@ from .tables import table_progress
 # --- The tables' results and the standings computed from them (the snapshot's writer uses them too) ---
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(NamedTuple):  # a named tuple: the snapshot's writers make one per player on every change
     registration_id: int
     start_number: int
     name: str
@@ -56,22 +55,19 @@ def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, Playe
             seen.add(key)
         account[pk] = key
     info = {
-        pk: PlayerInfo(
-            registration_id=pk, start_number=number, name=names[pk],
-            sort_name=f"{last}, {first}" if first else last, club=club or "",
-            substitute_for=names[sub_for] if sub_for else "",
-        )
+        pk: PlayerInfo(pk, number, names[pk], f"{last}, {first}" if first else last, club or "",
+                       names[sub_for] if sub_for else "")
         for pk, number, sub_for, first, last, club in regs
     }
     return account, info
 
 
-# What a standings row says about its player, in this order (``standing_rows``).
-IDENTITY = ("start_number", "name", "sort_name", "club", "substitute_for")
+# What a standings row says about its player, in this order (``standing_rows``): PlayerInfo without its id.
+IDENTITY = PlayerInfo._fields[1:]
 
 
 def player_identities(info: dict[int, PlayerInfo]) -> dict[int, tuple]:
-    return {pk: (p.start_number, p.name, p.sort_name, p.club, p.substitute_for) for pk, p in info.items()}
+    return {pk: p[1:] for pk, p in info.items()}
 
 
 def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,

@@ -160,39 +160,13 @@ def _insert(obj):
     return obj
 
 
-@functools.cache
-def _insert_pair_sql(vendor: str) -> str:
-    """A game and its revision in one statement (PostgreSQL: the game's INSERT as a CTE, whose new id
-    the revision's INSERT takes)."""
-    hand_sql, _fields, _returning = _insert_sql(Hand, vendor)
-    revision_fields = _insert_sql(HandRevision, vendor)[1]
-    qn, link = connection.ops.quote_name, HandRevision._meta.get_field("hand").column
-    new_id = f"(SELECT {qn(Hand._meta.pk.column)} FROM h)"
-    values = ", ".join(new_id if f.column == link else "%s" for f in revision_fields)
-    return (f"WITH h AS ({hand_sql}) INSERT INTO {qn(HandRevision._meta.db_table)} "
-            f"({', '.join(qn(f.column) for f in revision_fields)}) VALUES ({values}) "
-            f"RETURNING {qn(link)}, {qn(HandRevision._meta.pk.column)}")
-
-
 def _insert_with_revision(hand: Hand, revision: HandRevision) -> None:
-    """Store a new game and its revision: one statement on PostgreSQL, two elsewhere."""
-    db = connections[DEFAULT_DB_ALIAS]
-    if db.vendor != "postgresql":
-        _insert(hand)
-        revision.hand = hand
-        _insert(revision)
-        return
-    sql = _insert_pair_sql(db.vendor)
-    hand_fields, revision_fields = _insert_sql(Hand, db.vendor)[1], _insert_sql(HandRevision, db.vendor)[1]
-    params = [f.get_db_prep_save(f.pre_save(hand, True), db) for f in hand_fields]
-    link = HandRevision._meta.get_field("hand").column
-    params += [f.get_db_prep_save(f.pre_save(revision, True), db) for f in revision_fields if f.column != link]
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-        hand.pk, revision.pk = cursor.fetchone()
+    """Store a new game and its revision: two plain INSERTs on every database. (One statement on
+    PostgreSQL, the game's INSERT as a CTE of the revision's, saved a round trip, 0.16 ms of CPU in one
+    run; it was a second branch by vendor on the hot path and is left out.)"""
+    _insert(hand)
     revision.hand = hand
-    for obj in (hand, revision):
-        obj._state.adding, obj._state.db = False, db.alias
+    _insert(revision)
 
 
 def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
