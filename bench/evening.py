@@ -20,7 +20,8 @@ Then, in this order:
    snapshot reflects it, ``--pairs`` times;
 4. the phones alone, ``--phone-seconds`` long: every phone has loaded its page once (not counted) and
    polls every ``--poll`` s with its ETag while no game is entered (between two rounds): the share of
-   one core the web workers use for 1,000 phones, polls/s, 304 share, CPU per poll;
+   one core the web workers and PostgreSQL's backends for this database use for 1,000 phones, polls/s,
+   304 share, CPU per poll;
 5. the evening, ``--seconds`` long: every tablet enters a game every 60–120 s divided by ``--clock``,
    every phone polls every ``--poll`` s (its standings page with its own row, or its player page, each
    with the ETag it got last); prints saves/s, save p50/p95/p99, poll p50/p95, the 304 share, web and
@@ -174,6 +175,29 @@ def summary(values: list[float], unit: str = "ms", scale: float = 1000.0) -> str
         return "–"
     v = [x * scale for x in values]
     return f"median {statistics.median(v):.1f} {unit} (range {min(v):.1f}–{max(v):.1f})"
+
+
+def database_cpu() -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving the bench's database (the web workers' and the
+    worker's connections, kept open), this process's own left out."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        pids = [pid for (pid,) in cursor.fetchall()]
+    ticks, spent = os.sysconf("SC_CLK_TCK"), {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        spent[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return spent
+
+
+def database_cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the database's backends spent since ``before`` (a backend opened meanwhile counts whole)."""
+    return sum(now - before.get(pid, 0.0) for pid, now in database_cpu().items())
 
 
 def cpu_ms_per_request(web_pids, fn, count: int) -> float:
@@ -411,6 +435,7 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
                 for i in range(0, len(people), group_size)]
     checker = threading.Thread(target=lag_checker, daemon=True)
     cpu_before = (cpu_seconds(web_pids), cpu_seconds(worker_pids), time.process_time())
+    db_before = database_cpu()
     load_before = load()
     started = time.monotonic()
     for thread in [*threads, checker]:
@@ -420,6 +445,7 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
     elapsed = time.monotonic() - started
     web_cpu = cpu_seconds(web_pids) - cpu_before[0]
     worker_cpu = cpu_seconds(worker_pids) - cpu_before[1]
+    db_cpu = database_cpu_since(db_before)
     checker.join(timeout=30)
     ms = [1000 * s for s in saves]
     poll_ms = [1000 * s for s, _ in polls]
@@ -436,9 +462,12 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
           if finite else "   standings lag: none measured")
     per = len(saves) + len(polls)
     if not tablets:
-        print(f"   web workers: {100 * web_cpu / elapsed:.1f} % of one core for {args.phones} phones "
-              f"({1000 * web_cpu / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %)")
-    print(f"   CPU: web {web_cpu:.1f} s ({1000 * web_cpu / max(1, per):.2f} ms per request), worker {worker_cpu:.1f} s "
+        print(f"   web workers and database: {100 * (web_cpu + db_cpu) / elapsed:.1f} % of one core for {args.phones} "
+              f"phones ({1000 * (web_cpu + db_cpu) / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %): "
+              f"web {100 * web_cpu / elapsed:.1f} % ({1000 * web_cpu / max(1, len(polls)):.2f} ms), "
+              f"PostgreSQL {100 * db_cpu / elapsed:.1f} % ({1000 * db_cpu / max(1, len(polls)):.2f} ms)")
+    print(f"   CPU: web {web_cpu:.1f} s ({1000 * web_cpu / max(1, per):.2f} ms per request), PostgreSQL {db_cpu:.1f} s "
+          f"({1000 * db_cpu / max(1, per):.2f} ms per request), worker {worker_cpu:.1f} s "
           f"({1000 * worker_cpu / max(1, len(saves)):.1f} ms per game), this client {time.process_time() - cpu_before[2]:.1f} s "
           f"— of {elapsed * os.cpu_count():.0f} core-seconds; {load_before} before, {load()} after")
     if failures:

@@ -109,14 +109,23 @@ TEMPLATES = [
 WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 
 
+def _prepared(db: dict) -> dict:
+    """PostgreSQL binds parameters on the server and prepares a statement a connection has run five
+    times: every phone's poll token and every save run the same few statements, and planning them
+    again each time cost PostgreSQL more CPU than running them (issue 14)."""
+    if db.get("ENGINE") == "django.db.backends.postgresql":
+        db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+    return db
+
+
 # Database: DATABASE_URL, else POSTGRES_*, else the embedded SQLite file.
 def _database() -> dict:
     if os.environ.get("DATABASE_URL"):
         # Connections are kept for a minute and checked before reuse: after a PostgreSQL restart the first
         # request of each web worker reconnects instead of answering 500.
-        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True)
+        return _prepared(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True))
     if os.environ.get("POSTGRES_DB") or os.environ.get("POSTGRES_HOST"):
-        return {
+        return _prepared({
             "ENGINE": "django.db.backends.postgresql",
             "NAME": os.environ.get("POSTGRES_DB", "schafkopfrennen"),
             "USER": os.environ.get("POSTGRES_USER", "postgres"),
@@ -125,7 +134,7 @@ def _database() -> dict:
             "PORT": os.environ.get("POSTGRES_PORT", "5432"),
             "CONN_MAX_AGE": 60,
             "CONN_HEALTH_CHECKS": True,
-        }
+        })
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),

@@ -90,15 +90,33 @@ def test_real_workers_without_a_shared_cache_are_warned_about(settings):
     {"POSTGRES_DB": "x", "POSTGRES_HOST": "127.0.0.1"},
 ])
 def test_database_connections_are_health_checked(env):
-    """Persistent connections are checked before reuse (issue 13, fix 5), however the database is configured."""
+    """Persistent connections are checked before reuse (issue 13, fix 5), however the database is configured;
+    PostgreSQL binds on the server and prepares a statement run five times (issue 14: the polls' tokens)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "POSTGRES_DB", "POSTGRES_HOST")}
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"],
+                               "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'], "
+                               "d['OPTIONS']['server_side_binding'], d['OPTIONS']['prepare_threshold'])"],
         env={**clean, **env, "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["60", "True"]
+    assert result.stdout.split() == ["60", "True", "True", "5"]
+
+
+@pytest.mark.django_db
+def test_statements_are_prepared_on_postgresql():
+    """A statement run five times on a connection is a prepared one: PostgreSQL plans it once."""
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("CI runs the suite on PostgreSQL")
+        pytest.skip("prepared statements are PostgreSQL's (CI runs this there)")
+    from tournaments.selectors.standings import standings_state
+
+    for _ in range(7):
+        standings_state("nobody-has-this-slug")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%standingssnapshot%"])
+        assert cursor.fetchone()[0] >= 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -37,14 +37,21 @@ def test_an_unchanged_poll_gets_304_without_rendering(client, field, monkeypatch
 
 
 def test_a_counted_change_changes_the_etag(client, field):
-    from tournaments.models import Table, TableConfirmation
+    from tournaments.models import Round, Table, TableConfirmation
 
     url = "/t/halle/rangliste/"
     tag = client.get(url)["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
     table = Table.objects.filter(round__tournament=field).first()
-    TableConfirmation.objects.filter(table=table).order_by("pk").first().delete()  # the progress line changes
+    # A closed round's confirmations are not on the page (its progress line is the round being played's).
+    TableConfirmation.objects.filter(table=table).order_by("pk").first().delete()
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    Round.objects.filter(tournament=field).update(status=Round.Status.PUBLISHED)  # the round is played again
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    tag = client.get(url)["ETag"]
+    TableConfirmation.objects.filter(table=table).order_by("pk").first().delete()  # its progress line changes
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    Round.objects.filter(tournament=field).update(status=Round.Status.CLOSED)
     tag = client.get(url)["ETag"]
     StandingsSnapshot.objects.filter(tournament=field).update(version=99)
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
@@ -106,3 +113,16 @@ def test_a_snapshot_list_is_read_and_decoded_once_per_version(field):
     assert reads == 0 and round_view.rows and {r["round_points"][0] for r in round_view.rows} <= {r["points"] for r in round_view.rows}
     standings_recompute(tournament_id=field.pk)  # a new version: read again
     assert reads_of_the_list()[0] == 1
+
+
+def test_another_tournaments_newer_game_does_not_make_these_standings_lag(field, django_capture_on_commit_callbacks):
+    """The token asks this tournament's tables only when the newest revision of all is newer than its snapshot."""
+    from tournaments.selectors.standings import standings_state
+
+    token = standings_state("halle")[0]
+    assert token.split("-")[1] == "1"  # current
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_simulate(slug="nachbar", players=8, rounds=1, games=8, seed=2)
+    assert standings_state("halle")[0] == token
+    StandingsSnapshot.objects.filter(tournament=field).update(revision=0)  # one of its own games not counted
+    assert standings_state("halle")[0].split("-")[1] == "0"

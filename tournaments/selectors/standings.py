@@ -292,10 +292,11 @@ def _state_sql(vendor: str) -> str:
     return (
         f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, "
         f"({rounds} AND r.status = 'published'), ({rounds} AND r.status = 'closed'), "
-        f'(SELECT COUNT(*) FROM "{c}" x {of_tournament}), '
+        f"(SELECT COUNT(*) FROM \"{c}\" x {of_tournament} AND r.status = 'published'), "
         f'(SELECT COUNT(*) FROM "{tb}" x JOIN "{r}" r ON r.id = x.round_id WHERE r.tournament_id = t.id '
         f"AND x.closed_reason > ''), "
-        f'CASE WHEN EXISTS (SELECT 1 FROM "{h}" x {of_tournament} AND x.id > s.revision) THEN 1 ELSE 0 END '
+        f'CASE WHEN (SELECT MAX(x.id) FROM "{h}" x) <= s.revision THEN 0 '
+        f'WHEN EXISTS (SELECT 1 FROM "{h}" x {of_tournament} AND x.id > s.revision) THEN 1 ELSE 0 END '
         f'FROM "{t}" t LEFT JOIN "{s}" s ON s.tournament_id = t.id WHERE t.')
 
 
@@ -312,8 +313,10 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
     One small read, never the snapshot's document: the tournament with its snapshot's version, what
-    the progress line counts (rounds published and closed, confirmations, tables closed with a
-    reason), and whether a game revision is newer than the snapshot. Plain SQL: every phone in the
+    the progress line counts (rounds published and closed, the round being played's confirmations,
+    tables closed with a reason), and whether a game revision is newer than the snapshot: asked of
+    this tournament's tables only when the newest revision of all is newer (one index probe while
+    nothing is entered, as between rounds: 3,000 probes at 4,000 players otherwise). Plain SQL: every phone in the
     hall sends this every 20 seconds, and building the ORM query cost more than running it.
     """
     with connection.cursor() as cursor:
