@@ -18,11 +18,11 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring.models import PackedJSONField, StandingsSnapshot
+from scoring.models import StandingsSnapshot
 from scoring.rules.outcome import table_result_from_json, table_result_to_json
 from scoring.rules.standings import StandingsResult, compute_standings, player_money
 
@@ -80,30 +80,11 @@ def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, par
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     """Overwrite the snapshot without reading the old one back; False if there is none yet.
 
-    One plain ``UPDATE`` on every database. On PostgreSQL the documents (3.6 MB at 4,000 players) go
-    as binary parameters: Django's psycopg cursor binds on the client, quoting bytes into hex text the
-    server parses back, which took three times as long (at 4,000 players 40 against 13 ms, in one
-    run). Other databases run the ORM's ``update()``.
+    The ORM's plain ``UPDATE`` on every database; on PostgreSQL the documents (orjson bytes, 3.6 MB at
+    4,000 players) go as binary parameters, since the settings bind on the server (with Django's
+    client-side binding they were quoted into hex text, and writing took three times as long).
     """
-    snapshots = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
-    if connection.vendor != "postgresql":
-        return bool(snapshots.update(**values))
-    import psycopg  # only installed with the PostgreSQL driver; SQLite never gets here
-
-    sets, params = [], []
-    for name, value in values.items():
-        field = StandingsSnapshot._meta.get_field(name)
-        if isinstance(field, PackedJSONField):
-            sets.append(f'"{field.column}" = %b')
-            params.append(field.get_prep_value(value))
-        else:
-            sets.append(f'"{field.column}" = %s')
-            params.append(field.get_db_prep_save(value, connection))
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:  # server-side binding
-        cursor.execute(f'UPDATE "{StandingsSnapshot._meta.db_table}" SET {", ".join(sets)} WHERE "tournament_id" = %s',
-                       [*params, tournament_id])
-        return cursor.rowcount > 0
+    return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
 
 
 @contextlib.contextmanager
