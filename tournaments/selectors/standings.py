@@ -8,9 +8,9 @@ import functools
 import threading
 from collections.abc import Iterable
 
-from django.db import connection
 import orjson
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum, TextField
+from django.db import connection
+from django.db.models import Count, Max, OuterRef, Q, Subquery, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
