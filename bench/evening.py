@@ -177,6 +177,20 @@ def summary(values: list[float], unit: str = "ms", scale: float = 1000.0) -> str
     return f"median {statistics.median(v):.1f} {unit} (range {min(v):.1f}–{max(v):.1f})"
 
 
+def wait_for_web(client, seconds: float = 60) -> None:
+    """Until gunicorn answers (the bare poll view), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if client.request("GET", "/bench/floor/poll/")[0] == 200:
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit("gunicorn did not come up")
+        time.sleep(0.3)
+
+
 def database_cpu() -> dict[int, float]:
     """CPU seconds so far of each PostgreSQL backend serving the bench's database (the web workers' and the
     worker's connections, kept open), this process's own left out."""
@@ -227,16 +241,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     try:
         client = Client(port)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if client.request("GET", "/bench/floor/poll/")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("gunicorn did not come up")
-            time.sleep(0.3)
+        wait_for_web(client)
         # every table's first game, so that the standings exist and hold every table
         for table in tables:
             save(client, rng, table, lock)

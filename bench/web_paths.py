@@ -57,6 +57,21 @@ def setup(args) -> None:
     print(f"set up: {args.players} players, {rnd.tables.count()} tables")
 
 
+def open_tables() -> tuple[list[list], list[tuple[str, int]]]:
+    """The set-up round's tables as [entry key, size, next game number, its dealer], and fifty players'
+    (key, start number)."""
+    from tournaments.models import Registration, Round
+
+    rnd = Round.objects.filter(tournament__slug="abend").order_by("-number").first()
+    tables = []
+    for t in rnd.tables.order_by("number"):
+        last = t.hands.order_by("-number").first()
+        thrown = t.hands.filter(thrown_in=True).count()
+        number = (last.number if last else 0) + 1
+        tables.append([t.entry_key, t.size, number, (number - 1 - thrown) % t.size + 1])
+    return tables, list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
+
+
 def measure(args) -> None:
     os.environ.update({
         "DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
@@ -70,17 +85,9 @@ def measure(args) -> None:
 
     from django.test import Client
 
-    from tournaments.models import Registration, Round
     from tournaments.simulation import random_hand
 
-    rnd = Round.objects.filter(tournament__slug="abend").order_by("-number").first()
-    tables = []
-    for t in rnd.tables.order_by("number"):
-        last = t.hands.order_by("-number").first()
-        thrown = t.hands.filter(thrown_in=True).count()
-        number = (last.number if last else 0) + 1
-        tables.append([t.entry_key, t.size, number, (number - 1 - thrown) % t.size + 1])
-    keys = list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
+    tables, keys = open_tables()
     rng = random.Random(args.seed)
     client = Client()
     turn = 0
@@ -174,7 +181,7 @@ def served(args) -> None:
     import json
     import secrets
 
-    from bench.evening import Client
+    from bench.evening import Client, wait_for_web
     from bench.hand_entry import cpu_seconds, free_port, start, stop
 
     os.environ["DATABASE_URL"] = args.database_url
@@ -184,17 +191,9 @@ def served(args) -> None:
     import django
 
     django.setup()
-    from tournaments.models import Registration, Round
     from tournaments.simulation import random_hand
 
-    rnd = Round.objects.filter(tournament__slug="abend").order_by("-number").first()
-    tables = []
-    for t in rnd.tables.order_by("number"):
-        last = t.hands.order_by("-number").first()
-        thrown = t.hands.filter(thrown_in=True).count()
-        number = (last.number if last else 0) + 1
-        tables.append([t.entry_key, t.size, number, (number - 1 - thrown) % t.size + 1])
-    keys = list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
+    tables, keys = open_tables()
     port = args.port or free_port()
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
@@ -206,16 +205,7 @@ def served(args) -> None:
     client = Client(port)
     turn = 0
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if client.request("GET", "/bench/floor/poll/")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("gunicorn did not come up")
-            time.sleep(0.3)
+        wait_for_web(client)
 
         def save_one():
             nonlocal turn
