@@ -112,7 +112,7 @@ WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 def _prepared(db: dict) -> dict:
     """PostgreSQL binds parameters on the server and prepares a statement a connection has run five
     times: every phone's poll token and every save run the same few statements, and planning them
-    again each time cost PostgreSQL more CPU than running them (issue 14)."""
+    again each time cost PostgreSQL about as much CPU as running them (issue 14)."""
     if db.get("ENGINE") == "django.db.backends.postgresql":
         db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
     return db

@@ -142,10 +142,3 @@ def test_a_killed_database_connection_is_replaced_at_the_next_request():
         assert cursor.fetchone() == (1,)
     assert connection.connection.info.backend_pid != victim
 
-
-def test_redis_replies_are_parsed_in_c():
-    """hiredis is installed with redis-py (requirements.txt): every save's rate limit and standings window
-    and every cached fragment read go through it (issue 14)."""
-    from redis.utils import HIREDIS_AVAILABLE
-
-    assert HIREDIS_AVAILABLE

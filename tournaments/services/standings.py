@@ -80,9 +80,9 @@ def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, par
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     """Overwrite the snapshot without reading the old one back; False if there is none yet.
 
-    The ORM's plain ``UPDATE`` on every database; on PostgreSQL the documents (orjson bytes, 3.6 MB at
-    4,000 players) go as binary parameters, since the settings bind on the server (with Django's
-    client-side binding they were quoted into hex text, and writing took three times as long).
+    The ORM's plain ``UPDATE`` on every database; on PostgreSQL the documents (orjson bytes, several
+    megabytes at 4,000 players) go as binary parameters, since the settings bind on the server (with
+    Django's client-side binding they were quoted into hex text, which the server parsed back).
     """
     return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
 
