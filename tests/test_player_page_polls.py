@@ -153,3 +153,18 @@ def test_a_new_snapshot_is_read_once_per_process_and_a_poll_is_one_query(client,
     tag = client.get(player_url(reg))["ETag"]
     with django_assert_num_queries(1):
         assert client.get(player_url(reg), HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+def test_his_open_page_asks_for_the_rounds_signature_in_one_query(client, field, django_assert_num_queries):
+    reg = field.registrations.order_by("start_number").first()
+    page = client.get(player_url(reg))
+    url = player_url(reg, "player_status")
+    with django_assert_num_queries(1):
+        answer = client.get(url)
+    assert answer.json() == {"signature": page.context["page"].signature} == {"signature": "2:published"}
+    assert page.context["follow"]["signature"] == "2:published"
+    Round.objects.filter(tournament=field, number=2).update(status=Round.Status.CLOSED)
+    assert client.get(url).json() == {"signature": "2:closed"}
+    Round.objects.filter(tournament=field).update(status=Round.Status.DRAWN)
+    assert client.get(url).json() == {"signature": "0"} and client.get(player_url(reg)).context["page"].signature == "0"
+    assert client.get(player_url(reg).replace(reg.key, "nope") + "stand/").status_code == 404

@@ -147,8 +147,13 @@ class PlayerPage:
 
     @property
     def signature(self) -> str:
+        """What his open page polls (``player_signature``): it reloads when the newest public round changes."""
         rnd = self.current_round
-        return f"{rnd.number}:{rnd.status}" if rnd else "0"
+        return round_signature(rnd.number, rnd.status) if rnd else round_signature(None, None)
+
+
+def round_signature(number: int | None, status: str | None) -> str:
+    return f"{number}:{status}" if number is not None else "0"
 
 
 def registration_for_key(key: str) -> Registration | None:
@@ -316,6 +321,25 @@ def player_page(registration: Registration) -> PlayerPage:
         current_round=current_round, rank=rank, standings_public=tournament.standings_public,
         total=sum(r.total for r in rounds),
     )
+
+
+@functools.cache
+def _signature_sql() -> str:
+    g, r = Registration._meta.db_table, Round._meta.db_table
+    return (f'SELECT r.number, r.status FROM "{g}" g LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x '
+            f"WHERE x.tournament_id = g.tournament_id AND x.status <> 'drawn' ORDER BY x.number DESC LIMIT 1) "
+            f"WHERE g.key = %s")
+
+
+def player_signature(key: str) -> str | None:
+    """``PlayerPage.signature`` of his page in one small read (his open page asks every few seconds);
+    None for a key that is not genuine."""
+    if not key or len(key) > 64:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_signature_sql(), [key])
+        found = cursor.fetchone()
+    return None if found is None else round_signature(*found)
 
 
 @functools.cache

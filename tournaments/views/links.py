@@ -157,9 +157,11 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
 @never_cache
 @require_GET
 def player_status(request: HttpRequest, key: str) -> JsonResponse:
-    registration = _registration_or_404(key)
-    rnd = links.round_current_public(registration.tournament)
-    return JsonResponse({"signature": f"{rnd.number}:{rnd.status}" if rnd else "0"})
+    """What his open page polls (static/js/follow.js): it reloads when ``signature`` changes. One small read."""
+    signature = links.player_signature(key)
+    if signature is None:
+        raise Http404("No such player")
+    return JsonResponse({"signature": signature})
 
 
 @never_cache
