@@ -273,16 +273,10 @@ def _snapshot_key(tournament_id: int) -> tuple | None:
     return (tournament_id, *row) if row else None
 
 
-def player_standing(tournament: Tournament, start_number: int, snapshot: tuple | None = None) -> dict[str, Any] | None:
-    """His row of the overall standings (RANK_SHOWN), None when the snapshot has none (or there is no snapshot).
-
-    ``snapshot``: its key when the caller has read it (``_snapshot_key``); one small read otherwise.
-    """
-    if snapshot is None:
-        snapshot = _snapshot_key(tournament.pk if isinstance(tournament, Tournament) else tournament)
-    if snapshot is None:
-        return None
-    return _standings_by_number(tournament, snapshot).get(start_number)
+def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
+    """His row of the overall standings (RANK_SHOWN), None when the snapshot has none (or there is no snapshot)."""
+    snapshot = _snapshot_key(tournament.pk)
+    return None if snapshot is None else _standings_by_number(tournament, snapshot).get(start_number)
 
 
 @functools.cache
