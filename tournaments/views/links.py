@@ -117,7 +117,7 @@ def _player_state(request: HttpRequest, key: str):
     return links.player_page_state(key)
 
 
-_ROUND_HTML: dict[tuple, str] = {}  # PlayerRound.kept_as + (legend,) -> its section of the page
+_ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
 _ROUND_HTML_LOCK = threading.Lock()
 _ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
 
@@ -126,18 +126,20 @@ def _round_html(played: links.PlayerRound, legend: bool) -> str:
     """One round's section of a player's page, rendered once per table version, seat and language.
 
     A changed page is mostly his place in the standings moving: his rounds' games are as they were
-    and their rendering (most of the page's work) is kept, like the rounds themselves (``kept_as``).
+    and their rendering (most of the page's work) is kept with the very round the selectors keep
+    (``kept_as``; a round read anew is rendered anew).
     """
     key = (*played.kept_as, legend)
-    found = _ROUND_HTML.get(key) if played.kept_as else None
-    if found is None:
-        found = render_to_string("public/_player_round.html", {"r": played, "legend": legend})
-        if played.kept_as:
-            with _ROUND_HTML_LOCK:  # a threaded server (runserver) shares the dict between requests
-                _ROUND_HTML[key] = found
-                while len(_ROUND_HTML) > _ROUND_HTML_KEPT:
-                    _ROUND_HTML.pop(next(iter(_ROUND_HTML)))
-    return found
+    found = _ROUND_HTML.get(key)
+    if found is not None and found[0] is played:
+        return found[1]
+    html = render_to_string("public/_player_round.html", {"r": played, "legend": legend})
+    if played.kept_as:
+        with _ROUND_HTML_LOCK:  # a threaded server (runserver) shares the dict between requests
+            _ROUND_HTML[key] = played, html
+            while len(_ROUND_HTML) > _ROUND_HTML_KEPT:
+                _ROUND_HTML.pop(next(iter(_ROUND_HTML)))
+    return html
 
 
 @require_GET
