@@ -40,20 +40,41 @@ class PlayerInfo(NamedTuple):  # a named tuple: the snapshot's writers make one 
     substitute_for: str  # name of the player whose seat and points he took over, or ""
 
 
-def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
-    """registration id -> the registration holding its points (a substitute takes them over)."""
-    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
-        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name").order_by())
-    successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
-    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
-    account = {}
-    for pk, *_ in regs:
+class Accounts(dict):
+    """Registration id -> the registration holding its points; only substituted ones are kept, any
+    other holds his own."""
+
+    def __missing__(self, key: int) -> int:
+        return key
+
+
+def _accounts(substitutions: Iterable[tuple[int, int]]) -> Accounts:
+    """From (substitute, whom he substitutes) pairs: each substituted registration -> the last of his chain."""
+    successor = {sub_for: pk for pk, sub_for in substitutions}
+    account = Accounts()
+    for pk in successor:
         key, seen = pk, {pk}
         while key in successor and successor[key] not in seen:
             key = successor[key]
             seen.add(key)
         account[pk] = key
+    return account
+
+
+def substitutions(tournament_id: int) -> tuple[int, Accounts]:
+    """How many substitutes there are, and whose points they hold (a small read: substitutes only)."""
+    pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
+                 .values_list("pk", "substitute_for_id").order_by())
+    return len(pairs), _accounts(pairs)
+
+
+def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]]:
+    """registration id -> the registration holding its points (a substitute takes them over)."""
+    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
+        "player__club__name").order_by())
+    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
+    account = _accounts((pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for)
     info = {
         pk: PlayerInfo(pk, number, names[pk], f"{last}, {first}" if first else last, club or "",
                        names[sub_for] if sub_for else "")
