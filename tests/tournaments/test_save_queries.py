@@ -102,4 +102,4 @@ def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tourna
     save_queries, merge_queries = results[0]
     # the table found and locked by its key, the facts, the game, its revision
     assert save_queries == 4
-    assert merge_queries <= 11  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their games, the write
+    assert merge_queries <= 11  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their tables and games summed, the write

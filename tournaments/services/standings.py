@@ -20,8 +20,7 @@ import bisect
 import contextlib
 import gc
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -34,8 +33,7 @@ from scoring.rules.standings import (Standing, StandingsResult, compute_standing
 
 from ..models import HandRevision, Seat, Tournament
 from ..selectors.standings import (IDENTITY, PlayerInfo, newest_revisions, player_accounts, player_identities,
-                                   seating_layout, standing_rows, substitutions, table_results_by_id,
-                                   table_results_summed)
+                                   seating_layout, standing_rows, substitutions, table_results_summed)
 
 # How ``parts`` keeps what a merge needs: the seating it was computed for, whose points substitutes
 # hold, the rounds, each player's sort key (``standing_key``) and each table's newest revision. A
@@ -130,7 +128,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
                                lot_seed=tournament.lot_seed, with_rounds=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "rounds": sorted({t.round for t in results.values()}),
-             "keys": {str(key[-1]): key for key in result.keys},
+             "keys": {str(key[-1]): key for key in result.keys}, "order": list(result.keys),
              "tables": {str(pk): revs.get(pk, 0) for pk in results}}
     overall, data = snapshot_documents(result, info)
     return _write(tournament, snapshot=snapshot, revision=max(revs.values(), default=0),
@@ -138,30 +136,24 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
                   data=data, started=started)
 
 
-class _KeysOf(Sequence):
-    """The sort keys of the rows, in their order, looked up as needed (``rank_window`` reads a few)."""
-
-    def __init__(self, rows: list[dict[str, Any]], keys: dict[str, list[int]]):
-        self.rows, self.keys = rows, keys
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index):
-        return self.keys[str(self.rows[index]["registration"])]
-
-
-def _tables_of(players: set[int], account, tournament_id: int) -> dict[int, set[int]] | None:
-    """Round -> the tables these players (accounts) sat at; None if one of them sat at two in a round."""
-    holders = [reg for reg, holder in account.items() if holder in players]
-    seats = Seat.objects.filter(Q(registration_id__in=[*players, *holders]), round__tournament_id=tournament_id)
-    tables: dict[int, set[int]] = defaultdict(set)
+def _players_and_tables(stale: list[int], account, tournament_id: int) -> tuple[set[int], list[int]] | None:
+    """The players (accounts) of the changed tables and every table they sat at (one read: the seats of
+    whoever sits at them, and of every substitute and substituted); None if one of them sat at two
+    tables in a round (his Reuegeld allowance would span them)."""
+    at_changed = Seat.objects.filter(table_id__in=stale).values("registration_id")
+    seats = list(Seat.objects.filter(Q(registration_id__in=at_changed) | Q(registration_id__in=[*account, *account.values()]),
+                                     round__tournament_id=tournament_id)
+                 .values_list("table_id", "round__number", "registration_id").order_by())
+    changed = set(stale)
+    players = {account[reg] for table_id, _round, reg in seats if table_id in changed}
+    tables: set[int] = set()
     seen: dict[tuple[int, int], int] = {}
-    for table_id, round_number, reg in seats.values_list("table_id", "round__number", "registration_id").order_by():
-        if seen.setdefault((account[reg], round_number), table_id) != table_id:
-            return None
-        tables[round_number].add(table_id)
-    return tables
+    for table_id, round_number, reg in seats:
+        if account[reg] in players:
+            if seen.setdefault((account[reg], round_number), table_id) != table_id:
+                return None
+            tables.add(table_id)
+    return players, sorted(tables)
 
 
 def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) -> bool:
@@ -169,15 +161,13 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
     documents (changed in place). False if the snapshot cannot be merged (then it is recomputed)."""
     parts, overall, data = snapshot.parts, snapshot.overall, snapshot.data
     tiebreaks = tuple(tournament.ruleset.tiebreaks)
-    players = {account[reg] for reg in Seat.objects.filter(table_id__in=stale).values_list("registration_id", flat=True)}
-    by_round = _tables_of(players, account, tournament.pk)
-    if by_round is None:
+    found = _players_and_tables(stale, account, tournament.pk)
+    if found is None:
         return False
-    tables = sorted(set().union(*by_round.values()))
-    results = table_results_by_id(tournament.pk, account=account, table_ids=tables)
+    players, tables = found
+    results = table_results_summed(tournament.pk, account=account, table_ids=tables)
     folded = fold_tables(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset)
-    keys, rounds = parts["keys"], parts["rounds"]
-    sorted_keys = _KeysOf(overall, keys)
+    keys, sorted_keys, rounds = parts["keys"], parts["order"], parts["rounds"]
     lot = 1 + tiebreaks.index("lot") if "lot" in tiebreaks else None
     moved: list[int] = []
     identity: dict[int, tuple] = {}
@@ -189,6 +179,7 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         if index >= len(overall) or overall[index]["registration"] != player:
             return False
         row = overall.pop(index)
+        sorted_keys.pop(index)
         identity[player] = tuple(row[k] for k in IDENTITY)
         points, won, lost, per_round, solos = standing_values(folded.tallies[player], rounds)
         key = standing_key(points, won, lost, per_round[-1] if per_round else 0, old[lot] if lot else 0, player,
@@ -198,6 +189,7 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         keys[str(player)] = key
         new = bisect.bisect_left(sorted_keys, key)
         overall.insert(new, row)
+        sorted_keys.insert(new, key)
         moved += [index, new]
     start = max(0, min(moved) - 1)  # the row above the first moved has a new one below it
     ranked, _end = rank_window(sorted_keys, start, max(moved) + len(players) + 1,
