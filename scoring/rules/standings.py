@@ -9,6 +9,7 @@ caller's registration ids, already mapped to whoever holds the account after a s
 
 from __future__ import annotations
 
+import functools
 import random
 from operator import itemgetter
 from collections import defaultdict
@@ -145,7 +146,8 @@ class _Tally:
 _COLUMN = {"won_solos": 1, "lost_solos": 2, "last_round": 3, "lot": 4}
 
 
-def _picker(tiebreaks: Sequence[str]):
+@functools.cache
+def _picker(tiebreaks: tuple[str, ...]):
     return itemgetter(0, *(_COLUMN.get(t, 5) for t in tiebreaks)) if tiebreaks else (lambda base: (base[0],))
 
 
@@ -160,7 +162,7 @@ def lots(players: Iterable[int], lot_seed: int) -> dict[int, int]:
 def standing_key(points: int, won: int, lost: int, last_round_points: int, lot: int, player: int,
                  tiebreaks: Sequence[str]) -> list[int]:
     """Where a player stands: lists of these sort as the standings do (a list: it is stored as JSON)."""
-    return [*_picker(tiebreaks)((-points, -won, lost, -last_round_points, lot, 0)), player]
+    return [*_picker(tuple(tiebreaks))((-points, -won, lost, -last_round_points, lot, 0)), player]
 
 
 def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_before: int,

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 
 import orjson
 from django.db import connection
-from django.db.models import Count, Max, OuterRef, Q, Subquery, TextField
-from django.db.models.functions import Cast
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -213,12 +213,13 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
             won[table_id] = {seat: n for seat, n in zip(seats_5, values[5:10]) if n}
             lost[table_id] = {seat: n for seat, n in zip(seats_5, values[10:]) if n}
     money: dict[int, list[Money]] = defaultdict(list)
-    # The paying games' outcomes as text, decoded here by orjson: a tenth of the time of the JSON field's own.
-    paying = hands.filter(pays=True).values_list("table_id", "number", Cast("outcome", TextField()), "solo_lost")
-    for table_id, number, outcome, solo_lost in sorted(paying, key=lambda row: (row[0], row[1])):
-        outcome = orjson.loads(outcome)
-        money[table_id] += game_money(number, {int(s): c for s, c in outcome.get("reuegeld", {}).items()},
-                                      {int(s): c for s, c in outcome.get("weitergeld", {}).items()},
+    # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
+    # the time of the JSON field's own; the whole outcome as text cost the database a third more).
+    paying = hands.filter(pays=True).values_list("table_id", "number", KT("outcome__reuegeld"),
+                                                 KT("outcome__weitergeld"), "solo_lost")
+    for table_id, number, reuegeld, weitergeld, solo_lost in sorted(paying, key=lambda row: (row[0], row[1])):
+        money[table_id] += game_money(number, {int(s): c for s, c in orjson.loads(reuegeld or "{}").items()},
+                                      {int(s): c for s, c in orjson.loads(weitergeld or "{}").items()},
                                       solo_lost is not None)
     results = {}
     for pk, (rnd, number, paper) in tables.items():

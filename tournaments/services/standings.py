@@ -44,6 +44,13 @@ PARTS_FORMAT = 3
 # revisions behind the newest it reflected, so a change that committed late is still found.
 REVISION_LOOKBACK = 1000
 
+# The documents this process wrote last, per tournament: (version, parts, overall, data). A merge
+# takes them out instead of reading and decoding the snapshot again (a worker merges the same
+# tournament all evening: at 4,000 players decoding was a third of a merge); they are put back only
+# once the write has committed, and used only while the stored version is still theirs.
+_DOCUMENTS: dict[int, tuple[tuple[int, int], dict, list, dict]] = {}  # tournament -> ((pk, version), ...)
+_DOCUMENTS_KEPT = 2
+
 
 def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The snapshot's overall list (with what each round's list is ranked from) and the rest of it."""
@@ -51,8 +58,8 @@ def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> 
     identity = player_identities(info)
     data = {
         "tischbeste": [_tischbester_json(t, identity) for t in result.tischbeste],
-        # Per player (start number): Reuegeld and Weitergeld paid in, the Tischbester payouts received.
-        "money": player_money(result.ledger, {pk: p.start_number for pk, p in info.items()}),
+        # Per player (start number, as text: a JSON key): Reuegeld and Weitergeld paid in, the Tischbester payouts received.
+        "money": player_money(result.ledger, {pk: str(p.start_number) for pk, p in info.items()}),
         "collected_cents": result.collected_cents,
         "paid_out_cents": result.paid_out_cents,
         "pot_cents": result.pot_cents,
@@ -79,9 +86,31 @@ def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, sub
         "computed_at": timezone.now(), "overall": overall, "data": data,
         "duration_ms": round((time.perf_counter() - started) * 1000),
     }
-    if snapshot is None or not _snapshot_update(tournament.pk, values):
-        StandingsSnapshot.objects.create(tournament=tournament, **values)
-    return StandingsSnapshot(tournament=tournament, **values)
+    if snapshot is not None and _snapshot_update(tournament.pk, values):
+        pk = snapshot.pk
+    else:
+        pk = StandingsSnapshot.objects.create(tournament=tournament, **values).pk
+    transaction.on_commit(lambda: _keep(tournament.pk, (pk, values["version"]), values))
+    return StandingsSnapshot(pk=pk, tournament=tournament, **values)
+
+
+def _keep(tournament_id: int, identity: tuple[int, int], values: dict[str, Any]) -> None:
+    _DOCUMENTS.pop(tournament_id, None)
+    _DOCUMENTS[tournament_id] = identity, values["parts"], values["overall"], values["data"]
+    while len(_DOCUMENTS) > _DOCUMENTS_KEPT:
+        _DOCUMENTS.pop(next(iter(_DOCUMENTS)))
+
+
+def _snapshot_to_merge(tournament_id: int) -> StandingsSnapshot | None:
+    """The snapshot with its documents: those this process wrote last if they are still the stored ones."""
+    kept = _DOCUMENTS.pop(tournament_id, None)
+    if kept is None:
+        return StandingsSnapshot.objects.filter(tournament_id=tournament_id).first()
+    snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).defer("parts", "overall", "data").first()
+    if snapshot is None or (snapshot.pk, snapshot.version) != kept[0]:
+        return StandingsSnapshot.objects.filter(tournament_id=tournament_id).first()
+    snapshot.parts, snapshot.overall, snapshot.data = kept[1:]
+    return snapshot
 
 
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
@@ -244,7 +273,7 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     """
     started = time.perf_counter()
     tournament = _locked_tournament(tournament_id)
-    snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).first()
+    snapshot = _snapshot_to_merge(tournament_id)
     if (snapshot is None or not snapshot.parts or snapshot.parts.get("format") != PARTS_FORMAT
             or snapshot.parts.get("layout") != seating_layout(tournament_id)):
         return standings_recompute(tournament_id=tournament_id)
@@ -258,6 +287,7 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
         return standings_recompute(tournament_id=tournament_id)
     stale = sorted(pk for pk, rev in latest.items() if rev > stored[str(pk)])
     if not stale:
+        _keep(tournament_id, (snapshot.pk, snapshot.version), vars(snapshot))  # unchanged: kept as they were
         return None
     substitutes, account = substitutions(tournament_id)
     if {str(k): v for k, v in account.items()} != parts["accounts"] or not _merged(snapshot, tournament, account, stale):
