@@ -259,10 +259,10 @@ def hand_record_at_key(
     and tournament), the facts, the game, its revision. None: no table has this round entry key (it may
     be a table card's key, which the caller resolves and hands to ``hand_record``).
     """
-    table = table_for_entry_key(entry_key, for_update=True)
-    if table is None:
-        return None
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        table = table_for_entry_key(entry_key, for_update=True, cursor=cursor)
+        if table is None:
+            return None
         return _record(table, _entry_facts(table, client_id, cursor), cursor, record=record, client_id=client_id,
                        number=number, device=device)
 
