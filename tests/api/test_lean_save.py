@@ -107,6 +107,8 @@ def test_bodies_drf_reads_differently_are_answered_by_drf(tablet, table, drf_onl
         (b"[1, 2]", "application/json"),
         (b"", "application/json"),
         (json.dumps(entry(1)).encode(), "text/plain"),
+        (b"\xef\xbb\xbf" + json.dumps(entry(1)).encode(), "application/json"),  # a byte order mark
+        (json.dumps(entry(1)).encode("utf-16"), "application/json"),  # Python's json.loads would read both
     ]
     fast = [answer(tablet.generic("POST", url(table), body, content_type=kind)) for body, kind in cases]
     drf_only()
