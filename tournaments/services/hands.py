@@ -189,6 +189,31 @@ def _insert(obj, cursor):
     return obj
 
 
+@functools.cache
+def _layout(model: type) -> list[tuple[str, Any]]:
+    return [(f.name, f if f.is_relation else None) for f in model._meta.concrete_fields]
+
+
+def _new(model: type, values: dict[str, Any]):
+    """``model(**values)`` for the save's two rows, built positionally as ``Model.from_db`` builds a row: the
+    keyword path's lookups per field cost half as much again. Related objects (by field name) are cached
+    on the new row as assigning them caches them; a column not in ``values`` gets its default."""
+    args, related = [], []
+    for name, relation in _layout(model):
+        if name not in values:
+            args.append(model._meta.get_field(name).get_default())
+        elif relation is None:
+            args.append(values[name])
+        else:
+            value = values[name]
+            related.append((relation, value))
+            args.append(None if value is None else getattr(value, relation.target_field.attname))
+    obj = model(*args)
+    for relation, value in related:
+        relation.set_cached_value(obj, value)
+    return obj
+
+
 def _insert_with_revision(hand: Hand, revision: HandRevision, cursor) -> None:
     """Store a new game and its revision: two plain INSERTs on every database. (One statement on
     PostgreSQL, the game's INSERT as a CTE of the revision's, saved a round trip, 0.16 ms of CPU in one
@@ -308,15 +333,15 @@ def _record(
         # No savepoint: under the table's lock the number is free; a unique clash is the submission id
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
-        hand = Hand(
-            table=table, number=number, dealer=dealer, **outcome_columns(score),
-            entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
-            client_id=client_id, **hand_columns(record),
-        )
-        _insert_with_revision(hand, HandRevision(
-            table=table, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
-            by=hand.entered_by, device=device[:200], reason=reason[:300],
-        ), cursor)
+        author = by if getattr(by, "is_authenticated", False) else None
+        hand = _new(Hand, {
+            "table": table, "number": number, "dealer": dealer, **outcome_columns(score), "entered_by": author,
+            "device": device[:200], "client_id": client_id, **hand_columns(record),
+        })
+        _insert_with_revision(hand, _new(HandRevision, {
+            "table": table, "number": number, "action": HandRevision.Action.CREATE, "new": _snapshot(hand),
+            "by": author, "device": device[:200], "reason": reason[:300],
+        }), cursor)
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
