@@ -168,21 +168,26 @@ def _column_reader(field, db) -> tuple[Any, str | None, tuple[type, ...], Any]:
     return field, None, (), None
 
 
-def _insert(obj, cursor):
-    """``Model.objects.create`` for the save's two rows without compiling the same INSERT for every game
-    (that cost more CPU than the rest of the save): each field's value as the ORM prepares it
-    (``_column_reader``), one statement. These models have no save() of their own and no signals."""
-    db = cursor.db
-    sql, readers, returning = _insert_sql(type(obj), db.vendor)
+def _row(obj, db) -> list:
+    """The INSERT's parameters: ``[f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]``."""
     params = []
-    for field, attname, types, adapt in readers:
+    for field, attname, types, adapt in _insert_sql(type(obj), db.vendor)[1]:
         if attname is not None:
             value = getattr(obj, attname)
             if value is None or type(value) in types:
                 params.append(value if adapt is None else adapt(value))
                 continue
         params.append(field.get_db_prep_save(field.pre_save(obj, True), db))
-    cursor.execute(sql, params)
+    return params
+
+
+def _insert(obj, cursor):
+    """``Model.objects.create`` for the save's two rows without compiling the same INSERT for every game
+    (that cost more CPU than the rest of the save): each field's value as the ORM prepares it
+    (``_column_reader``), one statement. These models have no save() of their own and no signals."""
+    db = cursor.db
+    sql, _readers, returning = _insert_sql(type(obj), db.vendor)
+    cursor.execute(sql, _row(obj, db))
     obj.pk = (cursor.fetchone()[0] if returning
               else db.ops.last_insert_id(cursor, obj._meta.db_table, obj._meta.pk.column))
     obj._state.adding, obj._state.db = False, db.alias
