@@ -39,6 +39,8 @@ BROKER = _option("--redis-url", "BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.update(
     DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER,
     DJANGO_SETTINGS_MODULE="schafkopfrennen.settings", DJANGO_LOG_LEVEL="WARNING",
+    # as in production: no query log (it formatted every statement's SQL, the floor's one and the recompute's ten)
+    DJANGO_DEBUG="false", DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex * 2),
 )
 
 RAW_SQL = """

@@ -9,6 +9,7 @@ caller's registration ids, already mapped to whoever holds the account after a s
 
 from __future__ import annotations
 
+import functools
 import random
 from operator import itemgetter
 from collections import defaultdict
@@ -129,6 +130,7 @@ class StandingsResult:
     collected_cents: int = 0
     paid_out_cents: int = 0
     notes: Mapping[int, TieNote] = field(default_factory=dict)
+    keys: Sequence[list[int]] = ()  # each overall row's ``standing_key``, in the same order
 
 
 @dataclass
@@ -138,54 +140,96 @@ class _Tally:
     lost_by_round: dict[int, int] = field(default_factory=dict)
 
 
-def rank_players(
-    tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
-) -> tuple[Standing, ...]:
-    """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote.
+# The sort key of a standings row: (-points, then each tie-break's column of the base tuple
+# (-points, -won solos, lost solos, -points in the last round, lot); shared or unknown: 0), then the
+# player's key, which keeps equal players in a fixed order. Equal keys but for the player share a place.
+_COLUMN = {"won_solos": 1, "lost_solos": 2, "last_round": 3, "lot": 4}
 
-    Runs for every player overall and once per round on every merge of the standings (16,000 rows
-    at 4,000 players over three rounds), so the per-player work is kept to C-level calls: the sums
-    are ``map`` over the rounds, the sort key a tuple built from a fixed list of columns.
-    """
-    players = sorted(tallies)
+
+@functools.cache
+def _picker(tiebreaks: tuple[str, ...]):
+    return itemgetter(0, *(_COLUMN.get(t, 5) for t in tiebreaks)) if tiebreaks else (lambda base: (base[0],))
+
+
+def lots(players: Iterable[int], lot_seed: int) -> dict[int, int]:
+    """Each player's lot: his place in the draw (``lot_seed``) over every player, in key order."""
+    players = sorted(players)
     order = list(range(len(players)))
     random.Random(lot_seed).shuffle(order)
-    lot = dict(zip(players, order, strict=True))
-    last = rounds[-1] if rounds else None
-    zeros = [0] * len(rounds)
-    # The sort key: (-points, then each tie-break's column of ``base`` below; shared or unknown: 0).
-    column = {"won_solos": 1, "lost_solos": 2, "last_round": 3, "lot": 4}
-    pick = itemgetter(0, *(column.get(t, 5) for t in tiebreaks)) if tiebreaks else (lambda base: (base[0],))
-    keyed = []
-    rows = {}
-    for p in players:
-        tally = tallies[p]
-        played = tally.round_points
-        per_round = tuple(map(played.get, rounds, zeros))
-        won_by = tuple(map(tally.won_by_round.get, rounds, zeros))
-        lost_by = tuple(map(tally.lost_by_round.get, rounds, zeros))
-        won, lost = sum(won_by), sum(lost_by)
-        points = sum(per_round)
-        keyed.append((pick((-points, -won, lost, -played.get(last, 0), lot[p], 0)), p))
-        solos = tuple([(w, x) if r in played else None for r, w, x in zip(rounds, won_by, lost_by)])
-        rows[p] = (points, won, lost, per_round, solos)
-    keyed.sort()
-    standings: list[Standing] = []
-    rank = 0
-    previous = None
-    for index, (k, player) in enumerate(keyed):
+    return dict(zip(players, order, strict=True))
+
+
+def standing_key(points: int, won: int, lost: int, last_round_points: int, lot: int, player: int,
+                 tiebreaks: Sequence[str]) -> list[int]:
+    """Where a player stands: lists of these sort as the standings do (a list: it is stored as JSON)."""
+    return [*_picker(tuple(tiebreaks))((-points, -won, lost, -last_round_points, lot, 0)), player]
+
+
+def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_before: int,
+                tiebreaks: Sequence[str]) -> tuple[list[tuple[int, TieNote | None]], int]:
+    """Rank and tie note of the rows from ``start`` on, in sorted ``keys`` (``standing_key``).
+
+    A row's rank follows from the rows above it and its note from the one below, so after rows
+    between ``start`` and ``stop`` moved only those need ranking again, and the rows after them that
+    share a place with the last of them. ``rank_before``: the rank of the row above ``start`` (0 at
+    the top). Returns the (rank, note) of each row from ``start`` on and where that ended.
+    """
+    out: list[tuple[int, TieNote | None]] = []
+    count = len(keys)
+    index, rank = start, rank_before
+    previous = keys[start - 1][:-1] if start > 0 else None
+    while index < count:
+        key = keys[index]
+        k = key[:-1]
+        if index >= stop and k != previous:
+            break  # from here on every rank and note is as it was
         if k != previous:
             rank = index + 1  # otherwise a shared place: the rank of the one above
         previous = k
         note = None
-        if index + 1 < len(keyed) and keyed[index + 1][0][0] == k[0]:
+        if index + 1 < count and keys[index + 1][0] == k[0]:
             # Same points as the next one: say which tie-break put this player above him.
-            below_key, below = keyed[index + 1]
-            decided = next((t for t, x, y in zip(tiebreaks, k[1:], below_key[1:], strict=True) if x != y), "shared")
-            note = TieNote(above=player, below=below, tiebreak=decided)
-        points, won, lost, per_round, solos = rows[player]
-        standings.append(Standing(rank, player, points, won, lost, per_round, note, solos))
-    return tuple(standings)
+            below = keys[index + 1]
+            decided = next((t for t, x, y in zip(tiebreaks, k[1:], below[1:-1], strict=True) if x != y), "shared")
+            note = TieNote(above=key[-1], below=below[-1], tiebreak=decided)
+        out.append((rank, note))
+        index += 1
+    return out, index
+
+
+def standing_values(tally: _Tally, rounds: Sequence[int]) -> tuple[int, int, int, tuple[int, ...], tuple]:
+    """(points, won solos, lost solos, points per round, (won, lost) per round or None where he did not play)."""
+    played = tally.round_points
+    zeros = [0] * len(rounds)
+    per_round = tuple(map(played.get, rounds, zeros))
+    won_by = tuple(map(tally.won_by_round.get, rounds, zeros))
+    lost_by = tuple(map(tally.lost_by_round.get, rounds, zeros))
+    solos = tuple([(w, x) if r in played else None for r, w, x in zip(rounds, won_by, lost_by)])
+    return sum(per_round), sum(won_by), sum(lost_by), per_round, solos
+
+
+def _ranked(tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str],
+            lot_seed: int) -> tuple[tuple[Standing, ...], list[list[int]]]:
+    lot = lots(tallies, lot_seed)
+    last = rounds[-1] if rounds else None
+    keyed = []
+    rows = {}
+    for p, tally in tallies.items():
+        values = rows[p] = standing_values(tally, rounds)
+        keyed.append(standing_key(values[0], values[1], values[2], tally.round_points.get(last, 0), lot[p], p,
+                                  tiebreaks))
+    keyed.sort()
+    ranked, _end = rank_window(keyed, 0, len(keyed), 0, tiebreaks)
+    standings = tuple([Standing(rank, key[-1], *rows[key[-1]][:4], note, rows[key[-1]][4])
+                       for key, (rank, note) in zip(keyed, ranked)])
+    return standings, keyed
+
+
+def rank_players(
+    tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
+) -> tuple[Standing, ...]:
+    """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote."""
+    return _ranked(tallies, rounds, tiebreaks, lot_seed)[0]
 
 
 def round_standings(results: Iterable[tuple[int, int, int, int]], round: int, tiebreaks: Sequence[str],
@@ -224,18 +268,26 @@ def split_payout(collected_cents: int, percent: int, winners: int) -> tuple[int,
     return each, collected_cents - each * winners
 
 
-def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
-                      with_rounds: bool = True) -> StandingsResult:
-    """Everything rules.md sections 7 and 8 derive from the tables' results.
+class Folded(NamedTuple):
+    """What the tables give each player, in table order: his tally, the ledger, the Tischbeste."""
 
-    ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
-    those when they are read (``round_standings``), from what the overall list carries.
+    tallies: dict[int, _Tally]
+    ledger: list[LedgerEntry]
+    tischbeste: list[Tischbester]
+
+
+def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
+    """Points and solos per player and round, the money each table's games cost (Reuegeld's free
+    solos counted per player and round) and each table's Tischbeste.
+
+    Every figure of a player comes from the tables he sat at, each table's money and Tischbeste from
+    that table alone: folding only the tables of some players gives exactly their figures
+    (the snapshot's merge of one changed table relies on it).
     """
     tallies: dict[int, _Tally] = defaultdict(_Tally)
     ledger: list[LedgerEntry] = []
     tischbeste: list[Tischbester] = []
     free_used: dict[tuple[int, int], int] = defaultdict(int)  # (player, round) -> lost solos so far
-    rounds = sorted({t.round for t in tables})
     free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
     for table in sorted(tables, key=lambda t: (t.round, t.table)):
         collected = 0
@@ -266,9 +318,20 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
         if each:
             for player in winners:
                 ledger.append(LedgerEntry(player, rnd, table.table, None, PAYOUT, -each))
+    return Folded(tallies, ledger, tischbeste)
 
+
+def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
+                      with_rounds: bool = True) -> StandingsResult:
+    """Everything rules.md sections 7 and 8 derive from the tables' results.
+
+    ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
+    those when they are read (``round_standings``), from what the overall list carries.
+    """
+    tallies, ledger, tischbeste = fold_tables(tables, rules)
+    rounds = sorted({t.round for t in tables})
     tiebreaks = tuple(rules.tiebreaks)
-    overall = rank_players(tallies, rounds, tiebreaks, lot_seed)
+    overall, keys = _ranked(tallies, rounds, tiebreaks, lot_seed)
     per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
                                    r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
     collected_total = sum(e.cents for e in ledger if e.kind != PAYOUT)
@@ -276,5 +339,5 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     return StandingsResult(
         overall=overall, rounds=per_round, tischbeste=tuple(tischbeste), ledger=tuple(ledger),
         pot_cents=collected_total - paid_out, collected_cents=collected_total, paid_out_cents=paid_out,
-        notes={s.player: s.note for s in overall if s.note},
+        notes={s.player: s.note for s in overall if s.note}, keys=keys,
     )

@@ -124,3 +124,38 @@ def test_paper_totals_count_like_games_and_rounds_are_ranked_separately():
     assert {s.player: s.points for s in result.overall} == {101: 7, 102: -9, 103: -9, 104: 11}
     assert result.rounds[1][0].player == 101 and result.rounds[2][0].player == 104
     assert result.overall[0].round_points == (-4, 15)
+
+
+def test_ranking_again_only_between_the_moved_rows_gives_the_full_ranking():
+    """What the snapshot's merge does: a few players change, leave their places and take new ones;
+    ``rank_window`` ranks from above the first moved row on and stops where nothing changed."""
+    import bisect
+    import random
+
+    from scoring.rules.standings import rank_window, standing_key
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        tiebreaks = rng.choice([(), ("won_solos",), ("won_solos", "lot"), ("lost_solos", "last_round"), ("shared",)])
+        count = rng.randrange(2, 40)
+        values = {p: [rng.randrange(-3, 4) * 10, rng.randrange(3), rng.randrange(2), rng.randrange(-2, 3)]
+                  for p in range(count)}
+        lots = dict(zip(values, rng.sample(range(count), count)))
+        keys = sorted(standing_key(*values[p], lots[p], p, tiebreaks) for p in values)
+        ranked, _end = rank_window(keys, 0, len(keys), 0, tiebreaks)
+        moved = []
+        for p in rng.sample(sorted(values), rng.randrange(1, min(5, count + 1))):
+            index = bisect.bisect_left(keys, standing_key(*values[p], lots[p], p, tiebreaks))
+            keys.pop(index)
+            ranked.pop(index)
+            values[p] = [values[p][0] + rng.randrange(-4, 5) * 10, *values[p][1:]]
+            key = standing_key(*values[p], lots[p], p, tiebreaks)
+            new = bisect.bisect_left(keys, key)
+            keys.insert(new, key)
+            ranked.insert(new, None)
+            moved += [index, new]
+        start = max(0, min(moved) - 1)
+        window, end = rank_window(keys, start, max(moved) + len(moved) // 2 + 1,
+                                  ranked[start - 1][0] if start else 0, tiebreaks)
+        ranked[start:end] = window
+        assert ranked == rank_window(keys, 0, len(keys), 0, tiebreaks)[0], seed

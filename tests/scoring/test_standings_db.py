@@ -63,6 +63,27 @@ def test_a_substitute_takes_over_seat_and_points(committed):
     assert by_reg[substitute.pk]["substitute_for"] == leaving.player.name
 
 
+def test_a_renamed_player_or_club_is_renamed_in_the_standings(committed):
+    """A merge changes only the figures of a changed table's players; names come with a recompute,
+    which renaming a player or his club schedules (not for a finished tournament)."""
+    from tournaments.services.players import club_update, player_update
+
+    tournament = committed(tournament_simulate, slug="sim", players=8, rounds=1, games=8, seed=3)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)  # the evening goes on
+    reg = Registration.objects.filter(tournament=tournament).select_related("player__club").order_by("start_number").first()
+    committed(player_update, player=reg.player, first_name="Xaver", last_name="Neuname", club=reg.player.club)
+    rows = {r["registration"]: r for r in StandingsSnapshot.objects.get(tournament=tournament).overall}
+    assert rows[reg.pk]["name"] == "Xaver Neuname"
+    if reg.player.club is not None:
+        committed(club_update, club=reg.player.club, name="FC Neu", town="")
+        rows = {r["registration"]: r for r in StandingsSnapshot.objects.get(tournament=tournament).overall}
+        assert rows[reg.pk]["club"] == "FC Neu"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    version = StandingsSnapshot.objects.get(tournament=tournament).version
+    committed(player_update, player=reg.player, first_name="Xaver", last_name="Später", club=reg.player.club)
+    assert StandingsSnapshot.objects.get(tournament=tournament).version == version
+
+
 def test_ledger_sums_match_the_hands_reuegeld(committed):
     from scoring.rules import score_hand
     from scoring.storage import hand_record

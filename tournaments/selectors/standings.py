@@ -10,8 +10,8 @@ from collections.abc import Iterable
 
 import orjson
 from django.db import connection
-from django.db.models import Count, Max, OuterRef, Q, Subquery, TextField
-from django.db.models.functions import Cast
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -40,20 +40,41 @@ class PlayerInfo(NamedTuple):  # a named tuple: the snapshot's writers make one 
     substitute_for: str  # name of the player whose seat and points he took over, or ""
 
 
-def player_accounts(tournament_id: int) -> tuple[dict[int, int], dict[int, PlayerInfo]]:
-    """registration id -> the registration holding its points (a substitute takes them over)."""
-    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
-        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name").order_by())
-    successor = {sub_for: pk for pk, _n, sub_for, *_ in regs if sub_for}
-    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
-    account = {}
-    for pk, *_ in regs:
+class Accounts(dict):
+    """Registration id -> the registration holding its points; only substituted ones are kept, any
+    other holds his own."""
+
+    def __missing__(self, key: int) -> int:
+        return key
+
+
+def _accounts(substitutions: Iterable[tuple[int, int]]) -> Accounts:
+    """From (substitute, whom he substitutes) pairs: each substituted registration -> the last of his chain."""
+    successor = {sub_for: pk for pk, sub_for in substitutions}
+    account = Accounts()
+    for pk in successor:
         key, seen = pk, {pk}
         while key in successor and successor[key] not in seen:
             key = successor[key]
             seen.add(key)
         account[pk] = key
+    return account
+
+
+def substitutions(tournament_id: int) -> tuple[int, Accounts]:
+    """How many substitutes there are, and whose points they hold (a small read: substitutes only)."""
+    pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
+                 .values_list("pk", "substitute_for_id").order_by())
+    return len(pairs), _accounts(pairs)
+
+
+def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]]:
+    """registration id -> the registration holding its points (a substitute takes them over)."""
+    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
+        "player__club__name").order_by())
+    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
+    account = _accounts((pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for)
     info = {
         pk: PlayerInfo(pk, number, names[pk], f"{last}, {first}" if first else last, club or "",
                        names[sub_for] if sub_for else "")
@@ -138,24 +159,29 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
 
 
 @functools.cache
-def _sums_sql(closed_only: bool) -> str:
+def _sums_sql(closed_only: bool, tables: int = 0) -> str:
     """Per table: the points per seat summed, and the solos won and lost per seat counted (written once).
 
-    Standard SQL over the models' tables, because the full recompute reads every game: the ORM's
-    converters for 15 aggregates on 3,000 tables cost more CPU than the statement itself."""
+    Of every table of a tournament, or (``tables``) of that many tables given by id. Standard SQL over
+    the models' tables, because the full recompute reads every game: the ORM's converters for 15
+    aggregates on 3,000 tables cost more CPU than the statement itself."""
     column = {f.name: f.column for f in Hand._meta.concrete_fields}
     h, t, r = (m._meta.db_table for m in (Hand, Table, Round))
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
     sums += [f"SUM(CASE WHEN h.{column[kind]} = {seat} THEN 1 ELSE 0 END)"
              for kind in ("solo_won", "solo_lost") for seat in POINTS_COLUMNS]
+    if tables:
+        return (f'SELECT h.{column["table"]}, {", ".join(sums)} FROM "{h}" h '
+                f'WHERE h.{column["table"]} IN ({", ".join(["%s"] * tables)}) GROUP BY h.{column["table"]}')
     return (f'SELECT h.{column["table"]}, {", ".join(sums)} FROM "{h}" h '
             f'JOIN "{t}" t ON t.id = h.{column["table"]} JOIN "{r}" r ON r.id = t.round_id '
             f'WHERE r.tournament_id = %s {"AND r.status = %s " if closed_only else ""}GROUP BY h.{column["table"]}')
 
 
-def table_results_summed(tournament_id: int, *, account: dict[int, int],
-                          closed_only: bool = False) -> dict[int, TableResult]:
-    """Every table's TableResult summed by the database: the same as ``table_results_by_id``, in a few reads.
+def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
+                         table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+    """Every table's TableResult (or those of ``table_ids``) summed by the database: the same as
+    ``table_results_by_id``, in a few reads.
 
     The full recompute (the repair path, the archive) reads tens of thousands of games: their points
     per seat are summed per table and solos counted per table and seat (one ``SUM … GROUP BY`` of
@@ -165,26 +191,35 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int],
     costs money), plain column conditions, nothing scored again;
     tests/scoring/test_standings_incremental.py checks that both ways agree.
     """
-    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only)
+    table_ids = None if table_ids is None else sorted(table_ids)
+    if table_ids == []:
+        return {}
+    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only,
+                                             table_ids=table_ids)
     hands = Hand.objects.filter(where).order_by()
     points: dict[int, dict[int, int]] = {}
     won: dict[int, dict[int, int]] = {}
     lost: dict[int, dict[int, int]] = {}
     seats_5 = tuple(POINTS_COLUMNS)
-    with connection.cursor() as cursor:
+    if table_ids is None:
+        sql = _sums_sql(closed_only)
         params = [tournament_id, Round.Status.CLOSED.value] if closed_only else [tournament_id]
-        cursor.execute(_sums_sql(closed_only), params)
+    else:
+        sql, params = _sums_sql(False, len(table_ids)), table_ids
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
         for table_id, *values in cursor.fetchall():
             points[table_id] = dict(zip(seats_5, [v or 0 for v in values[:5]]))
             won[table_id] = {seat: n for seat, n in zip(seats_5, values[5:10]) if n}
             lost[table_id] = {seat: n for seat, n in zip(seats_5, values[10:]) if n}
     money: dict[int, list[Money]] = defaultdict(list)
-    # The paying games' outcomes as text, decoded here by orjson: a tenth of the time of the JSON field's own.
-    paying = hands.filter(pays=True).values_list("table_id", "number", Cast("outcome", TextField()), "solo_lost")
-    for table_id, number, outcome, solo_lost in sorted(paying, key=lambda row: (row[0], row[1])):
-        outcome = orjson.loads(outcome)
-        money[table_id] += game_money(number, {int(s): c for s, c in outcome.get("reuegeld", {}).items()},
-                                      {int(s): c for s, c in outcome.get("weitergeld", {}).items()},
+    # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
+    # the time of the JSON field's own; the whole outcome as text cost the database a third more).
+    paying = hands.filter(pays=True).values_list("table_id", "number", KT("outcome__reuegeld"),
+                                                 KT("outcome__weitergeld"), "solo_lost")
+    for table_id, number, reuegeld, weitergeld, solo_lost in sorted(paying, key=lambda row: (row[0], row[1])):
+        money[table_id] += game_money(number, {int(s): c for s, c in orjson.loads(reuegeld or "{}").items()},
+                                      {int(s): c for s, c in orjson.loads(weitergeld or "{}").items()},
                                       solo_lost is not None)
     results = {}
     for pk, (rnd, number, paper) in tables.items():

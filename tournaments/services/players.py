@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Club, Player, Registration
+from ..models import Club, Player, Registration, Tournament
 from .errors import ServiceError, StateConflict
+from .hooks import tournament_changed
 
 # Accepted column names (English and German), lower case.
 COLUMNS = {
@@ -29,9 +30,20 @@ def club_update(*, club: Club, name: str, town: str, logo=None) -> Club:
     elif logo is not None:
         club.logo = logo
     club.save()
+    _names_changed(Registration.objects.filter(player__club=club))
     return club
 
 
+def _names_changed(registrations) -> None:
+    """The standings rows of tournaments still running name these registrations anew (a merge of
+    one table's games changes only the figures of its players; a full recompute reads every name)."""
+    running = registrations.exclude(tournament__status=Tournament.Status.FINISHED).filter(
+        tournament__standings_snapshot__isnull=False)
+    for tournament_id in running.values_list("tournament_id", flat=True).distinct().order_by("tournament_id"):
+        tournament_changed(tournament_id)
+
+
+@transaction.atomic
 @transaction.atomic
 def player_update(*, player: Player, first_name: str, last_name: str, club: Club | None, contact: str = "") -> Player:
     if not last_name.strip():
@@ -39,6 +51,7 @@ def player_update(*, player: Player, first_name: str, last_name: str, club: Club
     player.first_name, player.last_name = first_name.strip(), last_name.strip()
     player.club, player.contact = club, contact.strip()
     player.save()
+    _names_changed(Registration.objects.filter(player=player))
     return player
 
 
@@ -61,6 +74,7 @@ def players_merge(*, keep: Player, remove: Player) -> Player:
         keep.club_id = remove.club_id
     keep.save()
     remove.delete()
+    _names_changed(Registration.objects.filter(player=keep))
     return keep
 
 
