@@ -144,21 +144,21 @@ def _insert_sql(model: type, vendor: str) -> tuple[str, list, bool]:
     returning = db.features.can_return_columns_from_insert
     sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
            f"VALUES ({', '.join(['%s'] * len(fields))})" + (f" RETURNING {qn(meta.pk.column)}" if returning else ""))
-    return sql, [_column_reader(f, db) for f in fields], returning
+    return sql, [_column_reader(f) for f in fields], returning
 
 
-def _column_reader(field, db) -> tuple[Any, str | None, tuple[type, ...], Any]:
-    """How ``_insert`` reads a field's value for the database: (field, attname, types, adapt). For a value of
-    exactly one of ``types`` (or None) ``get_db_prep_save(pre_save(obj, True))`` is ``adapt(value)`` (or the
-    value itself): the field's class keeps Django's own ``pre_save`` and conversions, which for these types
-    only pass the value through the backend's adapter. Any other value, and every other field (a
-    ``DateTimeField``'s ``auto_now_add``, a ``JSONField``, a ``ForeignKey``), takes the ORM's two calls."""
+def _column_reader(field) -> tuple[Any, str | None, tuple[type, ...], str | None]:
+    """How ``_row`` reads a field's value for the database: (field, attname, types, integer). For a value of
+    exactly one of ``types`` (or None) ``get_db_prep_save(pre_save(obj, True))`` is the value itself, or for
+    an ``integer`` column the backend's ``adapt_integerfield_value(value, integer)``: the field's class keeps
+    Django's own ``pre_save`` and conversions, which for these types only pass the value through. Any other
+    value, and every other field (a ``DateTimeField``'s ``auto_now_add``, a ``JSONField``, a ``ForeignKey``),
+    takes the ORM's two calls."""
     kind = type(field)
     plain = (kind.pre_save is models.Field.pre_save and kind.get_db_prep_save is models.Field.get_db_prep_save)
     if plain and kind.get_prep_value is models.IntegerField.get_prep_value and (
             kind.get_db_prep_value is models.IntegerField.get_db_prep_value):
-        return field, field.attname, (int,), functools.partial(db.ops.adapt_integerfield_value,
-                                                               internal_type=field.get_internal_type())
+        return field, field.attname, (int,), field.get_internal_type()
     if plain and kind.get_db_prep_value is models.Field.get_db_prep_value and (
             kind.get_prep_value is models.BooleanField.get_prep_value):
         return field, field.attname, (bool,), None
@@ -170,12 +170,12 @@ def _column_reader(field, db) -> tuple[Any, str | None, tuple[type, ...], Any]:
 
 def _row(obj, db) -> list:
     """The INSERT's parameters: ``[f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]``."""
-    params = []
-    for field, attname, types, adapt in _insert_sql(type(obj), db.vendor)[1]:
+    params, adapt = [], db.ops.adapt_integerfield_value
+    for field, attname, types, integer in _insert_sql(type(obj), db.vendor)[1]:
         if attname is not None:
             value = getattr(obj, attname)
             if value is None or type(value) in types:
-                params.append(value if adapt is None else adapt(value))
+                params.append(value if integer is None else adapt(value, integer))
                 continue
         params.append(field.get_db_prep_save(field.pre_save(obj, True), db))
     return params
