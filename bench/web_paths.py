@@ -1,10 +1,11 @@
 """The two web hot paths in one process, against their floors (A/B interleaved): a saved game through the
 table API against ``bench/evening_site.py``'s bare insert view, and an unchanged standings / player-page
-poll (304) against its bare 304 view. CPU of this process (``time.process_time``), so no gunicorn.
+poll (304) against its bare 304 view, and a changed player page (rendered: his place moved, his tables as they
+were) against the same bare view. CPU of this process (``time.process_time``), so no gunicorn.
 
     .venv/bin/python bench/web_paths.py setup   --database-url postgres://postgres@127.0.0.1:5432/skr_paths
     .venv/bin/python bench/web_paths.py measure --database-url postgres://postgres@127.0.0.1:5432/skr_paths \\
-        --redis-url redis://127.0.0.1:6379/11 [--profile save|poll|player] [--pairs 7 --batch 50]
+        --redis-url redis://127.0.0.1:6379/11 [--profile save|poll|player|player_changed] [--pairs 7 --batch 50]
 
 ``setup`` drops and creates the database, migrates it and publishes round 1 of a ``--players`` tournament;
 ``measure`` runs with the project's full middleware (``django.test.Client``, DEBUG off) and Redis as cache
@@ -72,6 +73,15 @@ def open_tables() -> tuple[list[list], list[tuple[str, int]]]:
     return tables, list(Registration.objects.filter(tournament=rnd.tournament).values_list("key", "start_number")[:50])
 
 
+def player_table(tables: list[list], key: str) -> int:
+    """The index in ``tables`` of the table where the player of ``key`` sits in the set-up round."""
+    from tournaments.models import Seat
+
+    entry_key = (Seat.objects.filter(registration__key=key).order_by("-round__number")
+                 .values_list("table__entry_key", flat=True).first())
+    return next(i for i, t in enumerate(tables) if t[0] == entry_key)
+
+
 def measure(args) -> None:
     os.environ.update({
         "DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
@@ -92,10 +102,11 @@ def measure(args) -> None:
     client = Client()
     turn = 0
 
-    def save_one():
+    def save_one(table=None):
         nonlocal turn
-        table = tables[turn % len(tables)]
-        turn += 1
+        if table is None:
+            table = tables[turn % len(tables)]
+            turn += 1
         record = random_hand(rng, table_size=table[1], dealer=table[3], tout_allowed=False)
         body = json.dumps({**record, "number": table[2], "client_id": str(uuid.uuid4())})
         response = client.post(f"/api/tisch/{table[0]}/hands/", body, content_type="application/json")
@@ -111,6 +122,7 @@ def measure(args) -> None:
     url = f"/t/abend/rangliste/?ich={keys[0][1]}"
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
     player = f"/s/{keys[1][0]}/"
+    his_table = player_table(tables, keys[1][0])
 
     def tags():
         return (client.get(url, **hx)["ETag"], client.get(player, HTTP_ACCEPT_ENCODING="gzip")["ETag"])
@@ -125,6 +137,10 @@ def measure(args) -> None:
         response = client.get(player, HTTP_IF_NONE_MATCH=ptag, HTTP_ACCEPT_ENCODING="gzip")
         assert response.status_code == 304, response.status_code
 
+    def player_changed():  # a phone whose tag is out of date: the whole page rendered
+        response = client.get(player, HTTP_IF_NONE_MATCH='"changed"', HTTP_ACCEPT_ENCODING="gzip")
+        assert response.status_code == 200, response.status_code
+
     def floor_poll():
         client.get("/bench/floor/poll/", HTTP_IF_NONE_MATCH='"floor"')
 
@@ -137,6 +153,8 @@ def measure(args) -> None:
     for _ in range(20):  # warm: imports, connections, caches
         save_one()
         floor_one()
+    for _ in range(16):  # the player's table half played: his page shows its games
+        save_one(tables[his_table])
     tag, ptag = tags()
     for _ in range(20):
         poll_one()
@@ -145,7 +163,8 @@ def measure(args) -> None:
 
     tag, ptag = tags()
     if args.profile:
-        fn = {"save": save_one, "poll": poll_one, "player": player_one, "floor": floor_one}[args.profile]
+        fn = {"save": save_one, "poll": poll_one, "player": player_one, "player_changed": player_changed,
+              "floor": floor_one}[args.profile]
         profiler = cProfile.Profile(time.process_time)  # CPU, not waiting for the database
         profiler.enable()
         for _ in range(args.batch * 4):
@@ -160,6 +179,7 @@ def measure(args) -> None:
 
     print(f"{args.pairs} pairs × {args.batch}, in-process, full middleware; {load()}")
     for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
+                       ("player changed", player_changed, floor_poll),
                        ("save", save_one, floor_one)):  # the saves last: they change what the polls show
         cost_a, cost_b = [], []
         for pair in range(args.pairs):
@@ -207,10 +227,11 @@ def served(args) -> None:
     try:
         wait_for_web(client)
 
-        def save_one():
+        def save_one(table=None):
             nonlocal turn
-            table = tables[turn % len(tables)]
-            turn += 1
+            if table is None:
+                table = tables[turn % len(tables)]
+                turn += 1
             record = random_hand(rng, table_size=table[1], dealer=table[3], tout_allowed=False)
             body = json.dumps({**record, "number": table[2], "client_id": str(uuid.uuid4())}).encode()
             status, data, _h, _s = client.request("POST", f"/api/tisch/{table[0]}/hands/", body,
@@ -236,12 +257,18 @@ def served(args) -> None:
             status = client.request("GET", player, headers={"Accept-Encoding": "gzip", "If-None-Match": tags["p"]})[0]
             assert status == 304, status
 
+        def player_changed():
+            status = client.request("GET", player, headers={"Accept-Encoding": "gzip", "If-None-Match": '"changed"'})[0]
+            assert status == 200, status
+
         def floor_poll():
             client.request("GET", "/bench/floor/poll/", headers={"If-None-Match": '"floor"'})
 
         for _ in range(3 * args.workers):
             save_one()
             floor_one()
+        for _ in range(16):  # the player's table half played: his page shows its games
+            save_one(tables[player_table(tables, keys[1][0])])
         tags["s"] = client.request("GET", url, headers=hx)[2]["ETag"]
         tags["p"] = client.request("GET", player, headers={"Accept-Encoding": "gzip"})[2]["ETag"]
 
@@ -266,7 +293,7 @@ def served(args) -> None:
         print(f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc "
               f"(and the database's backends for this database); {load()}")
         for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
-                           ("save", save_one, floor_one)):
+                           ("player changed", player_changed, floor_poll), ("save", save_one, floor_one)):
             cost_a, cost_b, db_a, db_b = [], [], [], []
             for pair in range(args.pairs):
                 halves = [(a, cost_a, db_a), (b, cost_b, db_b)]
@@ -299,7 +326,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--dump", help="write the profile's stats to this file (pstats)")
-    parser.add_argument("--profile", choices=("save", "poll", "player", "floor"))
+    parser.add_argument("--profile", choices=("save", "poll", "player", "player_changed", "floor"))
     args = parser.parse_args()
     if args.seed is None:
         args.seed = int(time.time())

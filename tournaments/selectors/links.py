@@ -7,19 +7,22 @@ per round, his place when the standings are public.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, Sum
 from django.utils.translation import get_language
 
+from scoring.models import StandingsSnapshot
+
 from ..links import table_link_parse
-from ..models import HandRevision, Registration, Round, Seat, Table, Tournament
-from .entry import EntrySheet, table_entry_sheet, table_entry_versions
+from ..models import (HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
+                      Tournament)
+from .entry import EntrySheet, table_entry_sheet
 from .public import round_current_public
-from .standings import standings_state, standings_view
+from .standings import standings_view
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ class PlayerRound:
     paper: bool  # the sheet was taken over as round totals only
     confirmed: bool
     can_confirm: bool  # every game entered, the round published, his confirmation missing
+    kept_as: tuple = ()  # (table, version, language, seat): the same round reads the same (its rendering is kept by it)
 
     @property
     def open(self) -> bool:
@@ -143,18 +147,25 @@ class PlayerPage:
 
     @property
     def signature(self) -> str:
+        """What his open page polls (``player_signature``): it reloads when the newest public round changes."""
         rnd = self.current_round
-        return f"{rnd.number}:{rnd.status}" if rnd else "0"
+        return round_signature(rnd.number, rnd.status) if rnd else round_signature(None, None)
+
+
+def round_signature(number: int | None, status: str | None) -> str:
+    return f"{number}:{status}" if number is not None else "0"
 
 
 def registration_for_key(key: str) -> Registration | None:
     if not key or len(key) > 64:
         return None
-    return (Registration.objects.select_related("player__club", "tournament__club")
-            .filter(key=key).first())
+    try:  # get(), not first(): the key is unique, and ordering by pk cost a third of the read's CPU
+        return Registration.objects.select_related("player__club", "tournament__club").get(key=key)
+    except Registration.DoesNotExist:
+        return None
 
 
-def _player_round(number: int, table: Table, entry: EntrySheet) -> PlayerRound:
+def _player_round(number: int, table: Table, entry: EntrySheet, kept_as: tuple) -> PlayerRound:
     sheet = entry.sheet
     names = entry.names
     games = []
@@ -175,26 +186,42 @@ def _player_round(number: int, table: Table, entry: EntrySheet) -> PlayerRound:
         games=games, total=mine.total, games_required=sheet.games_required,
         paper=table.paper_totals is not None, confirmed=mine.confirmed,
         can_confirm=entry.games_complete and not entry.read_only and not mine.confirmed,
+        kept_as=(*kept_as, number),
     )
 
 
-_ROUNDS: dict[tuple[int, str, str], dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
+def _table_facts(tables: str) -> list[str]:
+    """What a table's part of the player pages follows, as SQL over the table ids ``tables`` (a subquery or
+    a column): the newest revision of its games (every change to a game writes one, paper totals too),
+    its confirmations, and who sits where (seat ids: a swap writes new seats; their players: a substitute
+    takes a seat over). With the round's status, this is the part of the player page's tag for his tables
+    and the key under which each table's rounds are kept (``_table_player_rounds``)."""
+    h, c, s = (m._meta.db_table for m in (HandRevision, TableConfirmation, Seat))
+    return [f'(SELECT MAX(f.id) FROM "{h}" f WHERE f.table_id IN ({tables}))',
+            f'(SELECT COUNT(*) FROM "{c}" f WHERE f.table_id IN ({tables}))',
+            f'(SELECT SUM(f.id) FROM "{s}" f WHERE f.table_id IN ({tables}))',
+            f'(SELECT SUM(f.registration_id) FROM "{s}" f WHERE f.table_id IN ({tables}))']
+
+
+_ROUNDS: dict[tuple, dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
 _ROUNDS_LOCK = threading.Lock()
 _ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
 
 
-def _table_player_rounds(table: Table, version: str) -> dict[int, PlayerRound]:
+def _table_player_rounds(table_id: int, version: tuple, tournament: Tournament) -> dict[int, PlayerRound]:
     """Every seat's part of a table's round for the player pages, kept per process for the table's
-    version (``table_entry_versions``) and the language.
+    version (its round's status and ``_table_facts``) and the language.
 
     The four or five players of a table, polling their pages all evening, share it, and an earlier
     round's table is read once: only a changed table is read again. Callers must not change it.
     """
-    key = (table.pk, version, get_language() or "")
+    key = (table_id, version, get_language() or "")
     found = _ROUNDS.get(key)
     if found is None:
+        table = Table.objects.select_related("round").get(pk=table_id)
+        table.round.tournament = tournament
         entry = table_entry_sheet(table)
-        found = {s.seat: _player_round(s.seat, table, entry) for s in entry.sheet.seats}
+        found = {s.seat: _player_round(s.seat, table, entry, key) for s in entry.sheet.seats}
         with _ROUNDS_LOCK:  # a threaded server (runserver) shares the dict between requests
             _ROUNDS[key] = found
             while len(_ROUNDS) > _ROUNDS_KEPT:
@@ -202,25 +229,89 @@ def _table_player_rounds(table: Table, version: str) -> dict[int, PlayerRound]:
     return found
 
 
-def player_page(registration: Registration) -> PlayerPage:
-    """A player's own page: his seat now, his table mates, his games per public round, his place."""
+# His row of the standings as the page shows it: read from the snapshot's overall list once per
+# process and snapshot (``_standings_by_number``), so that a poll looks his row up instead of rendering.
+# The template shows these fields of ``PlayerPage.rank`` and nothing else: what is not here is not in
+# the page's tag either (a field the page should show is added here, and the tag follows it).
+RANK_SHOWN = ("start_number", "rank", "points")
 
+_STANDINGS: dict[tuple, dict[int, dict[str, Any]]] = {}  # snapshot key -> start number -> RANK_SHOWN of his row
+_STANDINGS_KEPT = 8
+_STANDINGS_LOCK = threading.Lock()
+
+
+def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> dict[int, dict[str, Any]]:
+    """Every player's row of the overall standings (RANK_SHOWN) by start number, for the snapshot
+    ``snapshot`` = (tournament id, snapshot id, version, computed at) as ``_snapshot_key`` reads it.
+
+    Read through ``standings_view`` (its decoded list is kept per process too) once per snapshot and
+    process; kept only when the view read that very snapshot (a newer one is used, not kept under the
+    older key). Callers must not change the rows.
+    """
+    found = _STANDINGS.get(snapshot)
+    if found is not None:
+        return found
+    if not isinstance(tournament, Tournament):
+        tournament = Tournament.objects.get(pk=tournament)
+    view = standings_view(tournament)
+    found = {row["start_number"]: {k: row.get(k) for k in RANK_SHOWN} for row in view.rows}
+    if view.exists and view.version == snapshot[2]:
+        with _STANDINGS_LOCK:  # a threaded server (runserver) shares the dict between requests
+            _STANDINGS[snapshot] = found
+            while len(_STANDINGS) > _STANDINGS_KEPT:
+                _STANDINGS.pop(next(iter(_STANDINGS)))
+    return found
+
+
+def _snapshot_key(tournament_id: int) -> tuple | None:
+    """(tournament id, snapshot id, version, computed at) of the tournament's standings snapshot, None without one."""
+    table = StandingsSnapshot._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT s.id, s.version, s.computed_at FROM "{table}" s WHERE s.tournament_id = %s',
+                       [tournament_id])
+        row = cursor.fetchone()
+    return (tournament_id, *row) if row else None
+
+
+def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
+    """His row of the overall standings (RANK_SHOWN), None when the snapshot has none (or there is no snapshot)."""
+    snapshot = _snapshot_key(tournament.pk)
+    return None if snapshot is None else _standings_by_number(tournament, snapshot).get(start_number)
+
+
+@functools.cache
+def _seats_sql() -> str:
+    """His seats in the public rounds, newest first, each with its round and its table's facts."""
+    s, r = Seat._meta.db_table, Round._meta.db_table
+    return (f'SELECT s.number, s.table_id, r.status, {", ".join(_table_facts("s.table_id"))} '
+            f'FROM "{s}" s JOIN "{r}" r ON r.id = s.round_id '
+            f"WHERE s.registration_id = %s AND r.status <> 'drawn' ORDER BY r.number DESC")
+
+
+def _round_current_public(tournament: Tournament) -> Round | None:
+    """``round_current_public`` in plain SQL (every changed player page asks)."""
+    r = Round._meta.db_table
+    found = list(Round.objects.raw(
+        f'SELECT * FROM "{r}" WHERE tournament_id = %s AND status <> %s ORDER BY number DESC LIMIT 1',
+        [tournament.pk, Round.Status.DRAWN]))
+    return found[0] if found else None
+
+
+def player_page(registration: Registration) -> PlayerPage:
+    """A player's own page: his seat now, his table mates, his games per public round, his place.
+
+    Two small reads besides the standings' (his seats with their tables' facts, the newest public
+    round): his tables' rounds are kept per table version, his row of the standings per snapshot.
+    """
     tournament = registration.tournament
-    current_round = round_current_public(tournament)
-    seats = list(
-        Seat.objects.filter(registration=registration).exclude(round__status=Round.Status.DRAWN)
-        .select_related("table__round__tournament").order_by("-round__number")
-    )
-    rounds = []
-    versions = table_entry_versions([seat.table_id for seat in seats])
-    for seat in seats:
-        seat.table.round.tournament = tournament
-        rounds.append(_table_player_rounds(seat.table, versions[seat.table_id])[seat.number])
+    current_round = _round_current_public(tournament)
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(), [registration.pk])
+        seats = cursor.fetchall()
+    rounds = [_table_player_rounds(table_id, tuple(facts), tournament)[number]
+              for number, table_id, *facts in seats]
     current = rounds[0] if rounds and current_round and rounds[0].number == current_round.number else None
-    rank = None
-    if tournament.standings_public:
-        view = standings_view(tournament)
-        rank = next((row for row in view.rows if row.get("start_number") == registration.start_number), None)
+    rank = player_standing(tournament, registration.start_number) if tournament.standings_public else None
     return PlayerPage(
         registration=registration, tournament=tournament, rounds=rounds, current=current,
         current_round=current_round, rank=rank, standings_public=tournament.standings_public,
@@ -228,26 +319,67 @@ def player_page(registration: Registration) -> PlayerPage:
     )
 
 
+@functools.cache
+def _signature_sql() -> str:
+    g, r = Registration._meta.db_table, Round._meta.db_table
+    return (f'SELECT r.number, r.status FROM "{g}" g LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x '
+            f"WHERE x.tournament_id = g.tournament_id AND x.status <> 'drawn' ORDER BY x.number DESC LIMIT 1) "
+            f"WHERE g.key = %s")
+
+
+def player_signature(key: str) -> str | None:
+    """``PlayerPage.signature`` of his page in one small read (his open page asks every few seconds);
+    None for a key that is not genuine."""
+    if not key or len(key) > 64:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_signature_sql(), [key])
+        found = cursor.fetchone()
+    return None if found is None else round_signature(*found)
+
+
+@functools.cache
+def _state_sql() -> str:
+    """One statement for the player page's poll token; standard SQL over the models' tables, written once."""
+    g, p, t, r, s, snap = (m._meta.db_table for m in (Registration, Player, Tournament, Round, Seat, StandingsSnapshot))
+    mine = f'SELECT x.table_id FROM "{s}" x WHERE x.registration_id = g.id'
+    return (
+        f"SELECT g.tournament_id, g.start_number, p.first_name, p.last_name, t.name, t.slug, t.standings_public, "
+        f"sn.id, sn.version, sn.computed_at, r.number, r.status, "
+        f"(SELECT COUNT(*) FROM \"{r}\" x WHERE x.tournament_id = t.id AND x.status = 'closed'), "
+        f"{', '.join(_table_facts(mine))} "
+        f'FROM "{g}" g JOIN "{p}" p ON p.id = g.player_id JOIN "{t}" t ON t.id = g.tournament_id '
+        f'LEFT JOIN "{snap}" sn ON sn.tournament_id = t.id '
+        f'LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x WHERE x.tournament_id = t.id '
+        f"AND x.status <> 'drawn' ORDER BY x.number DESC LIMIT 1) "
+        f"WHERE g.key = %s"
+    )
+
+
 def player_page_state(key: str) -> tuple[str, Any] | None:
     """What a player's own page shows follows from this token (None: no such key), for its ETag.
 
-    The standings' token (snapshot version, newer games, progress), the newest revision of a game at
-    any of his tables and who sits at them: two small reads instead of rendering his sheets (plain
-    SQL, like the standings' token: every phone polls it).
+    One small read (plain SQL: every phone in the hall polls it): his name and start number, the
+    tournament's name and whether its standings are public, the newest public round and its state
+    (and how many rounds are closed), and at his tables the newest game revision (every change to a
+    game, paper totals included, writes one), the confirmations and who sits where (seat ids: a swap
+    writes new seats; registrations: a substitute takes a seat over). With the standings public, his
+    own row as the page shows it (RANK_SHOWN), looked up in the snapshot's list kept per process:
+    a game at another table that leaves his place and points as they were leaves the tag too.
+    No time of the last change (the snapshot's time says nothing about his tables): the tag decides.
     """
     if not key or len(key) > 64:
         return None
-    reg, seat, h = (m._meta.db_table for m in (Registration, Seat, HandRevision))
-    mine = f'SELECT s.table_id FROM "{seat}" s WHERE s.registration_id = g.id'
     with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT g.id, g.tournament_id, (SELECT MAX(h.id) FROM "{h}" h WHERE h.table_id IN ({mine})), '
-            f'(SELECT SUM(o.registration_id) FROM "{seat}" o WHERE o.table_id IN ({mine})), '
-            f'(SELECT COUNT(*) FROM "{seat}" o WHERE o.table_id IN ({mine})) '
-            f'FROM "{reg}" g WHERE g.key = %s', [key])
+        cursor.execute(_state_sql(), [key])
         found = cursor.fetchone()
     if found is None:
         return None
-    _pk, tournament_id, revision, who, seated = found
-    standings = standings_state(tournament_id=tournament_id)
-    return f"{standings[0] if standings else ''}-{revision or 0}-{who}.{seated}", standings and standings[1]
+    tournament_id, start_number, first, last, name, slug, public, snapshot_id = found[:8]
+    version, computed_at, *rest = found[8:]
+    standing = None
+    if public and snapshot_id is not None:
+        row = _standings_by_number(tournament_id, (tournament_id, snapshot_id, version, computed_at)).get(start_number)
+        standing = row and tuple(row[k] for k in RANK_SHOWN)
+    facts = (start_number, first, last, name, slug, bool(public), standing, *rest)
+    return "|".join(map(str, facts)), None

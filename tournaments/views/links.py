@@ -10,10 +10,13 @@ during an outage never lands in the next round. A light poll (static/js/follow.j
 A player's key opens his own page and, from it, the entry page of the table he sits at now
 (``s/<key>/tisch/``, its games under ``s/<key>/<round>/...`` in the same way) and nothing else.
 """
+import threading
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -114,6 +117,31 @@ def _player_state(request: HttpRequest, key: str):
     return links.player_page_state(key)
 
 
+_ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
+_ROUND_HTML_LOCK = threading.Lock()
+_ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
+
+
+def _round_html(played: links.PlayerRound, legend: bool) -> str:
+    """One round's section of a player's page, rendered once per table version, seat and language.
+
+    A changed page is mostly his place in the standings moving: his rounds' games are as they were
+    and their rendering (most of the page's work) is kept with the very round the selectors keep
+    (``kept_as``; a round read anew is rendered anew).
+    """
+    key = (*played.kept_as, legend)
+    found = _ROUND_HTML.get(key)
+    if found is not None and found[0] is played:
+        return found[1]
+    html = render_to_string("public/_player_round.html", {"r": played, "legend": legend})
+    if played.kept_as:
+        with _ROUND_HTML_LOCK:  # a threaded server (runserver) shares the dict between requests
+            _ROUND_HTML[key] = played, html
+            while len(_ROUND_HTML) > _ROUND_HTML_KEPT:
+                _ROUND_HTML.pop(next(iter(_ROUND_HTML)))
+    return html
+
+
 @require_GET
 @polled_page(_player_state)  # an unchanged poll is a 304 before anything is rendered (issue 14)
 def player(request: HttpRequest, key: str) -> HttpResponse:
@@ -121,16 +149,21 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
     registration = _registration_or_404(key)
     page = links.player_page(registration)
     follow = _follow(reverse("tournaments:player_status", args=[key]), page.signature)
+    last = len(page.rounds) - 1  # the legend follows the oldest round's games
+    rounds_html = [_round_html(r, legend=i == last) for i, r in enumerate(page.rounds)]
     return render(request, "public/player.html", {"page": page, "tournament": page.tournament,
-                                                  "registration": registration, "follow": follow, "key": key})
+                                                  "rounds_html": rounds_html, "registration": registration,
+                                                  "follow": follow, "key": key})
 
 
 @never_cache
 @require_GET
 def player_status(request: HttpRequest, key: str) -> JsonResponse:
-    registration = _registration_or_404(key)
-    rnd = links.round_current_public(registration.tournament)
-    return JsonResponse({"signature": f"{rnd.number}:{rnd.status}" if rnd else "0"})
+    """What his open page polls (static/js/follow.js): it reloads when ``signature`` changes. One small read."""
+    signature = links.player_signature(key)
+    if signature is None:
+        raise Http404("No such player")
+    return JsonResponse({"signature": signature})
 
 
 @never_cache
