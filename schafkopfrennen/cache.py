@@ -9,9 +9,13 @@ client is kept: ``redis.Redis`` is thread-safe and takes its connections from th
 Django rounds a timeout down to whole seconds (Redis ``EX``); the standings' coalescing window is a
 fraction of one, so a timeout that is not a whole number is kept in milliseconds (``PX``).
 """
+import hashlib
+
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from django.utils.connection import ConnectionProxy
+from redis.exceptions import NoScriptError
 
 
 def _fraction(timeout) -> bool:
@@ -74,6 +78,12 @@ class RedisCache(DjangoRedisCache):
         return super().get_backend_timeout(timeout)
 
 
+def _backend(cache):
+    """The backend itself: Django's ``cache`` is a proxy that looks the backend up (in a context-local
+    registry) on every attribute read, and a script's call reads several."""
+    return cache._connections[cache._alias] if isinstance(cache, ConnectionProxy) else cache
+
+
 class CacheScript:
     """A Lua script run on the Django cache's Redis: several commands in one round trip (``EVALSHA``; the
     script is loaded again if Redis forgot it). ``applies(cache)``: only on a Redis cache; callers keep
@@ -81,15 +91,19 @@ class CacheScript:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._script = None
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
 
     @staticmethod
     def applies(cache) -> bool:
         """Whether ``cache`` (a backend, or Django's ``cache`` proxy of one) keeps its data in Redis."""
-        return isinstance(getattr(cache, "_cache", None), DjangoRedisCacheClient)
+        return isinstance(getattr(_backend(cache), "_cache", None), DjangoRedisCacheClient)
 
     def __call__(self, cache, keys: list[str], args: list):
-        client = cache._cache.get_client(write=True)
-        if self._script is None:
-            self._script = client.register_script(self.source)
-        return self._script(keys=[cache.make_key(key) for key in keys], args=args, client=client)
+        backend = _backend(cache)
+        client = backend._cache.get_client(write=True)
+        keys = [backend.make_key(key) for key in keys]
+        try:
+            return client.evalsha(self.sha, len(keys), *keys, *args)
+        except NoScriptError:  # Redis restarted (or another server): load it, as redis-py's Script does
+            client.script_load(self.source)
+            return client.evalsha(self.sha, len(keys), *keys, *args)

@@ -3,7 +3,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from scoring.rules import Ruleset
@@ -35,7 +35,8 @@ def _entry_key_sql(vendor: str) -> tuple[str, list[tuple[type, list[str], list[t
     return sql, layout
 
 
-def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False) -> Table | None:
+def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False,
+                        cursor=None) -> Table | None:
     """The table a tablet's private key opens, or None; ``with_round``: its round and tournament too.
 
     A write passes it on to a service that locks the table's row and re-reads only what can change.
@@ -45,14 +46,19 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
 
     ``for_update`` (inside a transaction): the same statement also locks the table's row, and only it
     (``FOR UPDATE OF``), so the table's own columns are read as of after the lock: a new game's save
-    finds and locks its table in one query.
+    finds and locks its table in one query, on the ``cursor`` it goes on with.
     """
     if not with_round:
         return Table.objects.filter(entry_key=entry_key).first()
-    sql, layout = _entry_key_sql(connection.vendor)
-    if for_update and connection.features.has_select_for_update_of:
+    db = connections[DEFAULT_DB_ALIAS] if cursor is None else cursor.db
+    sql, layout = _entry_key_sql(db.vendor)
+    if for_update and db.features.has_select_for_update_of:
         sql += " FOR UPDATE OF t"
-    with connection.cursor() as cursor:
+    if cursor is None:
+        with db.cursor() as own:
+            own.execute(sql, [entry_key])
+            row = own.fetchone()
+    else:
         cursor.execute(sql, [entry_key])
         row = cursor.fetchone()
     if row is None:
@@ -62,9 +68,9 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
         values = []
         for value, (col, converters) in zip(row[start:start + len(names)], readers, strict=True):
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, db)
             values.append(value)
-        made.append(model.from_db(connection.alias, names, values))
+        made.append(model.from_db(db.alias, names, values))
         start += len(names)
     table, rnd, tournament = made
     rnd.tournament = tournament

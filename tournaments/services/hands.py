@@ -8,7 +8,7 @@ import functools
 import uuid
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -136,40 +136,99 @@ def _entry_sql(vendor: str) -> tuple[str, str]:
 
 @functools.cache
 def _insert_sql(model: type, vendor: str) -> tuple[str, list, bool]:
-    """``INSERT`` of one row of ``model`` (every concrete column but the id), written out once per process."""
-    meta, qn = model._meta, connection.ops.quote_name
+    """``INSERT`` of one row of ``model`` (every concrete column but the id), written out once per process,
+    with how each column's value is read (``_column_reader``)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    meta, qn = model._meta, db.ops.quote_name
     fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field and not f.generated]
-    returning = connection.features.can_return_columns_from_insert
+    returning = db.features.can_return_columns_from_insert
     sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
            f"VALUES ({', '.join(['%s'] * len(fields))})" + (f" RETURNING {qn(meta.pk.column)}" if returning else ""))
-    return sql, fields, returning
+    return sql, [_column_reader(f) for f in fields], returning
 
 
-def _insert(obj):
+def _column_reader(field) -> tuple[Any, str | None, tuple[type, ...], str | None]:
+    """How ``_row`` reads a field's value for the database: (field, attname, types, integer). For a value of
+    exactly one of ``types`` (or None) ``get_db_prep_save(pre_save(obj, True))`` is the value itself, or for
+    an ``integer`` column the backend's ``adapt_integerfield_value(value, integer)``: the field's class keeps
+    Django's own ``pre_save`` and conversions, which for these types only pass the value through. Any other
+    value, and every other field (a ``DateTimeField``'s ``auto_now_add``, a ``JSONField``, a ``ForeignKey``),
+    takes the ORM's two calls."""
+    kind = type(field)
+    plain = (kind.pre_save is models.Field.pre_save and kind.get_db_prep_save is models.Field.get_db_prep_save)
+    if plain and kind.get_prep_value is models.IntegerField.get_prep_value and (
+            kind.get_db_prep_value is models.IntegerField.get_db_prep_value):
+        return field, field.attname, (int,), field.get_internal_type()
+    if plain and kind.get_db_prep_value is models.Field.get_db_prep_value and (
+            kind.get_prep_value is models.BooleanField.get_prep_value):
+        return field, field.attname, (bool,), None
+    if plain and kind.get_db_prep_value is models.Field.get_db_prep_value and (
+            kind.get_prep_value is models.CharField.get_prep_value):
+        return field, field.attname, (str,), None
+    return field, None, (), None
+
+
+def _row(obj, db) -> list:
+    """The INSERT's parameters: ``[f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]``."""
+    params, adapt = [], db.ops.adapt_integerfield_value
+    for field, attname, types, integer in _insert_sql(type(obj), db.vendor)[1]:
+        if attname is not None:
+            value = getattr(obj, attname)
+            if value is None or type(value) in types:
+                params.append(value if integer is None else adapt(value, integer))
+                continue
+        params.append(field.get_db_prep_save(field.pre_save(obj, True), db))
+    return params
+
+
+def _insert(obj, cursor):
     """``Model.objects.create`` for the save's two rows without compiling the same INSERT for every game
-    (that cost more CPU than the rest of the save): each field's ``pre_save`` and ``get_db_prep_save``
-    as the ORM calls them, one statement. These models have no save() of their own and no signals."""
-    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: every field reads it, the proxy costs per read
-    sql, fields, returning = _insert_sql(type(obj), db.vendor)
-    params = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-        obj.pk = (cursor.fetchone()[0] if returning
-                  else db.ops.last_insert_id(cursor, obj._meta.db_table, obj._meta.pk.column))
+    (that cost more CPU than the rest of the save): each field's value as the ORM prepares it
+    (``_column_reader``), one statement. These models have no save() of their own and no signals."""
+    db = cursor.db
+    sql, _readers, returning = _insert_sql(type(obj), db.vendor)
+    cursor.execute(sql, _row(obj, db))
+    obj.pk = (cursor.fetchone()[0] if returning
+              else db.ops.last_insert_id(cursor, obj._meta.db_table, obj._meta.pk.column))
     obj._state.adding, obj._state.db = False, db.alias
     return obj
 
 
-def _insert_with_revision(hand: Hand, revision: HandRevision) -> None:
+@functools.cache
+def _layout(model: type) -> list[tuple[str, Any]]:
+    return [(f.name, f if f.is_relation else None) for f in model._meta.concrete_fields]
+
+
+def _new(model: type, values: dict[str, Any]):
+    """``model(**values)`` for the save's two rows, built positionally as ``Model.from_db`` builds a row: the
+    keyword path's lookups per field cost half as much again. Related objects (by field name) are cached
+    on the new row as assigning them caches them; a column not in ``values`` gets its default."""
+    args, related = [], []
+    for name, relation in _layout(model):
+        if name not in values:
+            args.append(model._meta.get_field(name).get_default())
+        elif relation is None:
+            args.append(values[name])
+        else:
+            value = values[name]
+            related.append((relation, value))
+            args.append(None if value is None else getattr(value, relation.target_field.attname))
+    obj = model(*args)
+    for relation, value in related:
+        relation.set_cached_value(obj, value)
+    return obj
+
+
+def _insert_with_revision(hand: Hand, revision: HandRevision, cursor) -> None:
     """Store a new game and its revision: two plain INSERTs on every database. (One statement on
     PostgreSQL, the game's INSERT as a CTE of the revision's, saved a round trip, 0.16 ms of CPU in one
     run; it was a second branch by vendor on the hot path and is left out.)"""
-    _insert(hand)
+    _insert(hand, cursor)
     revision.hand = hand
-    _insert(revision)
+    _insert(revision, cursor)
 
 
-def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
+def _lock_for_entry(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
     """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
 
     The hot path of a tournament: the caller loaded the table with its round and tournament (the key
@@ -178,29 +237,31 @@ def _lock_for_entry(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
     facts from a statement after the lock, so a round closed meanwhile is seen (closing a round locks
     its tables first). ``twin``: this submission was stored before (a retry).
     """
-    lock, _facts = _entry_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(lock, [table.pk])
-        paper, completed, reason = cursor.fetchone()
+    lock, _facts = _entry_sql(cursor.db.vendor)
+    cursor.execute(lock, [table.pk])
+    paper, completed, reason = cursor.fetchone()
     if paper or completed:  # rare: read the values themselves (the lock is already held)
         fresh = Table.objects.filter(pk=table.pk).values(*_CHANGING).get()
         for name in _CHANGING:
             setattr(table, name, fresh[name])
     else:
         table.paper_totals, table.completed_at, table.closed_reason = None, None, reason
-    return _entry_facts(table, client_id)
+    return _entry_facts(table, client_id, cursor)
 
 
-def _entry_facts(table: Table, client_id: uuid.UUID) -> dict[str, Any]:
+def _entry_facts(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
     """What entering a game needs, in one statement; run after the table's lock, so that it sees the
     round's status and the games as they are now."""
-    _lock, facts = _entry_sql(connection.vendor)
-    uid = Hand._meta.get_field("client_id").get_db_prep_value(client_id, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
-        status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
+    db = cursor.db
+    _lock, facts = _entry_sql(db.vendor)
+    uid = _CLIENT_ID.get_db_prep_value(client_id, db)
+    cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
+    status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
     return {"status": status, "last": last, "entered": entered, "thrown_in": thrown_in, "twin": twin,
             "confirmed": confirmed}
+
+
+_CLIENT_ID = Hand._meta.get_field("client_id")
 
 
 @transaction.atomic
@@ -210,11 +271,12 @@ def hand_record(
 ) -> tuple[Hand, bool]:
     """Store one game. Returns (hand, created); a retry of the same submission returns the stored game.
 
-    Four queries whatever the tournament's size: the lock, the facts, the game, its revision.
+    Four queries whatever the tournament's size: the lock, the facts, the game, its revision (one cursor).
     """
-    facts = _lock_for_entry(table, client_id)
-    return _record(table, facts, record=record, client_id=client_id, number=number, by=by, device=device,
-                   organiser=organiser, reason=reason)
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        facts = _lock_for_entry(table, client_id, cursor)
+        return _record(table, facts, cursor, record=record, client_id=client_id, number=number, by=by,
+                       device=device, organiser=organiser, reason=reason)
 
 
 @transaction.atomic
@@ -227,15 +289,16 @@ def hand_record_at_key(
     and tournament), the facts, the game, its revision. None: no table has this round entry key (it may
     be a table card's key, which the caller resolves and hands to ``hand_record``).
     """
-    table = table_for_entry_key(entry_key, for_update=True)
-    if table is None:
-        return None
-    return _record(table, _entry_facts(table, client_id), record=record, client_id=client_id, number=number,
-                   device=device)
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        table = table_for_entry_key(entry_key, for_update=True, cursor=cursor)
+        if table is None:
+            return None
+        return _record(table, _entry_facts(table, client_id, cursor), cursor, record=record, client_id=client_id,
+                       number=number, device=device)
 
 
 def _record(
-    table: Table, facts: dict[str, Any], *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
+    table: Table, facts: dict[str, Any], cursor, *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
     by=None, device: str = "", organiser: bool = False, reason: str = "",
 ) -> tuple[Hand, bool]:
     """The part of ``hand_record`` after the lock: check, number, score and store the game."""
@@ -275,15 +338,15 @@ def _record(
         # No savepoint: under the table's lock the number is free; a unique clash is the submission id
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
-        hand = Hand(
-            table=table, number=number, dealer=dealer, **outcome_columns(score),
-            entered_by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
-            client_id=client_id, **hand_columns(record),
-        )
-        _insert_with_revision(hand, HandRevision(
-            table=table, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
-            by=hand.entered_by, device=device[:200], reason=reason[:300],
-        ))
+        author = by if getattr(by, "is_authenticated", False) else None
+        hand = _new(Hand, {
+            "table": table, "number": number, "dealer": dealer, **outcome_columns(score), "entered_by": author,
+            "device": device[:200], "client_id": client_id, **hand_columns(record),
+        })
+        _insert_with_revision(hand, _new(HandRevision, {
+            "table": table, "number": number, "action": HandRevision.Action.CREATE, "new": _snapshot(hand),
+            "by": author, "device": device[:200], "reason": reason[:300],
+        }), cursor)
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
