@@ -13,6 +13,8 @@
 #   BENCH_REDIS    Redis URL with its db           [redis://127.0.0.1:6379/14]
 #   BENCH_PORT     first of two free ports         [8141]
 #   BENCH_STANDINGS_PLAYERS  field of bench/standings.py   [4000]
+#   BENCH_STANDINGS_REUSE    set: keep ${BENCH_DB}_standings from an earlier run (its set-up takes
+#                            2-6 minutes; run VACUUM ANALYZE on it for the steady state)
 set -u
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -22,6 +24,7 @@ DB=${BENCH_DB:-skr_bench}
 REDIS=${BENCH_REDIS:-redis://127.0.0.1:6379/14}
 PORT=${BENCH_PORT:-8141}
 PLAYERS=${BENCH_STANDINGS_PLAYERS:-4000}
+REUSE=${BENCH_STANDINGS_REUSE:+--reuse}
 mkdir -p "$OUT"
 
 run() {  # name, time limit in seconds, command...
@@ -37,7 +40,7 @@ run score_hands 90 $PY bench/score_hands.py --hands 200000 --ab-hands 50000 --pa
 run draw 60 $PY bench/draw.py --players 1000 --pairs 7
 run print 150 $PY bench/print.py --players 200 --pairs 7
 run rehearsal 150 $PY bench/rehearsal.py --players 200 --games 16 --pairs 7
-run standings 420 $PY bench/standings.py --players "$PLAYERS" --games 48 --pairs 7 --no-worker \
+run standings 900 $PY bench/standings.py --players "$PLAYERS" --games 48 --pairs 7 --no-worker $REUSE \
     --database-url "$PG/${DB}_standings" --redis-url "$REDIS"
 run hand_entry 180 $PY bench/hand_entry.py --players 1000 --tablets 250 --duration 56 --interval 15 30 --pairs 7 --celery worker \
     --database-url "$PG/${DB}_entry" --redis-url "$REDIS" --port "$PORT"

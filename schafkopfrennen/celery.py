@@ -10,6 +10,8 @@ import os
 from celery import Celery
 from django.db import transaction
 
+from .broker import transport_for
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schafkopfrennen.settings")
 
 app = Celery("schafkopfrennen")
@@ -18,6 +20,7 @@ if app.conf.task_always_eager and not app.conf.broker_url:
     # In-process, Celery still takes a producer from its pool; an in-memory transport needs no server
     # (and spares the newcomer's console a "No hostname was supplied" warning on every change).
     app.conf.broker_url = "memory://localhost/"
+app.conf.broker_transport = app.conf.broker_transport or transport_for(app.conf.broker_url)
 app.autodiscover_tasks()
 
 

@@ -78,9 +78,11 @@ def real_broker(queue: str | None = None) -> Iterator[object]:
     """
     from schafkopfrennen.celery import app
 
-    keys = ("task_always_eager", "broker_url", "task_default_queue")
+    from schafkopfrennen.broker import transport_for
+
+    keys = ("task_always_eager", "broker_url", "broker_transport", "task_default_queue")
     old = {key: app.conf.get(key) for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=BROKER_URL,
+    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, broker_transport=transport_for(BROKER_URL),
                     **({"task_default_queue": queue} if queue else {}))
     _forget_pools(app)  # a pool made for another broker must not be reused
     try:
