@@ -25,6 +25,9 @@ def default_rules() -> dict:
     return ruleset_to_dict(ruleset_from_dict(None))
 
 
+_RULESETS: dict[str, Ruleset] = {}  # parsed rulesets by their stored document (Tournament.ruleset)
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -67,7 +70,21 @@ class Tournament(models.Model):
 
     @property
     def ruleset(self) -> Ruleset:
-        return ruleset_from_dict(self.rules)
+        """The stored rules parsed, once per process while the stored document stays the same.
+
+        Parsing merges and checks the document; a save, a standings page's progress (every table of
+        the round asks it) and the standings' writers read it again and again. The parsed ``Ruleset``
+        is frozen, so one is shared. Keyed by the document itself (its ``repr``): a changed ruleset is
+        a new key, never a stale answer; a ``RuleError`` is raised every time, never kept.
+        """
+        key = repr(self.rules)
+        rules = _RULESETS.get(key)
+        if rules is None:
+            rules = ruleset_from_dict(self.rules)
+            if len(_RULESETS) >= 64:
+                _RULESETS.clear()
+            _RULESETS[key] = rules
+        return rules
 
     def clean(self) -> None:
         super().clean()

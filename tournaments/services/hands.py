@@ -52,25 +52,8 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
 dealer_for = table_rules.dealer_for  # the table's sequence: scoring/rules/table.py
 
 
-_RULESETS: dict[tuple[int, str], Any] = {}  # a few parsed rulesets, by tournament and its rules as stored
-
-
 def _ruleset(table: Table):
-    """The tournament's ruleset, parsed once per process while its stored rules stay the same.
-
-    ``Tournament.ruleset`` merges and checks the stored document on every call, which cost a save more
-    CPU than its statements; the parsed ``Ruleset`` is frozen, so one can be shared. Keyed by the
-    stored document itself (its ``repr``): a changed ruleset is a new key, never a stale answer.
-    """
-    tournament = table.round.tournament
-    key = (tournament.pk, repr(tournament.rules))
-    rules = _RULESETS.get(key)
-    if rules is None:
-        rules = tournament.ruleset  # a RuleError here is raised every time, never kept
-        if len(_RULESETS) >= 64:
-            _RULESETS.clear()
-        _RULESETS[key] = rules
-    return rules
+    return table.round.tournament.ruleset  # parsed once per process (Tournament.ruleset)
 
 
 def _games_required(table: Table) -> int:
