@@ -1,13 +1,13 @@
 """A table's progress in its round: games entered and required, confirmations (every audience shows it)."""
-from collections import Counter
+import functools
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db import connection
 
 from scoring.rules import table as table_rules
 from scoring.rules.seats import kreuz_partner
 
-from ..models import Hand, Round, TableConfirmation, Tournament
+from ..models import Hand, Round, Table, TableConfirmation, Tournament
 
 
 def games_required(tournament: Tournament, table_size: int) -> int:
@@ -36,25 +36,37 @@ class TableProgress:
         return self.paper_totals or bool(self.closed_reason) or (self.games_complete and self.confirmations >= self.size)
 
 
+@functools.cache
+def _progress_sql() -> str:
+    """Every table of a round with its games entered (thrown-in ones not counted) and confirmations:
+    one statement of standard SQL over the models' tables, written once (every changed standings
+    poll during play asks it)."""
+    t, h, c = (m._meta.db_table for m in (Table, Hand, TableConfirmation))
+    column = {f.name: f.column for f in Table._meta.concrete_fields}
+    return (f'SELECT t.id, t.{column["number"]}, t.{column["size"]}, t.{column["paper_totals"]} IS NOT NULL, '
+            f't.{column["closed_reason"]}, t.{column["reconfirm_game"]}, '
+            f'(SELECT COUNT(*) FROM "{h}" h WHERE h.{Hand._meta.get_field("table").column} = t.id '
+            f'AND NOT h.{Hand._meta.get_field("thrown_in").column}), '
+            f'(SELECT COUNT(*) FROM "{c}" c WHERE c.{TableConfirmation._meta.get_field("table").column} = t.id) '
+            f'FROM "{t}" t WHERE t.{column["round"]} = %s ORDER BY t.{column["number"]}')
+
+
 def table_progress(rnd: Round) -> list[TableProgress]:
     """For every table of a round: games entered (thrown-in games do not count) and confirmations."""
     tournament = rnd.tournament
-    games = Counter(
-        dict(Hand.objects.filter(table__round=rnd).exclude(thrown_in=True)
-             .values_list("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
-    )
-    confirmations = Counter(
-        dict(TableConfirmation.objects.filter(table__round=rnd).values_list("table_id")
-             .annotate(n=Count("id")).values_list("table_id", "n"))
-    )
-    return [
-        TableProgress(
-            table_id=t.pk, number=t.number, size=t.size, games_entered=games[t.pk],
-            games_required=games_required(tournament, t.size), confirmations=confirmations[t.pk],
-            paper_totals=t.paper_totals is not None, closed_reason=t.closed_reason, reconfirm_game=t.reconfirm_game,
-        )
-        for t in rnd.tables.order_by("number")
-    ]
+    required: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(_progress_sql(), [rnd.pk])
+        rows = cursor.fetchall()
+    progress = []
+    for pk, number, size, paper, closed_reason, reconfirm, games, confirmations in rows:
+        if size not in required:
+            required[size] = games_required(tournament, size)
+        progress.append(TableProgress(
+            table_id=pk, number=number, size=size, games_entered=games, games_required=required[size],
+            confirmations=confirmations, paper_totals=bool(paper), closed_reason=closed_reason or "",
+            reconfirm_game=reconfirm))
+    return progress
 
 
 def hand_partner(hand: Hand, size: int) -> int | None:
