@@ -88,11 +88,19 @@ def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypat
                         lambda name, *a, **k: calls.append(name) or real(name, *a, **k))
     for me in (1, 2, 3):  # three phones, each with its own row: one list for all of them
         assert client.get(f"/t/halle/rangliste/?seite=2&ich={me}", HTTP_HX_REQUEST="true").status_code == 200
-    assert calls.count("standings/_table.html") == 1 and calls.count("standings/_me.html") == 3
+    assert calls.count("standings/_rows.html") == 1 and calls.count("standings/_table.html") == 1
+    assert calls.count("standings/_me.html") == 3
+    calls.clear()
+    # A new token on the same snapshot (a game not merged yet, a confirmation): the status and progress
+    # lines are rendered again, the rows are not.
+    real_state = standings_views.standings_state
+    monkeypatch.setattr(standings_views, "standings_state", lambda slug: ("another-token", real_state(slug)[1]))
+    client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
+    assert calls == ["standings/_table.html"]
     calls.clear()
     StandingsSnapshot.objects.filter(tournament=field).update(version=77)
     client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
-    assert calls == ["standings/_table.html"]
+    assert calls == ["standings/_rows.html", "standings/_table.html"]
 
 
 def test_a_snapshot_list_is_read_and_decoded_once_per_version(field):

@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -61,13 +62,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     q = request.GET.get("q", "")
     # The list is rendered once per snapshot version for everyone asking the same (a fragment cache);
     # the viewer's own row is rendered apart, so that his phone shares the list with every other.
-    key = "standings-html:" + "|".join(str(part) for part in (
-        request._polled_state[0], tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.current, view.round,
-        view.page, q.strip().casefold()[:40], get_language()))
+    # The rows follow from the snapshot's version alone; the status and progress lines above them from
+    # the poll's token, which changes more often (every game until its merge, every confirmation).
+    rows = "|".join(str(part) for part in (
+        tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.round, view.page,
+        q.strip().casefold()[:40], get_language()))
+    key = f"standings-html:{request._polled_state[0]}|{view.current}|{rows}"
     table_html = cache.get(key)
     if table_html is None:
-        table_html = render_to_string("standings/_table.html", {"tournament": tournament, "view": view, "q": q,
-                                                                "paged": True}, request)
+        context = {"tournament": tournament, "view": view, "q": q, "paged": True}
+        rows_html = cache.get("standings-rows:" + rows)
+        if rows_html is None:
+            rows_html = render_to_string("standings/_rows.html", context, request)
+            cache.set("standings-rows:" + rows, rows_html, timeout=600)
+        table_html = render_to_string("standings/_table.html", {**context, "rows_html": mark_safe(rows_html)}, request)
         cache.set(key, table_html, timeout=600)
     if view.me:
         table_html = render_to_string("standings/_me.html", {"view": view}, request) + table_html
