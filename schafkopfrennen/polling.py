@@ -29,7 +29,7 @@ from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import condition
 
-State = tuple[str, datetime | None] | None
+State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
 
 

@@ -344,7 +344,7 @@ def _aware(value: Any) -> Any:
     return value
 
 
-def standings_state(slug: str | None = None, *, tournament_id: int | None = None) -> tuple[str, Any] | None:
+def standings_state(slug: str | None = None, *, tournament_id: int | None = None) -> tuple[str, Any, bool] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
     One small read, never the snapshot's document: the tournament with its snapshot's version, what
@@ -365,7 +365,7 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
     _pk, status, public, version, computed_at, published, closed, confirmed, with_reason, newer = row
     current = version is not None and not newer
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
-    return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at)
+    return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at), current
 
 
 _LISTS: dict[tuple, tuple[list[dict[str, Any]], list[int]]] = {}  # a few decoded lists, newest last
@@ -400,15 +400,18 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
-                   me: int | None = None, paged: bool = False) -> StandingsView:
+                   me: int | None = None, paged: bool = False, current: bool | None = None) -> StandingsView:
     """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
 
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
+    ``current``: whether newer games are counted yet, when the caller knows it (the poll's token,
+    ``standings_state``, read it a moment ago); otherwise it is read.
     """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    current = standings_is_current(tournament, snapshot)
+    if current is None:
+        current = standings_is_current(tournament, snapshot)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
     mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
     query = query.strip().casefold()
