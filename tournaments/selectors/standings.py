@@ -91,6 +91,11 @@ def player_identities(info: dict[int, PlayerInfo]) -> dict[int, tuple]:
     return {pk: p[1:] for pk, p in info.items()}
 
 
+def tie_note_row(tiebreak: str, below_start_number: int, below_name: str) -> dict[str, Any]:
+    """A standings row's tie note as the snapshot keeps it: which tie-break put him above whom."""
+    return {"tiebreak": tiebreak, "below": below_name, "below_start_number": below_start_number}
+
+
 def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
                   with_round_solos: bool = False) -> list[dict[str, Any]]:
     """The rows of a standings list as the snapshot and the pages have them; ``identity``: player ->
@@ -101,7 +106,7 @@ def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
         note = None
         if s.note is not None:
             below = identity[s.note.below]
-            note = {"tiebreak": s.note.tiebreak, "below": below[1], "below_start_number": below[0]}
+            note = tie_note_row(s.note.tiebreak, below[0], below[1])
         row = {"rank": s.rank, "registration": s.player, "start_number": number, "name": name,
                "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": s.points,
                "won_solos": s.won_solos, "lost_solos": s.lost_solos, "round_points": list(s.round_points),

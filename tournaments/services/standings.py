@@ -33,7 +33,8 @@ from scoring.rules.standings import (Standing, StandingsResult, compute_standing
 
 from ..models import HandRevision, Seat, Tournament
 from ..selectors.standings import (IDENTITY, PlayerInfo, newest_revisions, player_accounts, player_identities,
-                                   seating_layout, standing_rows, substitutions, table_results_summed)
+                                   seating_layout, standing_rows, substitutions, table_results_summed,
+                                   tie_note_row)
 
 # How ``parts`` keeps what a merge needs: the seating it was computed for, whose points substitutes
 # hold, the rounds, each player's sort key (``standing_key``) and each table's newest revision. A
@@ -44,7 +45,7 @@ PARTS_FORMAT = 3
 # revisions behind the newest it reflected, so a change that committed late is still found.
 REVISION_LOOKBACK = 1000
 
-# The documents this process wrote last, per tournament: (version, parts, overall, data). A merge
+# The documents this process wrote last, per tournament: ((pk, version), parts, overall, data). A merge
 # takes them out instead of reading and decoding the snapshot again (a worker merges the same
 # tournament all evening: at 4,000 players decoding was a third of a merge); they are put back only
 # once the write has committed, and used only while the stored version is still theirs.
@@ -229,10 +230,9 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         row["note"] = None
         if note is not None:  # the note names the player below him
             below = overall[offset + 1]
-            row["note"] = {"tiebreak": note.tiebreak, "below": below["name"], "below_start_number": below["start_number"]}
+            row["note"] = tie_note_row(note.tiebreak, below["start_number"], below["name"])
     _money_merged(data, folded, players, identity)
     return _tischbeste_merged(data, folded, {(results[pk].round, results[pk].table) for pk in stale}, identity)
-
 
 
 def _money_merged(data: dict[str, Any], folded, players: set[int], identity: dict[int, tuple]) -> None:
