@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterable
 
 import orjson
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.db.models.fields.json import KT
 from django.utils import timezone
@@ -61,6 +61,19 @@ def _accounts(substitutions: Iterable[tuple[int, int]]) -> Accounts:
     return account
 
 
+def _fetched(queryset) -> list[tuple]:
+    """The rows of a ``values_list()`` of plain columns (integers, text) as the driver gives them.
+
+    The ORM's own iteration (fetches in chunks of 100, a converter pass per row) cost more CPU than
+    the database's work for the full recompute's thousands of rows; none of these columns needs a
+    converter on any backend, so the compiled statement's rows are the ORM's rows.
+    """
+    sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def substitutions(tournament_id: int) -> tuple[int, Accounts]:
     """How many substitutes there are, and whose points they hold (a small read: substitutes only)."""
     pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
@@ -70,7 +83,7 @@ def substitutions(tournament_id: int) -> tuple[int, Accounts]:
 
 def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]]:
     """registration id -> the registration holding its points (a substitute takes them over)."""
-    regs = list(Registration.objects.filter(tournament_id=tournament_id).values_list(
+    regs = _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
         "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
         "player__club__name").order_by())
     names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
@@ -164,78 +177,100 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
 
 
 @functools.cache
-def _sums_sql(closed_only: bool, tables: int = 0) -> str:
-    """Per table: the points per seat summed, and the solos won and lost per seat counted (written once).
+def _results_sql(closed_only: bool, tables: int = 0) -> str:
+    """Per table, in round and table order: its id, round, number and paper totals, who sits on each
+    seat, the points per seat summed and the solos won and lost per seat counted (written once).
 
-    Of every table of a tournament, or (``tables``) of that many tables given by id. Standard SQL over
-    the models' tables, because the full recompute reads every game: the ORM's converters for 15
-    aggregates on 3,000 tables cost more CPU than the statement itself."""
+    Of every table of a tournament, or (``tables``) of that many tables given by id; the filter comes
+    three times in the parameters (the tables, their seats, their games). Standard SQL over the
+    models' tables, one statement instead of three: the full recompute reads every game, and the
+    ORM's converters for 15 aggregates on 3,000 tables and for 12,000 seats cost more CPU than the
+    statement itself."""
     column = {f.name: f.column for f in Hand._meta.concrete_fields}
-    h, t, r = (m._meta.db_table for m in (Hand, Table, Round))
+    h, t, r, s = (m._meta.db_table for m in (Hand, Table, Round, Seat))
+    seat_numbers = tuple(POINTS_COLUMNS)
+    regs = [f"MAX(CASE WHEN s.number = {seat} THEN s.registration_id END)" for seat in seat_numbers]
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
     sums += [f"SUM(CASE WHEN h.{column[kind]} = {seat} THEN 1 ELSE 0 END)"
-             for kind in ("solo_won", "solo_lost") for seat in POINTS_COLUMNS]
+             for kind in ("solo_won", "solo_lost") for seat in seat_numbers]
     if tables:
-        return (f'SELECT h.{column["table"]}, {", ".join(sums)} FROM "{h}" h '
-                f'WHERE h.{column["table"]} IN ({", ".join(["%s"] * tables)}) GROUP BY h.{column["table"]}')
-    return (f'SELECT h.{column["table"]}, {", ".join(sums)} FROM "{h}" h '
-            f'JOIN "{t}" t ON t.id = h.{column["table"]} JOIN "{r}" r ON r.id = t.round_id '
-            f'WHERE r.tournament_id = %s {"AND r.status = %s " if closed_only else ""}GROUP BY h.{column["table"]}')
+        ids = ", ".join(["%s"] * tables)
+        where, of_tables = f"t.id IN ({ids})", ids
+    else:
+        status = " AND r.status = %s" if closed_only else ""
+        where = f"r.tournament_id = %s{status}"
+        of_tables = f'SELECT t.id FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id WHERE {where}'
+    seat_cols = ", ".join(f"s.r{seat}" for seat in seat_numbers)
+    sum_cols = ", ".join(f"g.v{index}" for index in range(len(sums)))
+    return (
+        f"SELECT t.id, r.number, t.number, t.paper_totals, {seat_cols}, {sum_cols} "
+        f'FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
+        f"LEFT JOIN (SELECT s.table_id, {', '.join(f'{x} AS r{seat}' for x, seat in zip(regs, seat_numbers))} "
+        f'FROM "{s}" s WHERE s.table_id IN ({of_tables}) GROUP BY s.table_id) s ON s.table_id = t.id '
+        f"LEFT JOIN (SELECT h.{column['table']} AS table_id, {', '.join(f'{x} AS v{i}' for i, x in enumerate(sums))} "
+        f'FROM "{h}" h WHERE h.{column["table"]} IN ({of_tables}) GROUP BY h.{column["table"]}) g ON g.table_id = t.id '
+        f"WHERE {where} ORDER BY r.number, t.number"
+    )
+
+
+def _parsed(text: str | None, cache: dict) -> dict[int, int]:
+    """A game's Reuegeld or Weitergeld ({"3": 50} as text) as seat -> cents; the few distinct texts
+    are decoded once (the dicts are shared: nobody changes them)."""
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = {int(s): c for s, c in orjson.loads(text or "{}").items()}
+    return found
 
 
 def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
                          table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
     """Every table's TableResult (or those of ``table_ids``) summed by the database: the same as
-    ``table_results_by_id``, in a few reads.
+    ``table_results_by_id``, in two reads; in round and table order.
 
     The full recompute (the repair path, the archive) reads tens of thousands of games: their points
-    per seat are summed per table and solos counted per table and seat (one ``SUM … GROUP BY`` of
-    plain columns, any database: ``_sums_sql``), and only the few games that cost money (Reuegeld, Weitergeld)
-    are read one by one for the ledger. All of it from the columns written with each game's outcome
-    (``scoring.storage.outcome_columns``: points per seat, who won or lost a solo, whether the game
-    costs money), plain column conditions, nothing scored again;
+    per seat are summed per table and solos counted per table and seat, beside each table's seats
+    (one statement of plain columns, any database: ``_results_sql``), and only the few games that
+    cost money (Reuegeld, Weitergeld) are read one by one for the ledger. All of it from the columns
+    written with each game's outcome (``scoring.storage.outcome_columns``: points per seat, who won
+    or lost a solo, whether the game costs money), plain column conditions, nothing scored again;
     tests/scoring/test_standings_incremental.py checks that both ways agree.
     """
     table_ids = None if table_ids is None else sorted(table_ids)
     if table_ids == []:
         return {}
-    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only,
-                                             table_ids=table_ids)
-    hands = Hand.objects.filter(where).order_by()
-    points: dict[int, dict[int, int]] = {}
-    won: dict[int, dict[int, int]] = {}
-    lost: dict[int, dict[int, int]] = {}
-    seats_5 = tuple(POINTS_COLUMNS)
     if table_ids is None:
-        sql = _sums_sql(closed_only)
+        sql = _results_sql(closed_only)
         params = [tournament_id, Round.Status.CLOSED.value] if closed_only else [tournament_id]
+        hands = Hand.objects.filter(table__round__tournament_id=tournament_id)
+        if closed_only:
+            hands = hands.filter(table__round__status=Round.Status.CLOSED)
     else:
-        sql, params = _sums_sql(False, len(table_ids)), table_ids
+        sql, params = _results_sql(False, len(table_ids)), table_ids
+        hands = Hand.objects.filter(table_id__in=table_ids)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for table_id, *values in cursor.fetchall():
-            points[table_id] = dict(zip(seats_5, [v or 0 for v in values[:5]]))
-            won[table_id] = {seat: n for seat, n in zip(seats_5, values[5:10]) if n}
-            lost[table_id] = {seat: n for seat, n in zip(seats_5, values[10:]) if n}
+        cursor.execute(sql, params * 3)
+        rows = cursor.fetchall()
     money: dict[int, list[Money]] = defaultdict(list)
     # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
     # the time of the JSON field's own; the whole outcome as text cost the database a third more).
-    paying = hands.filter(pays=True).values_list("table_id", "number", KT("outcome__reuegeld"),
-                                                 KT("outcome__weitergeld"), "solo_lost")
-    for table_id, number, reuegeld, weitergeld, solo_lost in sorted(paying, key=lambda row: (row[0], row[1])):
-        money[table_id] += game_money(number, {int(s): c for s, c in orjson.loads(reuegeld or "{}").items()},
-                                      {int(s): c for s, c in orjson.loads(weitergeld or "{}").items()},
+    paying = _fetched(hands.filter(pays=True).order_by("table_id", "number").values_list(
+        "table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost"))
+    texts: dict = {}
+    for table_id, number, reuegeld, weitergeld, solo_lost in paying:
+        money[table_id] += game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
                                       solo_lost is not None)
+    get = account.get
+    seat_numbers = tuple(POINTS_COLUMNS)
     results = {}
-    for pk, (rnd, number, paper) in tables.items():
-        summed = points.get(pk, {})
-        totals = {seat: 0 for seat in seats[pk]}
-        for seat, total in (paper or {}).items():
-            totals[int(seat)] += total
-        for seat in totals:
-            totals[seat] += summed.get(seat, 0)
-        results[pk] = TableResult(rnd, number, seats[pk], totals, won.get(pk, {}), lost.get(pk, {}),
-                                  tuple(money.get(pk, ())))
+    for pk, rnd, number, paper, *values in rows:
+        seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, values[:5]) if reg is not None}
+        points = values[5:10]
+        totals = {seat: points[seat - 1] or 0 for seat in seats}
+        if paper:
+            for seat, total in (orjson.loads(paper) if isinstance(paper, str) else paper).items():
+                totals[int(seat)] += total
+        results[pk] = TableResult(rnd, number, seats, totals, {seat: n for seat, n in zip(seat_numbers, values[10:15]) if n},
+                                  {seat: n for seat, n in zip(seat_numbers, values[15:]) if n}, tuple(money.get(pk, ())))
     return results
 
 
@@ -271,8 +306,8 @@ def games_marker(tournament) -> str:
 def newest_revisions(tournament_id: int) -> dict[int, int]:
     """Table id -> the id of its newest game revision (tables without one are left out): one index probe a table."""
     newest = HandRevision.objects.filter(table_id=OuterRef("pk")).order_by("-id").values("id")[:1]
-    return {pk: rev for pk, rev in Table.objects.filter(round__tournament_id=tournament_id).order_by()
-            .annotate(rev=Subquery(newest)).values_list("pk", "rev") if rev is not None}
+    return {pk: rev for pk, rev in _fetched(Table.objects.filter(round__tournament_id=tournament_id).order_by()
+            .annotate(rev=Subquery(newest)).values_list("pk", "rev")) if rev is not None}
 
 
 def revisions_after(tournament_id: int, revision: int) -> bool:
