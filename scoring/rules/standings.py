@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -74,8 +74,10 @@ def table_result(
 def game_money(number: int, reuegeld: Mapping[int, int], weitergeld: Mapping[int, int],
                lost_solo: bool) -> list[Money]:
     """What one game costs its seats, in the ledger's order: Reuegeld, then Weitergeld, each in seat order."""
-    return ([Money(number, seat, REUEGELD, cents, lost_solo) for seat, cents in reuegeld.items()]
-            + [Money(number, seat, WEITERGELD, cents) for seat, cents in weitergeld.items()])
+    money = [Money(number, seat, REUEGELD, cents, lost_solo) for seat, cents in reuegeld.items()]
+    if weitergeld:  # rarely both (the full recompute reads thousands of games that cost money)
+        money += [Money(number, seat, WEITERGELD, cents) for seat, cents in weitergeld.items()]
+    return money
 
 
 class LedgerEntry(NamedTuple):
@@ -89,8 +91,7 @@ class LedgerEntry(NamedTuple):
     cents: int
 
 
-@dataclass(frozen=True, slots=True)
-class TieNote:
+class TieNote(NamedTuple):  # a named tuple: ranking 4,000 players makes thousands of them
     """Why a player stands directly above another with the same points."""
 
     above: int  # the player placed higher
@@ -133,11 +134,16 @@ class StandingsResult:
     keys: Sequence[list[int]] = ()  # each overall row's ``standing_key``, in the same order
 
 
-@dataclass
 class _Tally:
-    round_points: dict[int, int] = field(default_factory=dict)
-    won_by_round: dict[int, int] = field(default_factory=dict)
-    lost_by_round: dict[int, int] = field(default_factory=dict)
+    """A player's points, won and lost solos per round (a plain class: the fold makes one per player)."""
+
+    __slots__ = ("round_points", "won_by_round", "lost_by_round")
+
+    def __init__(self, round_points: dict[int, int] | None = None, won_by_round: dict[int, int] | None = None,
+                 lost_by_round: dict[int, int] | None = None) -> None:
+        self.round_points = {} if round_points is None else round_points
+        self.won_by_round = {} if won_by_round is None else won_by_round
+        self.lost_by_round = {} if lost_by_round is None else lost_by_round
 
 
 # The sort key of a standings row: (-points, then each tie-break's column of the base tuple
@@ -175,25 +181,32 @@ def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_befor
     the top). Returns the (rank, note) of each row from ``start`` on and where that ended.
     """
     out: list[tuple[int, TieNote | None]] = []
+    append = out.append
     count = len(keys)
+    columns = tuple(enumerate(tiebreaks, start=1))
     index, rank = start, rank_before
     previous = keys[start - 1][:-1] if start > 0 else None
+    below = keys[start] if start < count else None
     while index < count:
-        key = keys[index]
+        key = below
         k = key[:-1]
-        if index >= stop and k != previous:
-            break  # from here on every rank and note is as it was
         if k != previous:
+            if index >= stop:
+                break  # from here on every rank and note is as it was
             rank = index + 1  # otherwise a shared place: the rank of the one above
         previous = k
-        note = None
-        if index + 1 < count and keys[index + 1][0] == k[0]:
-            # Same points as the next one: say which tie-break put this player above him.
-            below = keys[index + 1]
-            decided = next((t for t, x, y in zip(tiebreaks, k[1:], below[1:-1], strict=True) if x != y), "shared")
-            note = TieNote(above=key[-1], below=below[-1], tiebreak=decided)
-        out.append((rank, note))
         index += 1
+        below = keys[index] if index < count else None
+        if below is not None and below[0] == key[0]:
+            # Same points as the next one: say which tie-break put this player above him.
+            decided = "shared"
+            for column, tiebreak in columns:
+                if key[column] != below[column]:
+                    decided = tiebreak
+                    break
+            append((rank, TieNote(key[-1], below[-1], decided)))
+        else:
+            append((rank, None))
     return out, index
 
 
@@ -268,6 +281,9 @@ def split_payout(collected_cents: int, percent: int, winners: int) -> tuple[int,
     return each, collected_cents - each * winners
 
 
+_TABLE_ORDER = attrgetter("round", "table")
+
+
 class Folded(NamedTuple):
     """What the tables give each player, in table order: his tally, the ledger, the Tischbeste."""
 
@@ -287,37 +303,44 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
     tallies: dict[int, _Tally] = defaultdict(_Tally)
     ledger: list[LedgerEntry] = []
     tischbeste: list[Tischbester] = []
-    free_used: dict[tuple[int, int], int] = defaultdict(int)  # (player, round) -> lost solos so far
+    free_used: dict[tuple[int, int], int] = {}  # (player, round) -> lost solos so far
     free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
-    for table in sorted(tables, key=lambda t: (t.round, t.table)):
+    # The hot loop of a full recompute (3,000 tables, 12,000 seats): names bound once, tuples unpacked.
+    tally_of, new_tally, entry, add_entry = tallies.get, _Tally, LedgerEntry, ledger.append
+    for table in sorted(tables, key=_TABLE_ORDER):
         collected = 0
-        rnd, seats, points, won, lost = table.round, table.seats, table.points, table.won_solos, table.lost_solos
+        rnd, number, seats, points, won, lost = (table.round, table.table, table.seats, table.points,
+                                                 table.won_solos, table.lost_solos)
         for seat, player in seats.items():
-            tally = tallies[player]
+            tally = tally_of(player)
+            if tally is None:
+                tally = tallies[player] = new_tally()
             by_round = tally.round_points
             by_round[rnd] = by_round.get(rnd, 0) + points.get(seat, 0)
-            if won.get(seat):
+            count = won.get(seat)
+            if count:
                 by_round = tally.won_by_round
-                by_round[rnd] = by_round.get(rnd, 0) + won[seat]
-            if lost.get(seat):
+                by_round[rnd] = by_round.get(rnd, 0) + count
+            count = lost.get(seat)
+            if count:
                 by_round = tally.lost_by_round
-                by_round[rnd] = by_round.get(rnd, 0) + lost[seat]
-        for item in table.money:
-            player = seats[item.seat]
-            if item.lost_solo:
-                free_used[(player, rnd)] += 1
-                if free_used[(player, rnd)] <= free:
+                by_round[rnd] = by_round.get(rnd, 0) + count
+        for hand, seat, kind, cents, lost_solo in table.money:
+            player = seats[seat]
+            if lost_solo:
+                used = free_used[(player, rnd)] = free_used.get((player, rnd), 0) + 1
+                if used <= free:
                     continue
-            if item.cents > 0:
-                ledger.append(LedgerEntry(player, rnd, table.table, item.hand, item.kind, item.cents))
-                collected += item.cents
+            if cents > 0:
+                add_entry(entry(player, rnd, number, hand, kind, cents))
+                collected += cents
         best = max([points[s] for s in seats])
         winners = tuple(sorted([player for s, player in seats.items() if points[s] == best]))
         each, _rest = split_payout(collected, percent, len(winners))
-        tischbeste.append(Tischbester(rnd, table.table, winners, best, collected, each))
+        tischbeste.append(Tischbester(rnd, number, winners, best, collected, each))
         if each:
             for player in winners:
-                ledger.append(LedgerEntry(player, rnd, table.table, None, PAYOUT, -each))
+                add_entry(entry(player, rnd, number, None, PAYOUT, -each))
     return Folded(tallies, ledger, tischbeste)
 
 
