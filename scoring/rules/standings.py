@@ -1,7 +1,8 @@
 """Standings, Tischbester and the money ledger (rules.md sections 7 and 8). Pure.
 
-Money, ledger entries, standings and Tischbeste are named tuples: as immutable as frozen dataclasses,
-and made several times faster (a full recompute at 4,000 players makes 25,000 of them). The input is
+Money, ledger entries, table results, standings, tie notes and Tischbeste are named tuples: as
+immutable as frozen dataclasses, and made several times faster (a full recompute at 4,000 players
+makes 30,000 of them). The input is
 what the tables produced: per table and round the seats (seat -> player key) and
 either the scored games or the round totals from a paper sheet. Player keys are opaque ints (the
 caller's registration ids, already mapped to whoever holds the account after a substitution).
@@ -15,6 +16,7 @@ from operator import attrgetter, itemgetter
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .ruleset import Ruleset
@@ -35,16 +37,18 @@ class Money(NamedTuple):
     lost_solo: bool = False  # Reuegeld for a lost solo (the free allowance applies only to these)
 
 
-@dataclass(frozen=True, slots=True)
-class TableResult:
+_NONE: Mapping[int, int] = MappingProxyType({})
+
+
+class TableResult(NamedTuple):
     """One table in one round, aggregated: what the standings need and nothing more."""
 
     round: int
     table: int
     seats: Mapping[int, int]  # seat -> player key
     points: Mapping[int, int]  # seat -> points in this round
-    won_solos: Mapping[int, int] = field(default_factory=dict)  # seat -> solos won as declarer
-    lost_solos: Mapping[int, int] = field(default_factory=dict)
+    won_solos: Mapping[int, int] = _NONE  # seat -> solos won as declarer
+    lost_solos: Mapping[int, int] = _NONE
     money: Sequence[Money] = ()  # in game order
 
 
@@ -233,9 +237,12 @@ def _ranked(tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Seq
                                   tiebreaks))
     keyed.sort()
     ranked, _end = rank_window(keyed, 0, len(keyed), 0, tiebreaks)
-    standings = tuple([Standing(rank, key[-1], *rows[key[-1]][:4], note, rows[key[-1]][4])
-                       for key, (rank, note) in zip(keyed, ranked)])
-    return standings, keyed
+    standings = []
+    add = standings.append
+    for key, (rank, note) in zip(keyed, ranked):
+        points, won, lost, per_round, solos = rows[key[-1]]
+        add(Standing(rank, key[-1], points, won, lost, per_round, note, solos))
+    return tuple(standings), keyed
 
 
 def rank_players(
@@ -311,12 +318,18 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
         collected = 0
         rnd, number, seats, points, won, lost = (table.round, table.table, table.seats, table.points,
                                                  table.won_solos, table.lost_solos)
+        best, winners = None, []
         for seat, player in seats.items():
             tally = tally_of(player)
             if tally is None:
                 tally = tallies[player] = new_tally()
+            pts = points[seat]
             by_round = tally.round_points
-            by_round[rnd] = by_round.get(rnd, 0) + points.get(seat, 0)
+            by_round[rnd] = by_round.get(rnd, 0) + pts
+            if best is None or pts > best:  # the best at the table (several share)
+                best, winners = pts, [player]
+            elif pts == best:
+                winners.append(player)
             count = won.get(seat)
             if count:
                 by_round = tally.won_by_round
@@ -334,9 +347,10 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
             if cents > 0:
                 add_entry(entry(player, rnd, number, hand, kind, cents))
                 collected += cents
-        best = max([points[s] for s in seats])
-        winners = tuple(sorted([player for s, player in seats.items() if points[s] == best]))
-        each, _rest = split_payout(collected, percent, len(winners))
+        if best is None:
+            raise ValueError(f"table {number} of round {rnd} has no seats")
+        winners = tuple(sorted(winners)) if len(winners) > 1 else tuple(winners)
+        each = split_payout(collected, percent, len(winners))[0] if collected else 0
         tischbeste.append(Tischbester(rnd, number, winners, best, collected, each))
         if each:
             for player in winners:
@@ -357,8 +371,9 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     overall, keys = _ranked(tallies, rounds, tiebreaks, lot_seed)
     per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
                                    r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
-    collected_total = sum(e.cents for e in ledger if e.kind != PAYOUT)
-    paid_out = -sum(e.cents for e in ledger if e.kind == PAYOUT)
+    # What the ledger's entries sum to, per table (the merge updates these sums by the changed tables').
+    collected_total = sum([t.collected_cents for t in tischbeste])
+    paid_out = sum([t.payout_cents * len(t.players) for t in tischbeste])
     return StandingsResult(
         overall=overall, rounds=per_round, tischbeste=tuple(tischbeste), ledger=tuple(ledger),
         pot_cents=collected_total - paid_out, collected_cents=collected_total, paid_out_cents=paid_out,
