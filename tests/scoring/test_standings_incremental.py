@@ -135,3 +135,28 @@ def test_merging_changed_tables_equals_recomputing_every_game(django_capture_on_
             riding = False
     standings_module.standings_update(tournament_id=tournament.pk)  # a worker's task that finds them all
     assert_snapshot_is_the_full_recompute(tournament)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([9, 13]), ops=st.lists(st.sampled_from(OPS), max_size=8))
+def test_summed_results_are_the_games_folded_one_by_one_for_every_selection(seed, players, ops):
+    """What the full recompute, the archive (closed rounds only) and the merge (some tables) read: the
+    database's sums per table (one statement over tables, seats and games) are the stored outcomes
+    folded one by one, after any saves, corrections, deletions, paper totals and substitutes."""
+    rng = random.Random(seed)
+    tournament = tournament_simulate_setup(slug=f"sum-{next(_slugs)}", players=players, rounds=2, games=8, seed=seed)
+    (first,) = round_draw(tournament=tournament, seed=seed)
+    round_simulate(rnd=first, seed=seed)
+    (second,) = round_draw(tournament=tournament, seed=seed + 1)
+    round_simulate(rnd=second, seed=seed, play=False)
+    closed_tables, open_tables = list(first.tables.all()), list(second.tables.all())
+    for op in ["paper", *ops, "substitute"]:  # paper totals at one table at least, a substitute's points
+        _step(op, rng, tournament, open_tables, closed_tables)
+    account, _info = player_accounts(tournament.pk)
+    some = sorted(rng.sample([t.pk for t in closed_tables + open_tables], 2))
+    for selection in ({}, {"closed_only": True}, {"table_ids": some}, {"table_ids": some[:1]}):
+        fresh = {pk: table_result_to_json(r) for pk, r in table_results_by_id(tournament.pk, account=account, **selection).items()}
+        summed = table_results_summed(tournament.pk, account=account, **selection)
+        assert {pk: table_result_to_json(r) for pk, r in summed.items()} == fresh, selection
+        assert list(summed) == sorted(summed, key=lambda pk: (summed[pk].round, summed[pk].table))  # round and table order
+    assert len(table_results_summed(tournament.pk, account=account, closed_only=True)) == len(closed_tables)

@@ -191,7 +191,7 @@ def _results_sql(closed_only: bool, tables: int = 0) -> str:
     seat_numbers = tuple(POINTS_COLUMNS)
     regs = [f"MAX(CASE WHEN s.number = {seat} THEN s.registration_id END)" for seat in seat_numbers]
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
-    sums += [f"SUM(CASE WHEN h.{column[kind]} = {seat} THEN 1 ELSE 0 END)"
+    sums += [f"COUNT(CASE WHEN h.{column[kind]} = {seat} THEN 1 END)"
              for kind in ("solo_won", "solo_lost") for seat in seat_numbers]
     if tables:
         ids = ", ".join(["%s"] * tables)
@@ -250,27 +250,42 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
     with connection.cursor() as cursor:
         cursor.execute(sql, params * 3)
         rows = cursor.fetchall()
-    money: dict[int, list[Money]] = defaultdict(list)
+    money: dict[int, list[Money]] = {}
     # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
     # the time of the JSON field's own; the whole outcome as text cost the database a third more).
     paying = _fetched(hands.filter(pays=True).order_by("table_id", "number").values_list(
         "table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost"))
+    # A game's Money is the same wherever that game number cost the same: each (number, Reuegeld,
+    # Weitergeld, lost solo) is made once (a few hundred of them for thousands of paying games).
     texts: dict = {}
-    for table_id, number, reuegeld, weitergeld, solo_lost in paying:
-        money[table_id] += game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
-                                      solo_lost is not None)
+    made: dict[tuple, list[Money]] = {}
+    items: list[Money] = []
+    last = None
+    for table_id, *game in paying:
+        if table_id != last:
+            items = money[table_id] = []
+            last = table_id
+        found = made.get(key := tuple(game))
+        if found is None:
+            number, reuegeld, weitergeld, solo_lost = game
+            found = made[key] = game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
+                                           solo_lost is not None)
+        items += found
     get = account.get
     seat_numbers = tuple(POINTS_COLUMNS)
+    no_money = ()
     results = {}
-    for pk, rnd, number, paper, *values in rows:
-        seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, values[:5]) if reg is not None}
-        points = values[5:10]
-        totals = {seat: points[seat - 1] or 0 for seat in seats}
+    for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, *solos in rows:
+        seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
+        points = (None, p1, p2, p3, p4, p5)
+        totals = {seat: points[seat] or 0 for seat in seats}
         if paper:
             for seat, total in (orjson.loads(paper) if isinstance(paper, str) else paper).items():
                 totals[int(seat)] += total
-        results[pk] = TableResult(rnd, number, seats, totals, {seat: n for seat, n in zip(seat_numbers, values[10:15]) if n},
-                                  {seat: n for seat, n in zip(seat_numbers, values[15:]) if n}, tuple(money.get(pk, ())))
+        paid = money.get(pk)
+        results[pk] = TableResult(rnd, number, seats, totals, {seat: n for seat, n in zip(seat_numbers, solos[:5]) if n},
+                                  {seat: n for seat, n in zip(seat_numbers, solos[5:]) if n},
+                                  tuple(paid) if paid else no_money)
     return results
 
 

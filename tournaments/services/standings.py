@@ -55,8 +55,8 @@ _DOCUMENTS_KEPT = 2
 
 def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The snapshot's overall list (with what each round's list is ranked from) and the rest of it."""
-    overall = standing_rows(result.overall, player_identities(info), with_round_solos=True)
     identity = player_identities(info)
+    overall = standing_rows(result.overall, identity, with_round_solos=True)
     data = {
         "tischbeste": [_tischbester_json(t, identity) for t in result.tischbeste],
         # Per player (start number, as text: a JSON key): Reuegeld and Weitergeld paid in, the Tischbester payouts received.
