@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import orjson
 from django.db import connection, connections
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Max, Q
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -177,9 +177,10 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
 
 
 @functools.cache
-def _results_sql(closed_only: bool, tables: int = 0) -> str:
+def _results_sql(closed_only: bool, tables: int = 0, revisions: bool = False) -> str:
     """Per table, in round and table order: its id, round, number and paper totals, who sits on each
-    seat, the points per seat summed and the solos won and lost per seat counted (written once).
+    seat, the points per seat summed and the solos won and lost per seat counted (written once), and
+    (``revisions``) the id of its newest game revision (one index probe a table).
 
     Of every table of a tournament, or (``tables``) of that many tables given by id; the filter comes
     three times in the parameters (the tables, their seats, their games). Standard SQL over the
@@ -187,7 +188,7 @@ def _results_sql(closed_only: bool, tables: int = 0) -> str:
     ORM's converters for 15 aggregates on 3,000 tables and for 12,000 seats cost more CPU than the
     statement itself."""
     column = {f.name: f.column for f in Hand._meta.concrete_fields}
-    h, t, r, s = (m._meta.db_table for m in (Hand, Table, Round, Seat))
+    h, t, r, s, x = (m._meta.db_table for m in (Hand, Table, Round, Seat, HandRevision))
     seat_numbers = tuple(POINTS_COLUMNS)
     regs = [f"MAX(CASE WHEN s.number = {seat} THEN s.registration_id END)" for seat in seat_numbers]
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
@@ -202,6 +203,8 @@ def _results_sql(closed_only: bool, tables: int = 0) -> str:
         of_tables = f'SELECT t.id FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id WHERE {where}'
     seat_cols = ", ".join(f"s.r{seat}" for seat in seat_numbers)
     sum_cols = ", ".join(f"g.v{index}" for index in range(len(sums)))
+    if revisions:
+        sum_cols += f', (SELECT MAX(x.id) FROM "{x}" x WHERE x.table_id = t.id)'
     return (
         f"SELECT t.id, r.number, t.number, t.paper_totals, {seat_cols}, {sum_cols} "
         f'FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
@@ -223,9 +226,12 @@ def _parsed(text: str | None, cache: dict) -> dict[int, int]:
 
 
 def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                         table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+                         table_ids: Iterable[int] | None = None,
+                         revisions: dict[int, int] | None = None) -> dict[int, TableResult]:
     """Every table's TableResult (or those of ``table_ids``) summed by the database: the same as
-    ``table_results_by_id``, in two reads; in round and table order.
+    ``table_results_by_id``, in two reads; in round and table order. ``revisions``, if given, gets
+    each table's newest game revision (tables without one are left out), read in the same statement
+    as its games: the snapshot reflects exactly those.
 
     The full recompute (the repair path, the archive) reads tens of thousands of games: their points
     per seat are summed per table and solos counted per table and seat, beside each table's seats
@@ -239,13 +245,13 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
     if table_ids == []:
         return {}
     if table_ids is None:
-        sql = _results_sql(closed_only)
+        sql = _results_sql(closed_only, revisions=revisions is not None)
         params = [tournament_id, Round.Status.CLOSED.value] if closed_only else [tournament_id]
         hands = Hand.objects.filter(table__round__tournament_id=tournament_id)
         if closed_only:
             hands = hands.filter(table__round__status=Round.Status.CLOSED)
     else:
-        sql, params = _results_sql(False, len(table_ids)), table_ids
+        sql, params = _results_sql(False, len(table_ids), revisions is not None), table_ids
         hands = Hand.objects.filter(table_id__in=table_ids)
     with connection.cursor() as cursor:
         cursor.execute(sql, params * 3)
@@ -276,6 +282,8 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
     no_money = ()
     results = {}
     for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, *solos in rows:
+        if revisions is not None and solos[10] is not None:
+            revisions[pk] = solos[10]
         seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
         points = (None, p1, p2, p3, p4, p5)
         totals = {seat: points[seat] or 0 for seat in seats}
@@ -284,7 +292,7 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
                 totals[int(seat)] += total
         paid = money.get(pk)
         results[pk] = TableResult(rnd, number, seats, totals, {seat: n for seat, n in zip(seat_numbers, solos[:5]) if n},
-                                  {seat: n for seat, n in zip(seat_numbers, solos[5:]) if n},
+                                  {seat: n for seat, n in zip(seat_numbers, solos[5:10]) if n},
                                   tuple(paid) if paid else no_money)
     return results
 
@@ -316,13 +324,6 @@ def games_marker(tournament) -> str:
     """
     last = HandRevision.objects.filter(table__round__tournament_id=tournament.pk).aggregate(m=Max("id"))["m"] or 0
     return f"{last}:{_substitutes(tournament.pk)}"
-
-
-def newest_revisions(tournament_id: int) -> dict[int, int]:
-    """Table id -> the id of its newest game revision (tables without one are left out): one index probe a table."""
-    newest = HandRevision.objects.filter(table_id=OuterRef("pk")).order_by("-id").values("id")[:1]
-    return {pk: rev for pk, rev in _fetched(Table.objects.filter(round__tournament_id=tournament_id).order_by()
-            .annotate(rev=Subquery(newest)).values_list("pk", "rev")) if rev is not None}
 
 
 def revisions_after(tournament_id: int, revision: int) -> bool:

@@ -32,7 +32,7 @@ from scoring.rules.standings import (Standing, StandingsResult, compute_standing
                                      rank_window, standing_key, standing_values)
 
 from ..models import HandRevision, Seat, Tournament
-from ..selectors.standings import (IDENTITY, PlayerInfo, newest_revisions, player_accounts, player_identities,
+from ..selectors.standings import (IDENTITY, PlayerInfo, player_accounts, player_identities,
                                    seating_layout, standing_rows, substitutions, table_results_summed,
                                    tie_note_row)
 
@@ -153,10 +153,9 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     tournament = _locked_tournament(tournament_id)
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).only("pk", "version").first()
     layout = seating_layout(tournament_id)
-    # Revisions before games: a change committing in between is then counted again later, never missed.
-    revs = newest_revisions(tournament_id)
     account, info = player_accounts(tournament_id)
-    results = table_results_summed(tournament_id, account=account)
+    revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
+    results = table_results_summed(tournament_id, account=account, revisions=revs)
     result = compute_standings(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
                                lot_seed=tournament.lot_seed, with_rounds=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
