@@ -188,7 +188,7 @@ def _results_sql(closed_only: bool, tables: int = 0, revisions: bool = False) ->
     ORM's converters for 15 aggregates on 3,000 tables and for 12,000 seats cost more CPU than the
     statement itself."""
     column = {f.name: f.column for f in Hand._meta.concrete_fields}
-    h, t, r, s, x = (m._meta.db_table for m in (Hand, Table, Round, Seat, HandRevision))
+    h, t, r, s, revision = (m._meta.db_table for m in (Hand, Table, Round, Seat, HandRevision))
     seat_numbers = tuple(POINTS_COLUMNS)
     regs = [f"MAX(CASE WHEN s.number = {seat} THEN s.registration_id END)" for seat in seat_numbers]
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
@@ -204,7 +204,7 @@ def _results_sql(closed_only: bool, tables: int = 0, revisions: bool = False) ->
     seat_cols = ", ".join(f"s.r{seat}" for seat in seat_numbers)
     sum_cols = ", ".join(f"g.v{index}" for index in range(len(sums)))
     if revisions:
-        sum_cols += f', (SELECT MAX(x.id) FROM "{x}" x WHERE x.table_id = t.id)'
+        sum_cols += f', (SELECT MAX(x.id) FROM "{revision}" x WHERE x.table_id = t.id)'
     return (
         f"SELECT t.id, r.number, t.number, t.paper_totals, {seat_cols}, {sum_cols} "
         f'FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '

@@ -156,7 +156,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     account, info = player_accounts(tournament_id)
     revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
     results = table_results_summed(tournament_id, account=account, revisions=revs)
-    result = compute_standings(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
+    result = compute_standings(list(results.values()), tournament.ruleset,  # in round and table order
                                lot_seed=tournament.lot_seed, with_rounds=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "rounds": sorted({t.round for t in results.values()}),
