@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 import datetime
 import functools
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import orjson
 from django.db import connection
@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
-from scoring.models import StandingsSnapshot
+from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
@@ -305,7 +305,7 @@ PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls t
 
 @dataclass(frozen=True)
 class StandingsView:
-    rows: list[dict[str, Any]]
+    rows: Sequence[dict[str, Any]]  # a page of them (a list), or the whole list (PackedRows)
     round: int | None  # None = overall
     rounds: list[int]
     computed_at: Any
@@ -373,14 +373,29 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
     return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at), current
 
 
-_LISTS: dict[tuple, tuple[list[dict[str, Any]], list[int]]] = {}  # a few decoded lists, newest last
+_LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
 _LISTS_KEPT = 8
 _LISTS_LOCK = threading.Lock()
 
 
-def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -> tuple[list[dict[str, Any]], list[int]]:
-    """The overall or one round's list of a snapshot, and the rounds there are; decoded (a round's list:
-    ranked from the overall one) once per process.
+@functools.cache
+def _overall_sql() -> str:
+    meta = StandingsSnapshot._meta
+    overall, index = (meta.get_field(name).column for name in ("overall", "overall_index"))
+    return f'SELECT s."{overall}", s."{index}" FROM "{meta.db_table}" s WHERE s."{meta.pk.column}" = %s'
+
+
+def _overall_rows(snapshot_id: int) -> PackedRows:
+    """The snapshot's overall list as stored, decoded as far as it is read (``PackedRows``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_overall_sql(), [snapshot_id])
+        raw, index = cursor.fetchone()
+    return PackedRows.read(raw, None if index is None else PackedJSONField._loads(index))
+
+
+def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -> tuple[PackedRows, list[int]]:
+    """The overall or one round's list of a snapshot, and the rounds there are; read (a round's list:
+    ranked from the overall one) once per process, the overall list decoded only as far as it is read.
 
     A snapshot is never changed in place (every write gives it a new version and time), so its lists
     are kept by that identity: the phones polling between two writes share one decoded list instead
@@ -392,11 +407,12 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
     if found is not None:
         return found
     if round is None:
-        rows = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("overall", flat=True).get() or []
+        rows = _overall_rows(snapshot.pk)
         rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
     else:
         overall, rounds = _snapshot_list(snapshot, None, tournament)
-        rows = round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed) if round in rounds else []
+        rows = PackedRows.of(round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed)
+                             if round in rounds else [])
     with _LISTS_LOCK:  # a threaded server (runserver) shares the dict between requests
         _LISTS[key] = rows, rounds
         while len(_LISTS) > _LISTS_KEPT:
@@ -418,7 +434,7 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     if current is None:
         current = standings_is_current(tournament, snapshot)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
-    mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
+    mine = rows.by_number(me) if me is not None else None
     query = query.strip().casefold()
     if query:
         rows = [r for r in rows if query in r["name"].casefold() or query == str(r["start_number"])]
