@@ -330,7 +330,7 @@ def _state_sql(vendor: str) -> str:
     rounds = f'SELECT COUNT(*) FROM "{r}" r WHERE r.tournament_id = t.id'
     of_tournament = f'JOIN "{tb}" tb ON tb.id = x.table_id JOIN "{r}" r ON r.id = tb.round_id WHERE r.tournament_id = t.id'
     return (
-        f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, "
+        f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, s.id, s.revision, "
         f"({rounds} AND r.status = 'published'), ({rounds} AND r.status = 'closed'), "
         f"(SELECT COUNT(*) FROM \"{c}\" x {of_tournament} AND r.status = 'published'), "
         f'(SELECT COUNT(*) FROM "{tb}" x JOIN "{r}" r ON r.id = x.round_id WHERE r.tournament_id = t.id '
@@ -349,7 +349,14 @@ def _aware(value: Any) -> Any:
     return value
 
 
-def standings_state(slug: str | None = None, *, tournament_id: int | None = None) -> tuple[str, Any, bool] | None:
+class StandingsPoll(NamedTuple):
+    """What a standings page may reuse of its poll's read (``standings_state``)."""
+    current: bool  # no newer game waits to be counted
+    snapshot: StandingsSnapshot | None  # the snapshot's identity (pk, version, revision, time), documents not read
+
+
+def standings_state(slug: str | None = None, *,
+                    tournament_id: int | None = None) -> tuple[str, Any, StandingsPoll] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
     One small read, never the snapshot's document: the tournament with its snapshot's version, what
@@ -367,10 +374,14 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
         row = cursor.fetchone()
     if row is None:
         return None
-    _pk, status, public, version, computed_at, published, closed, confirmed, with_reason, newer = row
+    pk, status, public, version, computed_at, snapshot_id, revision, published, closed, confirmed, with_reason, newer = row
     current = version is not None and not newer
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
-    return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at), current
+    computed_at = _aware(computed_at)
+    snapshot = None if snapshot_id is None else StandingsSnapshot(
+        pk=snapshot_id, tournament_id=pk, version=version, revision=revision, computed_at=computed_at)
+    return (f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", computed_at,
+            StandingsPoll(current, snapshot))
 
 
 _LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
@@ -421,18 +432,20 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
-                   me: int | None = None, paged: bool = False, current: bool | None = None) -> StandingsView:
+                   me: int | None = None, paged: bool = False, poll: StandingsPoll | None = None) -> StandingsView:
     """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
 
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
-    ``current``: whether newer games are counted yet, when the caller knows it (the poll's token,
-    ``standings_state``, read it a moment ago); otherwise it is read.
+    ``poll``: what the poll's token (``standings_state``) read a moment ago, the snapshot and whether
+    newer games wait; without it both are read.
     """
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
+    if poll is None:
+        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
+        current = snapshot is not None and standings_is_current(tournament, snapshot)
+    else:
+        snapshot, current = poll.snapshot, poll.current
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    if current is None:
-        current = standings_is_current(tournament, snapshot)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
     mine = rows.by_number(me) if me is not None else None
     query = query.strip().casefold()
