@@ -38,7 +38,7 @@ def test_solo_columns_and_the_packed_snapshot_are_carried_over():
     expected = {h.pk: solo_columns(stored_score(h)) for h in games}
     assert any(c["solo_won"] for c in expected.values()) and any(c["pays"] for c in expected.values())
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
-    rounds = {r: standings_view(tournament, round=r).rows for r in (1, 2)}
+    rounds = {r: list(standings_view(tournament, round=r).rows) for r in (1, 2)}
     assert all(rounds.values()) and snapshot.data["money"]
     old = _old_snapshot(tournament, snapshot, rounds)
     try:

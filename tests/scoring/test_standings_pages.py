@@ -134,3 +134,31 @@ def test_another_tournaments_newer_game_does_not_make_these_standings_lag(field,
     assert standings_state("halle")[0] == token
     StandingsSnapshot.objects.filter(tournament=field).update(revision=0)  # one of its own games not counted
     assert standings_state("halle")[0].split("-")[1] == "0"
+
+
+def test_a_row_is_rendered_once_for_what_it_shows(field, monkeypatch):
+    """Rows a merge leaves as they were are not rendered again; a changed row is, in every language."""
+    from dataclasses import replace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from tournaments.selectors.standings import standings_view
+    from tournaments.templatetags import standings as tags
+
+    view = standings_view(field, paged=True)
+    rows = list(view.rows)
+    context = {"view": view, "paged": True}
+    tags._ROWS.clear()
+    first = render_to_string("standings/_rows.html", context)
+    rendered = []
+    real = tags.render_to_string
+    monkeypatch.setattr(tags, "render_to_string", lambda *a, **k: rendered.append(a[1]["row"]) or real(*a, **k))
+    moved = {**rows[3], "points": rows[3]["points"] - 1000, "name": "Zenzi Umgezogen"}
+    again = render_to_string("standings/_rows.html", {**context, "view": replace(view, rows=[*rows[:3], moved, *rows[4:]])})
+    assert rendered == [moved]  # only the changed row
+    assert "Zenzi Umgezogen" in again and "Zenzi Umgezogen" not in first
+    assert again.count("<tr data-start-number") == len(rows)
+    with translation.override("en"):
+        english = render_to_string("standings/_rows.html", context)
+    assert len(rendered) == 1 + len(rows) and english.count("<tr data-start-number") == len(rows)

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import get_language
 
-from scoring.models import StandingsSnapshot
+from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
 from ..models import (HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
@@ -235,16 +235,17 @@ def _table_player_rounds(table_id: int, version: tuple, tournament: Tournament) 
 # the page's tag either (a field the page should show is added here, and the tag follows it).
 RANK_SHOWN = ("start_number", "rank", "points")
 
-_STANDINGS: dict[tuple, dict[int, dict[str, Any]]] = {}  # snapshot key -> start number -> his row
+_STANDINGS: dict[tuple, PackedRows] = {}  # snapshot key -> the overall list (read by start number)
 _STANDINGS_KEPT = 8
 _STANDINGS_LOCK = threading.Lock()
 
 
-def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> dict[int, dict[str, Any]]:
-    """Every player's row of the overall standings by start number, for the snapshot
-    ``snapshot`` = (tournament id, snapshot id, version, computed at) as ``_snapshot_key`` reads it.
+def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> PackedRows:
+    """The overall standings, to look a player's row up by start number (``by_number``: only his row
+    is decoded), for the snapshot ``snapshot`` = (tournament id, snapshot id, version, computed at) as
+    ``_snapshot_key`` reads it.
 
-    Read through ``standings_view`` (its decoded list is kept per process too) once per snapshot and
+    Read through ``standings_view`` (its list is kept per process too) once per snapshot and
     process; kept only when the view read that very snapshot (a newer one is used, not kept under the
     older key). Callers must not change the rows.
     """
@@ -254,7 +255,7 @@ def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> dict[
     if not isinstance(tournament, Tournament):
         tournament = Tournament.objects.get(pk=tournament)
     view = standings_view(tournament)
-    found = {row["start_number"]: row for row in view.rows}  # the view's own rows: nothing copied
+    found = view.rows if isinstance(view.rows, PackedRows) else PackedRows.of(list(view.rows))
     if view.exists and view.version == snapshot[2]:
         with _STANDINGS_LOCK:  # a threaded server (runserver) shares the dict between requests
             _STANDINGS[snapshot] = found
@@ -276,7 +277,7 @@ def _snapshot_key(tournament_id: int) -> tuple | None:
 def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
     """His row of the overall standings (RANK_SHOWN), None when the snapshot has none (or there is no snapshot)."""
     snapshot = _snapshot_key(tournament.pk)
-    row = None if snapshot is None else _standings_by_number(tournament, snapshot).get(start_number)
+    row = None if snapshot is None else _standings_by_number(tournament, snapshot).by_number(start_number)
     return None if row is None else {k: row.get(k) for k in RANK_SHOWN}
 
 
@@ -380,7 +381,7 @@ def player_page_state(key: str) -> tuple[str, Any] | None:
     version, computed_at, *rest = found[8:]
     standing = None
     if public and snapshot_id is not None:
-        row = _standings_by_number(tournament_id, (tournament_id, snapshot_id, version, computed_at)).get(start_number)
+        row = _standings_by_number(tournament_id, (tournament_id, snapshot_id, version, computed_at)).by_number(start_number)
         standing = row and tuple(row.get(k) for k in RANK_SHOWN)
     facts = (start_number, first, last, name, slug, bool(public), standing, *rest)
     return "|".join(map(str, facts)), None

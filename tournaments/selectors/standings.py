@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 import datetime
 import functools
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import orjson
 from django.db import connection, connections
@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
-from scoring.models import StandingsSnapshot
+from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
@@ -356,7 +356,7 @@ PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls t
 
 @dataclass(frozen=True)
 class StandingsView:
-    rows: list[dict[str, Any]]
+    rows: Sequence[dict[str, Any]]  # a page of them (a list), or the whole list (PackedRows)
     round: int | None  # None = overall
     rounds: list[int]
     computed_at: Any
@@ -381,7 +381,7 @@ def _state_sql(vendor: str) -> str:
     rounds = f'SELECT COUNT(*) FROM "{r}" r WHERE r.tournament_id = t.id'
     of_tournament = f'JOIN "{tb}" tb ON tb.id = x.table_id JOIN "{r}" r ON r.id = tb.round_id WHERE r.tournament_id = t.id'
     return (
-        f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, "
+        f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, s.id, s.revision, "
         f"({rounds} AND r.status = 'published'), ({rounds} AND r.status = 'closed'), "
         f"(SELECT COUNT(*) FROM \"{c}\" x {of_tournament} AND r.status = 'published'), "
         f'(SELECT COUNT(*) FROM "{tb}" x JOIN "{r}" r ON r.id = x.round_id WHERE r.tournament_id = t.id '
@@ -400,7 +400,14 @@ def _aware(value: Any) -> Any:
     return value
 
 
-def standings_state(slug: str | None = None, *, tournament_id: int | None = None) -> tuple[str, Any, bool] | None:
+class StandingsPoll(NamedTuple):
+    """What a standings page may reuse of its poll's read (``standings_state``)."""
+    current: bool  # no newer game waits to be counted
+    snapshot: StandingsSnapshot | None  # the snapshot's identity (pk, version, revision, time), documents not read
+
+
+def standings_state(slug: str | None = None, *,
+                    tournament_id: int | None = None) -> tuple[str, Any, StandingsPoll] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
     One small read, never the snapshot's document: the tournament with its snapshot's version, what
@@ -418,20 +425,39 @@ def standings_state(slug: str | None = None, *, tournament_id: int | None = None
         row = cursor.fetchone()
     if row is None:
         return None
-    _pk, status, public, version, computed_at, published, closed, confirmed, with_reason, newer = row
+    pk, status, public, version, computed_at, snapshot_id, revision, published, closed, confirmed, with_reason, newer = row
     current = version is not None and not newer
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
-    return f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", _aware(computed_at), current
+    computed_at = _aware(computed_at)
+    snapshot = None if snapshot_id is None else StandingsSnapshot(
+        pk=snapshot_id, tournament_id=pk, version=version, revision=revision, computed_at=computed_at)
+    return (f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", computed_at,
+            StandingsPoll(current, snapshot))
 
 
-_LISTS: dict[tuple, tuple[list[dict[str, Any]], list[int]]] = {}  # a few decoded lists, newest last
+_LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
 _LISTS_KEPT = 8
 _LISTS_LOCK = threading.Lock()
 
 
-def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -> tuple[list[dict[str, Any]], list[int]]:
-    """The overall or one round's list of a snapshot, and the rounds there are; decoded (a round's list:
-    ranked from the overall one) once per process.
+@functools.cache
+def _overall_sql() -> str:
+    meta = StandingsSnapshot._meta
+    overall, index = (meta.get_field(name).column for name in ("overall", "overall_index"))
+    return f'SELECT s."{overall}", s."{index}" FROM "{meta.db_table}" s WHERE s."{meta.pk.column}" = %s'
+
+
+def _overall_rows(snapshot_id: int) -> PackedRows:
+    """The snapshot's overall list as stored, decoded as far as it is read (``PackedRows``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_overall_sql(), [snapshot_id])
+        raw, index = cursor.fetchone()
+    return PackedRows.read(raw, None if index is None else PackedJSONField._loads(index))
+
+
+def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -> tuple[PackedRows, list[int]]:
+    """The overall or one round's list of a snapshot, and the rounds there are; read (a round's list:
+    ranked from the overall one) once per process, the overall list decoded only as far as it is read.
 
     A snapshot is never changed in place (every write gives it a new version and time), so its lists
     are kept by that identity: the phones polling between two writes share one decoded list instead
@@ -443,11 +469,12 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
     if found is not None:
         return found
     if round is None:
-        rows = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("overall", flat=True).get() or []
+        rows = _overall_rows(snapshot.pk)
         rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
     else:
         overall, rounds = _snapshot_list(snapshot, None, tournament)
-        rows = round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed) if round in rounds else []
+        rows = PackedRows.of(round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed)
+                             if round in rounds else [])
     with _LISTS_LOCK:  # a threaded server (runserver) shares the dict between requests
         _LISTS[key] = rows, rounds
         while len(_LISTS) > _LISTS_KEPT:
@@ -456,20 +483,22 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
-                   me: int | None = None, paged: bool = False, current: bool | None = None) -> StandingsView:
+                   me: int | None = None, paged: bool = False, poll: StandingsPoll | None = None) -> StandingsView:
     """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
 
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
-    ``current``: whether newer games are counted yet, when the caller knows it (the poll's token,
-    ``standings_state``, read it a moment ago); otherwise it is read.
+    ``poll``: what the poll's token (``standings_state``) read a moment ago, the snapshot and whether
+    newer games wait; without it both are read.
     """
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
+    if poll is None:
+        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
+        current = snapshot is not None and standings_is_current(tournament, snapshot)
+    else:
+        snapshot, current = poll.snapshot, poll.current
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
-    if current is None:
-        current = standings_is_current(tournament, snapshot)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
-    mine = next((r for r in rows if r["start_number"] == me), None) if me is not None else None
+    mine = rows.by_number(me) if me is not None else None
     query = query.strip().casefold()
     if query:
         rows = [r for r in rows if query in r["name"].casefold() or query == str(r["start_number"])]

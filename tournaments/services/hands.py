@@ -202,13 +202,44 @@ def _new(model: type, values: dict[str, Any]):
     return obj
 
 
+@functools.cache
+def _insert_pair_sql(vendor: str) -> tuple[str, int] | None:
+    """The game's and its revision's INSERTs as one statement, as issue 14 asks (one insert of the game and
+    its revision): the game's INSERT a CTE whose new id the revision's INSERT takes; with the position of
+    the revision's link to the game among its columns. None where INSERT cannot stand in a WITH (SQLite).
+
+    Both INSERTs are ``_insert_sql``'s own (one home for the column lists)."""
+    if vendor != "postgresql":
+        return None
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    hand_sql, _readers, _returning = _insert_sql(Hand, vendor)
+    columns = [reader[0].column for reader in _insert_sql(HandRevision, vendor)[1]]
+    link = columns.index(HandRevision._meta.get_field("hand").column)
+    new_id = f"(SELECT {qn(Hand._meta.pk.column)} FROM h)"
+    values = ", ".join(new_id if n == link else "%s" for n in range(len(columns)))
+    return (f"WITH h AS ({hand_sql}) INSERT INTO {qn(HandRevision._meta.db_table)} "
+            f"({', '.join(qn(c) for c in columns)}) VALUES ({values}) "
+            f"RETURNING {qn(columns[link])}, {qn(HandRevision._meta.pk.column)}"), link
+
+
 def _insert_with_revision(hand: Hand, revision: HandRevision, cursor) -> None:
-    """Store a new game and its revision: two plain INSERTs on every database. (One statement on
-    PostgreSQL, the game's INSERT as a CTE of the revision's, saved a round trip, 0.16 ms of CPU in one
-    run; it was a second branch by vendor on the hot path and is left out.)"""
-    _insert(hand, cursor)
+    """Store a new game and its revision: one statement on PostgreSQL (a round trip less per save: 12 % of
+    its CPU in one process), two plain INSERTs elsewhere. Each row's values as ``_insert`` prepares them."""
+    db = cursor.db
+    pair = _insert_pair_sql(db.vendor)
+    if pair is None:
+        _insert(hand, cursor)
+        revision.hand = hand
+        _insert(revision, cursor)
+        return
+    sql, link = pair
+    revision_params = _row(revision, db)
+    del revision_params[link]  # the game's new id, taken inside the statement
+    cursor.execute(sql, _row(hand, db) + revision_params)
+    hand.pk, revision.pk = cursor.fetchone()
     revision.hand = hand
-    _insert(revision, cursor)
+    for obj in (hand, revision):
+        obj._state.adding, obj._state.db = False, db.alias
 
 
 def _lock_for_entry(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
@@ -254,7 +285,8 @@ def hand_record(
 ) -> tuple[Hand, bool]:
     """Store one game. Returns (hand, created); a retry of the same submission returns the stored game.
 
-    Four queries whatever the tournament's size: the lock, the facts, the game, its revision (one cursor).
+    Four queries whatever the tournament's size: the lock, the facts, the game, its revision (one cursor;
+    three on PostgreSQL, where the game and its revision are one statement).
     """
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         facts = _lock_for_entry(table, client_id, cursor)
@@ -268,8 +300,8 @@ def hand_record_at_key(
 ) -> tuple[Hand, bool] | None:
     """A tablet's new game by its round's entry key: ``hand_record`` with the key lookup and the lock in one.
 
-    Three queries before the game's two inserts: the table found and locked by its key (with its round
-    and tournament), the facts, the game, its revision. None: no table has this round entry key (it may
+    The table found and locked by its key (with its round and tournament), the facts, then the game
+    and its revision (``_insert_with_revision``: one statement on PostgreSQL, two elsewhere). None: no table has this round entry key (it may
     be a table card's key, which the caller resolves and hands to ``hand_record``).
     """
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring.models import StandingsSnapshot
+from scoring.models import StandingsSnapshot, pack_rows
 from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables, player_money,
                                      rank_window, standing_key, standing_values)
 
@@ -81,16 +81,18 @@ def _tischbester_json(t, identity: dict[int, tuple]) -> dict[str, Any]:
 
 def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, substitutes: int,
            parts: dict[str, Any], overall: list, data: dict, started: float) -> StandingsSnapshot:
+    packed, index = pack_rows(overall)  # the list as stored, with where each row starts (pages read a few)
     values = {
         "marker": f"{revision}:{substitutes}",
         "revision": revision, "version": (snapshot.version if snapshot else 0) + 1, "parts": parts,
-        "computed_at": timezone.now(), "overall": overall, "data": data,
+        "computed_at": timezone.now(), "overall": packed, "overall_index": index, "data": data,
         "duration_ms": round((time.perf_counter() - started) * 1000),
     }
     if snapshot is not None and _snapshot_update(tournament.pk, values):
         pk = snapshot.pk
     else:
         pk = StandingsSnapshot.objects.create(tournament_id=tournament.pk, **values).pk
+    values["overall"] = overall
     transaction.on_commit(lambda: _keep(tournament.pk, (pk, values["version"]), values))
     # By the tournament's id, not its instance: the instance would cache the snapshot back (a one-to-one),
     # and that cycle kept every replaced document alive until the cyclic garbage collector's next full

@@ -1,4 +1,7 @@
+import orjson
 from django import template
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from schafkopfrennen import formats
 
@@ -24,6 +27,30 @@ def euro_or_dash(cents) -> str:
 def signed(value) -> str:
     """+5 / −3 / 0 with a real minus sign."""
     return formats.signed(value)
+
+
+# One rendered row of the standings list per what it shows, per process (``standings_row``).
+_ROWS: dict[tuple, str] = {}
+_ROWS_KEPT = 20_000
+
+
+@register.simple_tag
+def standings_row(row: dict, projector: bool = False, round: int | None = None) -> str:
+    """One row of the standings list (``standings/_row.html``), rendered once per process for its content,
+    the columns shown and the language.
+
+    A merge moves the players of a table or two; every other row of a page (or of the projector's
+    whole list) reads as before, and rendering them again was most of the CPU of a standings poll
+    during play (each poll then meets a new snapshot).
+    """
+    key = (orjson.dumps(row), bool(projector), round is None, get_language())
+    html = _ROWS.get(key)
+    if html is None:
+        if len(_ROWS) >= _ROWS_KEPT:
+            _ROWS.clear()
+        html = _ROWS[key] = render_to_string("standings/_row.html", {
+            "row": row, "projector": projector, "overall": round is None})
+    return html
 
 
 @register.inclusion_tag("standings/_progress.html")

@@ -43,9 +43,9 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
 def _view(request: HttpRequest, tournament: Tournament, **paging):
     # A GET only reads: lagging standings are caught up by the next change, a starting worker, or an
     # organiser's "count again" (refresh, a POST) -- never by a page view.
-    state = getattr(request, "_polled_state", None)  # the poll's token knows whether newer games wait
+    state = getattr(request, "_polled_state", None)  # the poll's read: the snapshot, whether newer games wait
     return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
-                          current=state[2] if state else None, **paging)
+                          poll=state[2] if state else None, **paging)
 
 
 def _standings_state(request: HttpRequest, slug: str):
