@@ -275,9 +275,12 @@ def player_money(ledger: Iterable[LedgerEntry], key: Mapping[int, Any]) -> dict[
     """Per player (as ``key`` names him): [Reuegeld paid, Weitergeld paid, Tischbester payouts received], cents."""
     column = {REUEGELD: 0, WEITERGELD: 1, PAYOUT: 2}
     money: dict[Any, list[int]] = {}
-    for entry in ledger:
-        row = money.setdefault(key[entry.player], [0, 0, 0])
-        row[column[entry.kind]] += -entry.cents if entry.kind == PAYOUT else entry.cents
+    for player, _round, _table, _hand, kind, cents in ledger:  # unpacked: thousands of entries
+        name = key[player]
+        row = money.get(name)
+        if row is None:
+            row = money[name] = [0, 0, 0]
+        row[column[kind]] += -cents if kind == PAYOUT else cents
     return money
 
 
@@ -314,10 +317,8 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
     free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
     # The hot loop of a full recompute (3,000 tables, 12,000 seats): names bound once, tuples unpacked.
     tally_of, new_tally, entry, add_entry = tallies.get, _Tally, LedgerEntry, ledger.append
-    for table in sorted(tables, key=_TABLE_ORDER):
+    for rnd, number, seats, points, won, lost, money in sorted(tables, key=_TABLE_ORDER):
         collected = 0
-        rnd, number, seats, points, won, lost = (table.round, table.table, table.seats, table.points,
-                                                 table.won_solos, table.lost_solos)
         best, winners = None, []
         for seat, player in seats.items():
             tally = tally_of(player)
@@ -338,7 +339,7 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
             if count:
                 by_round = tally.lost_by_round
                 by_round[rnd] = by_round.get(rnd, 0) + count
-        for hand, seat, kind, cents, lost_solo in table.money:
+        for hand, seat, kind, cents, lost_solo in money:
             player = seats[seat]
             if lost_solo:
                 used = free_used[(player, rnd)] = free_used.get((player, rnd), 0) + 1

@@ -114,18 +114,18 @@ def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
     """The rows of a standings list as the snapshot and the pages have them; ``identity``: player ->
     his IDENTITY values. The overall list carries ``round_solos`` too (each round's list is ranked from it)."""
     rows = []
-    for s in standings:
-        number, name, sort_name, club, substitute_for = identity[s.player]
+    # Unpacked, not read by field name: a full recompute makes 4,000 of these rows.
+    for rank, player, points, won, lost, round_points, tie, round_solos in standings:
+        number, name, sort_name, club, substitute_for = identity[player]
         note = None
-        if s.note is not None:
-            below = identity[s.note.below]
-            note = tie_note_row(s.note.tiebreak, below[0], below[1])
-        row = {"rank": s.rank, "registration": s.player, "start_number": number, "name": name,
-               "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": s.points,
-               "won_solos": s.won_solos, "lost_solos": s.lost_solos, "round_points": list(s.round_points),
-               "note": note}
+        if tie is not None:
+            below = identity[tie.below]
+            note = tie_note_row(tie.tiebreak, below[0], below[1])
+        row = {"rank": rank, "registration": player, "start_number": number, "name": name,
+               "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
+               "won_solos": won, "lost_solos": lost, "round_points": list(round_points), "note": note}
         if with_round_solos:
-            row["round_solos"] = [list(x) if x is not None else None for x in s.round_solos]
+            row["round_solos"] = [list(x) if x is not None else None for x in round_solos]
         rows.append(row)
     return rows
 
