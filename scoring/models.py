@@ -53,7 +53,10 @@ class Packed(bytes):
 def pack_rows(rows: list[dict[str, Any]], number: str = "start_number") -> tuple[Packed, dict[str, list[int]]]:
     """A list of rows as ``PackedJSONField`` stores it (the same bytes), and where each row starts in them
     with its ``number``: what ``PackedRows`` needs to decode one row or one page without the rest."""
-    parts = [orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) for row in rows]
+    try:  # rows have text keys: orjson's plain call gives the same bytes, a third cheaper than with the option
+        parts = list(map(orjson.dumps, rows))
+    except TypeError:
+        parts = [orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) for row in rows]
     starts, at = [], 1
     for part in parts:
         starts.append(at)

@@ -66,3 +66,11 @@ def test_a_page_and_the_viewers_row_decode_only_those_rows(django_capture_on_com
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(overall_index=None, version=snapshot.version + 1)
     selectors._LISTS.clear()
     assert selectors.standings_view(tournament, paged=True, me=last["start_number"]).me == last
+
+
+def test_rows_with_number_keys_are_packed_as_the_field_writes_them():
+    rows = [{"start_number": 1, "money": {7: [0, 50, 0]}}, {"start_number": 2, "money": {}}]
+    packed, index = pack_rows(rows)
+    assert bytes(packed) == PackedJSONField().get_prep_value(rows)
+    assert list(PackedRows.read(packed, index)) == [{"start_number": 1, "money": {"7": [0, 50, 0]}},
+                                                    {"start_number": 2, "money": {}}]
