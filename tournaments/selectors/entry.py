@@ -1,15 +1,15 @@
 """Reads of a table's sheet: the tablet's entry page, its REST API and paper mode."""
 import functools
 from dataclasses import dataclass
-from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from scoring.rules import Ruleset
 from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
+from .rows import columns, made
 from .tables import hand_partner
 
 
@@ -17,22 +17,11 @@ _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
 
 
 @functools.cache
-def _entry_key_sql(vendor: str) -> tuple[str, list[tuple[type, list[str], list[tuple[Any, list]]]]]:
-    """The key lookup with its round and tournament as one plain statement, and how to read its row
-    (made once per process and database vendor)."""
-    layout, columns = [], []
-    for model, alias in _JOINED:
-        fields = model._meta.concrete_fields
-        columns += [f'{alias}."{f.column}"' for f in fields]
-        readers = []
-        for field in fields:
-            col = field.get_col(model._meta.db_table)
-            readers.append((col, [*connection.ops.get_db_converters(col), *field.get_db_converters(connection)]))
-        layout.append((model, [f.attname for f in fields], readers))
+def _entry_key_sql() -> str:
+    """The key lookup with its round and tournament as one plain statement (``selectors.rows``)."""
     t, r, u = (model._meta.db_table for model, _alias in _JOINED)
-    sql = (f'SELECT {", ".join(columns)} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
-           f'JOIN "{u}" u ON u.id = r.tournament_id WHERE t.entry_key = %s')
-    return sql, layout
+    return (f'{columns(_JOINED)[0]} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
+            f'JOIN "{u}" u ON u.id = r.tournament_id WHERE t.entry_key = %s')
 
 
 def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False,
@@ -51,7 +40,7 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
     if not with_round:
         return Table.objects.filter(entry_key=entry_key).first()
     db = connections[DEFAULT_DB_ALIAS] if cursor is None else cursor.db
-    sql, layout = _entry_key_sql(db.vendor)
+    sql = _entry_key_sql()
     if for_update and db.features.has_select_for_update_of:
         sql += " FOR UPDATE OF t"
     if cursor is None:
@@ -63,16 +52,7 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
         row = cursor.fetchone()
     if row is None:
         return None
-    made, start = [], 0
-    for model, names, readers in layout:
-        values = []
-        for value, (col, converters) in zip(row[start:start + len(names)], readers, strict=True):
-            for convert in converters:
-                value = convert(value, col, db)
-            values.append(value)
-        made.append(model.from_db(db.alias, names, values))
-        start += len(names)
-    table, rnd, tournament = made
+    table, rnd, tournament = made(_JOINED, row, db)
     rnd.tournament = tournament
     table.round = rnd
     return table

@@ -18,9 +18,10 @@ from django.utils.translation import get_language
 from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
-from ..models import (HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
+from ..models import (Club, HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
                       Tournament)
 from .entry import EntrySheet, table_entry_sheet
+from .rows import columns, made
 from .public import round_current_public
 from .standings import standings_view
 
@@ -156,13 +157,31 @@ def round_signature(number: int | None, status: str | None) -> str:
     return f"{number}:{status}" if number is not None else "0"
 
 
+_REGISTRATION = ((Registration, "g"), (Player, "p"), (Club, "pc"), (Tournament, "t"), (Club, "tc"))
+
+
+@functools.cache
+def _registration_sql() -> str:
+    g, p, c, t = (m._meta.db_table for m in (Registration, Player, Club, Tournament))
+    return (f'{columns(_REGISTRATION)[0]} FROM "{g}" g JOIN "{p}" p ON p.id = g.player_id '
+            f'LEFT JOIN "{c}" pc ON pc.id = p.club_id JOIN "{t}" t ON t.id = g.tournament_id '
+            f'JOIN "{c}" tc ON tc.id = t.club_id WHERE g.key = %s')
+
+
 def registration_for_key(key: str) -> Registration | None:
+    """His registration with his player, the tournament and their clubs (``select_related("player__club",
+    "tournament__club")`` as one plain statement: every poll of a changed player page reads it)."""
     if not key or len(key) > 64:
         return None
-    try:  # get(), not first(): the key is unique, and ordering by pk cost a third of the read's CPU
-        return Registration.objects.select_related("player__club", "tournament__club").get(key=key)
-    except Registration.DoesNotExist:
+    with connection.cursor() as cursor:
+        cursor.execute(_registration_sql(), [key])
+        row = cursor.fetchone()
+    if row is None:
         return None
+    registration, player, player_club, tournament, club = made(_REGISTRATION, row)
+    player.club, tournament.club = player_club, club
+    registration.player, registration.tournament = player, tournament
+    return registration
 
 
 def _player_round(number: int, table: Table, entry: EntrySheet, kept_as: tuple) -> PlayerRound:

@@ -1,4 +1,5 @@
 """Reads of the public pages: the tournament list and the seat list ("Wo sitze ich?")."""
+import functools
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -8,7 +9,30 @@ from django.db.models import Count, Q, QuerySet
 
 from scoring.rules.collation import name_initial, name_sort_key
 
-from ..models import Round, Seat, Table, Tournament
+from ..models import Club, Round, Seat, Table, Tournament
+from .rows import columns, made
+
+
+_TOURNAMENT = ((Tournament, "t"), (Club, "c"))
+
+
+@functools.cache
+def _tournament_sql() -> str:
+    t, c = Tournament._meta.db_table, Club._meta.db_table
+    return f'{columns(_TOURNAMENT)[0]} FROM "{t}" t JOIN "{c}" c ON c.id = t.club_id WHERE t.slug = %s'
+
+
+def tournament_for_slug(slug: str) -> Tournament | None:
+    """The tournament with its club (``select_related("club")`` as one plain statement: every changed
+    poll of the standings reads it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_tournament_sql(), [slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    tournament, club = made(_TOURNAMENT, row)
+    tournament.club = club
+    return tournament
 
 
 def tournament_list_public() -> QuerySet[Tournament]:

@@ -3,8 +3,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -17,6 +17,7 @@ from scoring.forms import PrizeFormSet
 from .. import access
 from ..forms_setup import cents_to_euro
 from ..models import Tournament
+from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
 from ..services.prizes import prizes_set, tournament_standings_publish
@@ -25,7 +26,9 @@ from ..spreadsheet import csv_writer
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    tournament = tournament_for_slug(slug)
+    if tournament is None:
+        raise Http404("No such tournament")
     organiser = access.has_role(request.user, tournament, access.ANY_ROLE)
     return tournament, tournament.standings_public or organiser
 
