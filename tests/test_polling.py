@@ -76,6 +76,11 @@ def test_an_unchanged_poll_is_a_304_in_one_query_before_the_middleware(client, f
     assert again["ETag"].removeprefix("W/") == first["ETag"].removeprefix("W/")
     assert "no-cache" in again["Cache-Control"] and "Accept-Language" in again["Vary"]
     assert len(queries) <= (2 if page == "player" else 1)
+    from schafkopfrennen.polling import _polled
+
+    hits = _polled.cache_info().hits
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_ENCODING="gzip", **headers).status_code == 304
+    assert _polled.cache_info().hits == hits + 1  # the path is matched against the URL patterns once per process
 
 
 def test_the_early_304_and_the_views_304_agree(client, field):

@@ -401,9 +401,20 @@ def _aware(value: Any) -> Any:
 
 
 class StandingsPoll(NamedTuple):
-    """What a standings page may reuse of its poll's read (``standings_state``)."""
-    current: bool  # no newer game waits to be counted
-    snapshot: StandingsSnapshot | None  # the snapshot's identity (pk, version, revision, time), documents not read
+    """What a standings page may reuse of its poll's read (``standings_state``): whether newer games wait,
+    and the snapshot's identity (no snapshot: ``snapshot_id`` None)."""
+    current: bool
+    tournament_id: int
+    snapshot_id: int | None
+    version: int | None
+    revision: int | None
+    computed_at: Any
+
+    def snapshot(self) -> StandingsSnapshot | None:
+        """The snapshot without its documents (what ``standings_view`` reads of it)."""
+        return None if self.snapshot_id is None else StandingsSnapshot(
+            pk=self.snapshot_id, tournament_id=self.tournament_id, version=self.version, revision=self.revision,
+            computed_at=self.computed_at)
 
 
 def standings_state(slug: str | None = None, *,
@@ -429,10 +440,8 @@ def standings_state(slug: str | None = None, *,
     current = version is not None and not newer
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
     computed_at = _aware(computed_at)
-    snapshot = None if snapshot_id is None else StandingsSnapshot(
-        pk=snapshot_id, tournament_id=pk, version=version, revision=revision, computed_at=computed_at)
     return (f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", computed_at,
-            StandingsPoll(current, snapshot))
+            StandingsPoll(current, pk, snapshot_id, version, revision, computed_at))
 
 
 _LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
@@ -494,7 +503,7 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
         snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
         current = snapshot is not None and standings_is_current(tournament, snapshot)
     else:
-        snapshot, current = poll.snapshot, poll.current
+        snapshot, current = poll.snapshot(), poll.current
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
