@@ -136,7 +136,9 @@ def _without_gc():
     Both build hundreds of thousands of small dicts and tuples (every table's result, every row of
     the lists) that hold no reference cycles; meanwhile the collector ran again and again over the
     whole, growing heap: a third of a merge's CPU at 1,000 players. Reference counting still frees
-    everything; the collector is switched back on afterwards.
+    everything; the collector is switched back on afterwards, and what the work made and keeps (the
+    documents kept for the next merge: tens of thousands of objects at 4,000 players) is scanned once
+    by a collection of the youngest generation there, where it is caused, not in whatever runs next.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -145,6 +147,7 @@ def _without_gc():
     finally:
         if enabled:
             gc.enable()
+            gc.collect(0)
 
 
 @_without_gc()
