@@ -44,6 +44,6 @@ run standings 900 $PY bench/standings.py --players "$PLAYERS" --games 48 --pairs
     --database-url "$PG/${DB}_standings" --redis-url "$REDIS"
 run hand_entry 180 $PY bench/hand_entry.py --players 1000 --tablets 250 --duration 56 --interval 15 30 --pairs 7 --celery worker \
     --database-url "$PG/${DB}_entry" --redis-url "$REDIS" --port "$PORT"
-run evening 420 $PY bench/evening.py --players 1000 --seconds 60 --clock 2 --pairs 7 --batch 100 \
+run evening 420 $PY bench/evening.py --players 1000 --seconds 60 --clock 2 --pairs 7 --batch 300 \
     --database-url "$PG/${DB}_evening" --redis-url "$REDIS" --port "$((PORT + 1))"
 echo "all figures in $OUT"
