@@ -151,3 +151,17 @@ def test_keeping_the_rival_after_the_table_confirmed_asks_for_the_confirmations_
     table.refresh_from_db()
     assert not table.confirmations.exists() and table.completed_at is None
     assert table.reconfirm_game == 3
+
+
+def test_a_seat_swap_before_play_changes_the_page(client):
+    """The names on the sheet follow the seats: a swap (new seats) is a new page, not a 304."""
+    from tournaments.services.rounds import seat_swap
+
+    table = make_table()
+    url = f"/tisch/{table.entry_key}/"
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    one, two = table.seats.order_by("number")[:2]
+    seat_swap(round=table.round, first=one.registration, second=two.registration)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_LANGUAGE="de")
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=changed["ETag"], HTTP_ACCEPT_LANGUAGE="de").status_code == 304

@@ -222,26 +222,20 @@ def rounds_with_tables(tournament: Tournament) -> list[Round]:
     return list(tournament.rounds.exclude(status=Round.Status.DRAWN).order_by("number"))
 
 
-def table_entry_versions(table_ids: list[int]) -> dict[int, str]:
-    """``table_entry_version`` of several tables in one read, with who sits there (a substitute
-    changes the names on the sheet)."""
-    seated = Seat.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
-    rows = Table.objects.filter(pk__in=table_ids).order_by().annotate(
-        revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
-        who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
-    ).values_list("pk", "round__status", "revision", "confirmed", "paper_totals", "completed_at", "who")
-    return {pk: f"{status}-{revision or 0}-{confirmed}{'p' if paper is not None else ''}-{done or ''}-{who}"
-            for pk, status, revision, confirmed, paper, done, who in rows}
-
-
 def table_entry_version(table: Table) -> str:
-    """A short tag that changes whenever the table's page would (a game, a confirmation, the round's state).
+    """A short tag that changes whenever the table's page would (a game, a confirmation, the round's
+    state, who sits where).
 
-    Every change to a game writes a revision, so the newest revision's id stands for the games.
+    Every change to a game writes a revision, so the newest revision's id stands for the games; a seat
+    swap writes new seats and a substitute takes a seat over, so the seats' ids and their players'
+    stand for the names on the sheet.
     """
-    facts = Table.objects.filter(pk=table.pk).aggregate(
+    seated = Seat.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
+    facts = Table.objects.filter(pk=table.pk).order_by().annotate(
         revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
-    )
+        seat_ids=Subquery(seated.annotate(s=Sum("id")).values("s")),
+        who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
+    ).values("revision", "confirmed", "seat_ids", "who").get()
     rnd = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).first()
     paper = "p" if table.paper_totals is not None else ""
-    return f"{rnd}-{facts['revision'] or 0}-{facts['confirmed']}{paper}"
+    return f"{rnd}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-{facts['seat_ids']}-{facts['who']}"
