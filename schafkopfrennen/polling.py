@@ -105,7 +105,7 @@ class EarlyNotModifiedMiddleware:
 
     @staticmethod
     def _not_modified(request: HttpRequest, sent: str) -> HttpResponse | None:
-        polled = _polled(request.path_info, get_urlconf())
+        polled = _polled(request.path_info, get_urlconf() or settings.ROOT_URLCONF)
         if polled is None:
             return None
         state, args, kwargs = polled
@@ -124,10 +124,10 @@ class EarlyNotModifiedMiddleware:
 
 
 @functools.lru_cache(maxsize=4096)
-def _polled(path: str, urlconf: str | None) -> tuple[Callable, tuple, dict] | None:
+def _polled(path: str, urlconf: str) -> tuple[Callable, tuple, dict] | None:
     """The ``polled_page`` state of the view at ``path`` with its arguments, None for any other path;
-    kept per process (a phone asks the same path all evening, and matching it against every URL
-    pattern again was an eighth of an unchanged poll's CPU)."""
+    kept per process and URLconf (a phone asks the same path all evening, and matching it against
+    every URL pattern again was an eighth of an unchanged poll's CPU)."""
     try:
         match = resolve(path, urlconf)
     except Resolver404:
