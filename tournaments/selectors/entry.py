@@ -9,7 +9,7 @@ from scoring.rules import Ruleset
 from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
-from .rows import columns, made
+from .rows import columns, one
 from .tables import hand_partner
 
 
@@ -43,16 +43,10 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
     sql = _entry_key_sql()
     if for_update and db.features.has_select_for_update_of:
         sql += " FOR UPDATE OF t"
-    if cursor is None:
-        with db.cursor() as own:
-            own.execute(sql, [entry_key])
-            row = own.fetchone()
-    else:
-        cursor.execute(sql, [entry_key])
-        row = cursor.fetchone()
-    if row is None:
+    found = one(_JOINED, sql, [entry_key], cursor)
+    if found is None:
         return None
-    table, rnd, tournament = made(_JOINED, row, db)
+    table, rnd, tournament = found
     rnd.tournament = tournament
     table.round = rnd
     return table

@@ -21,7 +21,7 @@ from ..links import table_link_parse
 from ..models import (Club, HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
                       Tournament)
 from .entry import EntrySheet, table_entry_sheet
-from .rows import columns, made
+from .rows import columns, one
 from .public import round_current_public
 from .standings import standings_view
 
@@ -173,12 +173,10 @@ def registration_for_key(key: str) -> Registration | None:
     "tournament__club")`` as one plain statement: every poll of a changed player page reads it)."""
     if not key or len(key) > 64:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_registration_sql(), [key])
-        row = cursor.fetchone()
-    if row is None:
+    found = one(_REGISTRATION, _registration_sql(), [key])
+    if found is None:
         return None
-    registration, player, player_club, tournament, club = made(_REGISTRATION, row)
+    registration, player, player_club, tournament, club = found
     player.club, tournament.club = player_club, club
     registration.player, registration.tournament = player, tournament
     return registration

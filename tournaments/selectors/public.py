@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from scoring.rules.collation import name_initial, name_sort_key
 
 from ..models import Club, Round, Seat, Table, Tournament
-from .rows import columns, made
+from .rows import columns, one
 
 
 _TOURNAMENT = ((Tournament, "t"), (Club, "c"))
@@ -25,12 +25,10 @@ def _tournament_sql() -> str:
 def tournament_for_slug(slug: str) -> Tournament | None:
     """The tournament with its club (``select_related("club")`` as one plain statement: every changed
     poll of the standings reads it)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_tournament_sql(), [slug])
-        row = cursor.fetchone()
-    if row is None:
+    found = one(_TOURNAMENT, _tournament_sql(), [slug])
+    if found is None:
         return None
-    tournament, club = made(_TOURNAMENT, row)
+    tournament, club = found
     tournament.club = club
     return tournament
 

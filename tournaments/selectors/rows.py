@@ -45,3 +45,16 @@ def made(spec: Spec, row, db=None) -> list[Model | None]:
         instances.append(None if values[pk] is None else model.from_db(db.alias, attnames, values))
         start += len(attnames)
     return instances
+
+
+def one(spec: Spec, sql: str, params: list, cursor=None) -> list[Model | None] | None:
+    """The instances of the first row ``sql`` finds (``made``), or None; on ``cursor`` when given (a
+    write's own), else on a cursor of the default database."""
+    if cursor is None:
+        with connection.cursor() as own:
+            own.execute(sql, params)
+            row = own.fetchone()
+        return None if row is None else made(spec, row)
+    cursor.execute(sql, params)
+    row = cursor.fetchone()
+    return None if row is None else made(spec, row, cursor.db)
