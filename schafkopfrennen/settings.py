@@ -112,11 +112,8 @@ WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 def _prepared(db: dict) -> dict:
     """PostgreSQL binds parameters on the server and prepares a statement a connection has run five
     times: every phone's poll token and every save run the same few statements, and planning them
-    again each time cost PostgreSQL about as much CPU as running them (issue 14). Its backend is
-    Django's with a health check that asks the server only when the connection's socket has something
-    to say (``schafkopfrennen/postgresql``)."""
+    again each time cost PostgreSQL about as much CPU as running them (issue 14)."""
     if db.get("ENGINE") == "django.db.backends.postgresql":
-        db["ENGINE"] = "schafkopfrennen.postgresql"
         db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
     return db
 
