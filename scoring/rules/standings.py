@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import random
-from operator import attrgetter, itemgetter
+from itertools import chain, repeat
+from operator import attrgetter, neg
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -138,27 +139,10 @@ class StandingsResult:
     keys: Sequence[list[int]] = ()  # each overall row's ``standing_key``, in the same order
 
 
-class _Tally:
-    """A player's points, won and lost solos per round (a plain class: the fold makes one per player)."""
-
-    __slots__ = ("round_points", "won_by_round", "lost_by_round")
-
-    def __init__(self, round_points: dict[int, int] | None = None, won_by_round: dict[int, int] | None = None,
-                 lost_by_round: dict[int, int] | None = None) -> None:
-        self.round_points = {} if round_points is None else round_points
-        self.won_by_round = {} if won_by_round is None else won_by_round
-        self.lost_by_round = {} if lost_by_round is None else lost_by_round
-
-
 # The sort key of a standings row: (-points, then each tie-break's column of the base tuple
 # (-points, -won solos, lost solos, -points in the last round, lot); shared or unknown: 0), then the
 # player's key, which keeps equal players in a fixed order. Equal keys but for the player share a place.
 _COLUMN = {"won_solos": 1, "lost_solos": 2, "last_round": 3, "lot": 4}
-
-
-@functools.cache
-def _picker(tiebreaks: tuple[str, ...]):
-    return itemgetter(0, *(_COLUMN.get(t, 5) for t in tiebreaks)) if tiebreaks else (lambda base: (base[0],))
 
 
 def lots(players: Iterable[int], lot_seed: int) -> dict[int, int]:
@@ -169,10 +153,19 @@ def lots(players: Iterable[int], lot_seed: int) -> dict[int, int]:
     return dict(zip(players, order, strict=True))
 
 
+def standing_keys(points: Sequence[int], won: Sequence[int], lost: Sequence[int], last_round_points: Sequence[int],
+                  lot: Sequence[int], players: Sequence[int], tiebreaks: Sequence[str]) -> list[list[int]]:
+    """Each player's ``standing_key``, from columns (one value per player, in the same order): a full
+    recompute makes 4,000 of them, column by column, with no Python loop per player."""
+    base = (list(map(neg, points)), list(map(neg, won)), lost, list(map(neg, last_round_points)), lot,
+            [0] * len(players))
+    return list(map(list, zip(base[0], *(base[_COLUMN.get(t, 5)] for t in tiebreaks), players)))
+
+
 def standing_key(points: int, won: int, lost: int, last_round_points: int, lot: int, player: int,
                  tiebreaks: Sequence[str]) -> list[int]:
     """Where a player stands: lists of these sort as the standings do (a list: it is stored as JSON)."""
-    return [*_picker(tuple(tiebreaks))((-points, -won, lost, -last_round_points, lot, 0)), player]
+    return standing_keys([points], [won], [lost], [last_round_points], [lot], [player], tiebreaks)[0]
 
 
 def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_before: int,
@@ -214,42 +207,52 @@ def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_befor
     return out, index
 
 
-def standing_values(tally: _Tally, rounds: Sequence[int]) -> tuple[int, int, int, tuple[int, ...], tuple]:
-    """(points, won solos, lost solos, points per round, (won, lost) per round or None where he did not play)."""
-    played = tally.round_points
-    zeros = [0] * len(rounds)
-    per_round = tuple(map(played.get, rounds, zeros))
-    won_by = tuple(map(tally.won_by_round.get, rounds, zeros))
-    lost_by = tuple(map(tally.lost_by_round.get, rounds, zeros))
-    solos = tuple([(w, x) if r in played else None for r, w, x in zip(rounds, won_by, lost_by)])
-    return sum(per_round), sum(won_by), sum(lost_by), per_round, solos
+def standing_values(folded: Folded, players: Sequence[int], rounds: Sequence[int]) -> list[tuple]:
+    """Per player, in the order given: (points, won solos, lost solos, points per round, (won, lost) per
+    round or None where he did not play), from what ``fold_tables`` gave.
+
+    Column by column (one ``map`` per round over every player): a full recompute ranks 4,000 players.
+    """
+    if not rounds:
+        return [(0, 0, 0, (), ())] * len(players)
+    none: dict[int, int] = {}
+    zeros = repeat(0)
+    # per round: each player's points (None where he did not play), won and lost solos
+    played = [list(map(folded.points.get(r, none).get, players)) for r in rounds]
+    won = [list(map(folded.won.get(r, none).get, players, zeros)) for r in rounds]
+    lost = [list(map(folded.lost.get(r, none).get, players, zeros)) for r in rounds]
+    per_round = list(zip(*played))
+    solos = list(zip(*map(zip, won, lost)))
+    if any(None in column for column in played):  # someone missed a round: 0 points and no solos there
+        for index, points in enumerate(per_round):
+            if None in points:
+                solos[index] = tuple([None if p is None else pair for p, pair in zip(points, solos[index])])
+                per_round[index] = tuple([p or 0 for p in points])
+    won_by, lost_by = list(zip(*won)), list(zip(*lost))
+    return list(zip(map(sum, per_round), map(sum, won_by), map(sum, lost_by), per_round, solos))
 
 
-def _ranked(tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str],
+def _ranked(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str],
             lot_seed: int) -> tuple[tuple[Standing, ...], list[list[int]]]:
-    lot = lots(tallies, lot_seed)
-    last = rounds[-1] if rounds else None
-    keyed = []
-    rows = {}
-    for p, tally in tallies.items():
-        values = rows[p] = standing_values(tally, rounds)
-        keyed.append(standing_key(values[0], values[1], values[2], tally.round_points.get(last, 0), lot[p], p,
-                                  tiebreaks))
+    players = list(dict.fromkeys(chain.from_iterable(folded.points.values())))  # whoever played a round
+    lot = lots(players, lot_seed)
+    values = standing_values(folded, players, rounds)
+    points, won, lost, per_round, solos = zip(*values) if values else ((),) * 5
+    last = [p[-1] for p in per_round] if rounds else [0] * len(players)
+    keyed = standing_keys(points, won, lost, last, list(map(lot.__getitem__, players)), players, tiebreaks)
     keyed.sort()
     ranked, _end = rank_window(keyed, 0, len(keyed), 0, tiebreaks)
-    standings = []
-    add = standings.append
-    for key, (rank, note) in zip(keyed, ranked):
-        points, won, lost, per_round, solos = rows[key[-1]]
-        add(Standing(rank, key[-1], points, won, lost, per_round, note, solos))
-    return tuple(standings), keyed
+    order = [key[-1] for key in keyed]
+    row = dict(zip(players, values))
+    points, won, lost, per_round, solos = zip(*map(row.__getitem__, order)) if order else ((),) * 5
+    ranks, notes = zip(*ranked) if ranked else ((), ())
+    standings = tuple(map(_standing, zip(ranks, order, points, won, lost, per_round, notes, solos)))
+    return standings, keyed
 
 
-def rank_players(
-    tallies: Mapping[int, _Tally], rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
-) -> tuple[Standing, ...]:
+def rank_players(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int) -> tuple[Standing, ...]:
     """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote."""
-    return _ranked(tallies, rounds, tiebreaks, lot_seed)[0]
+    return _ranked(folded, rounds, tiebreaks, lot_seed)[0]
 
 
 def round_standings(results: Iterable[tuple[int, int, int, int]], round: int, tiebreaks: Sequence[str],
@@ -259,8 +262,11 @@ def round_standings(results: Iterable[tuple[int, int, int, int]], round: int, ti
     The same ranking as overall, over that round alone (its lot drawn with ``lot_seed + round``); the
     snapshot keeps only the overall list, whose ``round_solos`` and ``round_points`` give these results.
     """
-    tallies = {player: _Tally({round: points}, {round: won}, {round: lost}) for player, points, won, lost in results}
-    return rank_players(tallies, [round], tiebreaks, lot_seed + round)
+    results = list(results)
+    folded = Folded({round: {p: points for p, points, _w, _l in results}},
+                    {round: {p: won for p, _x, won, _l in results if won}},
+                    {round: {p: lost for p, _x, _w, lost in results if lost}}, [], [])
+    return rank_players(folded, [round], tiebreaks, lot_seed + round)
 
 
 def round_results(overall: Iterable[tuple[int, Sequence[int], Sequence[Sequence[int] | None]]],
@@ -295,11 +301,20 @@ _TABLE_ORDER = attrgetter("round", "table")
 
 
 class Folded(NamedTuple):
-    """What the tables give each player, in table order: his tally, the ledger, the Tischbeste."""
+    """What the tables give, in table order: per round each player's points (whoever played it has
+    one), won and lost solos (where he has any); the ledger; the Tischbeste."""
 
-    tallies: dict[int, _Tally]
+    points: dict[int, dict[int, int]]  # round -> player -> points
+    won: dict[int, dict[int, int]]  # round -> player -> solos won
+    lost: dict[int, dict[int, int]]
     ledger: list[LedgerEntry]
     tischbeste: list[Tischbester]
+
+
+# Named tuples made without their Python-level ``__new__`` (the hot loops make tens of thousands).
+_standing = functools.partial(tuple.__new__, Standing)
+_entry = functools.partial(tuple.__new__, LedgerEntry)
+_tischbester = functools.partial(tuple.__new__, Tischbester)
 
 
 def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
@@ -310,53 +325,65 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
     that table alone: folding only the tables of some players gives exactly their figures
     (the snapshot's merge of one changed table relies on it).
     """
-    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    points_of: dict[int, dict[int, int]] = {}
+    won_of: dict[int, dict[int, int]] = {}
+    lost_of: dict[int, dict[int, int]] = {}
     ledger: list[LedgerEntry] = []
     tischbeste: list[Tischbester] = []
     free_used: dict[tuple[int, int], int] = {}  # (player, round) -> lost solos so far
     free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
-    # The hot loop of a full recompute (3,000 tables, 12,000 seats): names bound once, tuples unpacked.
-    tally_of, new_tally, entry, add_entry = tallies.get, _Tally, LedgerEntry, ledger.append
+    # The hot loop of a full recompute (3,000 tables, 12,000 seats): names bound once, tuples unpacked,
+    # a table's points put in its round's dict in one ``update`` where its players sit nowhere else that round.
+    add_entry = ledger.append
+    current = None
     for rnd, number, seats, points, won, lost, money in sorted(tables, key=_TABLE_ORDER):
+        if rnd != current:  # tables come in round order
+            current = rnd
+            by_player, won_by, lost_by = points_of.setdefault(rnd, {}), won_of.setdefault(rnd, {}), lost_of.setdefault(rnd, {})
+        if not seats:
+            raise ValueError(f"table {number} of round {rnd} has no seats")
+        players = list(seats.values())
+        pts = list(map(points.__getitem__, seats))
+        if by_player.keys().isdisjoint(players):
+            size = len(by_player)
+            by_player.update(zip(players, pts))
+            if len(by_player) != size + len(players):  # one player on two seats of this table: summed
+                for player in players:
+                    by_player[player] = 0
+                for player, x in zip(players, pts):
+                    by_player[player] += x
+        else:  # someone of them sat at another table of this round too
+            for player, x in zip(players, pts):
+                by_player[player] = by_player.get(player, 0) + x
+        for seat, count in won.items():
+            if count and seat in seats:
+                player = seats[seat]
+                won_by[player] = won_by.get(player, 0) + count
+        for seat, count in lost.items():
+            if count and seat in seats:
+                player = seats[seat]
+                lost_by[player] = lost_by.get(player, 0) + count
         collected = 0
-        best, winners = None, []
-        for seat, player in seats.items():
-            tally = tally_of(player)
-            if tally is None:
-                tally = tallies[player] = new_tally()
-            pts = points[seat]
-            by_round = tally.round_points
-            by_round[rnd] = by_round.get(rnd, 0) + pts
-            if best is None or pts > best:  # the best at the table (several share)
-                best, winners = pts, [player]
-            elif pts == best:
-                winners.append(player)
-            count = won.get(seat)
-            if count:
-                by_round = tally.won_by_round
-                by_round[rnd] = by_round.get(rnd, 0) + count
-            count = lost.get(seat)
-            if count:
-                by_round = tally.lost_by_round
-                by_round[rnd] = by_round.get(rnd, 0) + count
         for hand, seat, kind, cents, lost_solo in money:
             player = seats[seat]
-            if lost_solo:
+            if lost_solo and free:  # without free solos every lost solo pays: nothing to count
                 used = free_used[(player, rnd)] = free_used.get((player, rnd), 0) + 1
                 if used <= free:
                     continue
             if cents > 0:
-                add_entry(entry(player, rnd, number, hand, kind, cents))
+                add_entry(_entry((player, rnd, number, hand, kind, cents)))
                 collected += cents
-        if best is None:
-            raise ValueError(f"table {number} of round {rnd} has no seats")
-        winners = tuple(sorted(winners)) if len(winners) > 1 else tuple(winners)
+        best = max(pts)  # the best at the table (several share)
+        if pts.count(best) == 1:
+            winners = (players[pts.index(best)],)
+        else:
+            winners = tuple(sorted([player for player, x in zip(players, pts) if x == best]))
         each = split_payout(collected, percent, len(winners))[0] if collected else 0
-        tischbeste.append(Tischbester(rnd, number, winners, best, collected, each))
+        tischbeste.append(_tischbester((rnd, number, winners, best, collected, each)))
         if each:
             for player in winners:
-                add_entry(entry(player, rnd, number, None, PAYOUT, -each))
-    return Folded(tallies, ledger, tischbeste)
+                add_entry(_entry((player, rnd, number, None, PAYOUT, -each)))
+    return Folded(points_of, won_of, lost_of, ledger, tischbeste)
 
 
 def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
@@ -366,10 +393,11 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
     those when they are read (``round_standings``), from what the overall list carries.
     """
-    tallies, ledger, tischbeste = fold_tables(tables, rules)
-    rounds = sorted({t.round for t in tables})
+    folded = fold_tables(tables, rules)
+    ledger, tischbeste = folded.ledger, folded.tischbeste
+    rounds = sorted(folded.points)
     tiebreaks = tuple(rules.tiebreaks)
-    overall, keys = _ranked(tallies, rounds, tiebreaks, lot_seed)
+    overall, keys = _ranked(folded, rounds, tiebreaks, lot_seed)
     per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
                                    r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
     # What the ledger's entries sum to, per table (the merge updates these sums by the changed tables').

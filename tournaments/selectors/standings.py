@@ -225,6 +225,9 @@ def _parsed(text: str | None, cache: dict) -> dict[int, int]:
     return found
 
 
+_table_result = functools.partial(tuple.__new__, TableResult)  # without the named tuple's Python-level __new__
+
+
 def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
                          table_ids: Iterable[int] | None = None,
                          revisions: dict[int, int] | None = None) -> dict[int, TableResult]:
@@ -278,22 +281,37 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
                                            solo_lost is not None)
         items += found
     get = account.get
-    seat_numbers = tuple(POINTS_COLUMNS)
+    seat_numbers = tuple(POINTS_COLUMNS)  # seats 1 to 5, as the statement's columns come
     no_money = ()
     results = {}
-    for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, *solos in rows:
-        if revisions is not None and solos[10] is not None:
-            revisions[pk] = solos[10]
-        seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
-        points = (None, p1, p2, p3, p4, p5)
-        totals = {seat: points[seat] or 0 for seat in seats}
+    # 3,000 tables: the usual four seats, won and lost solos as dict displays and plain tests, not loops.
+    for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, w1, w2, w3, w4, w5, l1, l2, l3, l4, l5, \
+            *revision in rows:
+        if revisions is not None and revision and revision[0] is not None:
+            revisions[pk] = revision[0]
+        if r5 is None and None not in (r1, r2, r3, r4):
+            seats = {1: get(r1, r1), 2: get(r2, r2), 3: get(r3, r3), 4: get(r4, r4)}
+            totals = {1: p1 or 0, 2: p2 or 0, 3: p3 or 0, 4: p4 or 0}
+        else:
+            seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
+            points = (None, p1, p2, p3, p4, p5)
+            totals = {seat: points[seat] or 0 for seat in seats}
         if paper:
             for seat, total in (orjson.loads(paper) if isinstance(paper, str) else paper).items():
                 totals[int(seat)] += total
+        won, lost = {}, {}  # seat -> solos, where he has any
+        if w1: won[1] = w1
+        if w2: won[2] = w2
+        if w3: won[3] = w3
+        if w4: won[4] = w4
+        if w5: won[5] = w5
+        if l1: lost[1] = l1
+        if l2: lost[2] = l2
+        if l3: lost[3] = l3
+        if l4: lost[4] = l4
+        if l5: lost[5] = l5
         paid = money.get(pk)
-        results[pk] = TableResult(rnd, number, seats, totals, {seat: n for seat, n in zip(seat_numbers, solos[:5]) if n},
-                                  {seat: n for seat, n in zip(seat_numbers, solos[5:10]) if n},
-                                  tuple(paid) if paid else no_money)
+        results[pk] = _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if paid else no_money))
     return results
 
 

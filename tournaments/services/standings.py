@@ -208,7 +208,9 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
     lot = 1 + tiebreaks.index("lot") if "lot" in tiebreaks else None
     moved: list[int] = []
     identity: dict[int, tuple] = {}
-    for player in sorted(players):
+    ordered = sorted(players)
+    values = dict(zip(ordered, standing_values(folded, ordered, rounds)))
+    for player in ordered:
         old = keys.get(str(player))
         if old is None:
             return False
@@ -218,7 +220,7 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         row = overall.pop(index)
         sorted_keys.pop(index)
         identity[player] = tuple(row[k] for k in IDENTITY)
-        points, won, lost, per_round, solos = standing_values(folded.tallies[player], rounds)
+        points, won, lost, per_round, solos = values[player]
         key = standing_key(points, won, lost, per_round[-1] if per_round else 0, old[lot] if lot else 0, player,
                            tiebreaks)
         (row,) = standing_rows([Standing(0, player, points, won, lost, per_round, None, solos)], identity,
