@@ -1,5 +1,6 @@
 import json
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -53,7 +54,15 @@ class Packed(bytes):
 def pack_rows(rows: list[dict[str, Any]], number: str = "start_number") -> tuple[Packed, dict[str, list[int]]]:
     """A list of rows as ``PackedJSONField`` stores it (the same bytes), and where each row starts in them
     with its ``number``: what ``PackedRows`` needs to decode one row or one page without the rest."""
+    numbers = list(map(itemgetter(number), rows))
     try:  # rows have text keys: orjson's plain call gives the same bytes, a third cheaper than with the option
+        raw = orjson.dumps(rows)
+    except TypeError:
+        raw = None
+    starts = _row_starts(raw, rows) if raw is not None else None
+    if starts is not None:
+        return Packed(raw), {"starts": starts, "numbers": numbers}
+    try:  # each row on its own, its start from the lengths before it
         parts = list(map(orjson.dumps, rows))
     except TypeError:
         parts = [orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) for row in rows]
@@ -61,7 +70,34 @@ def pack_rows(rows: list[dict[str, Any]], number: str = "start_number") -> tuple
     for part in parts:
         starts.append(at)
         at += len(part) + 1
-    return Packed(b"[" + b",".join(parts) + b"]"), {"starts": starts, "numbers": [row[number] for row in rows]}
+    return Packed(b"[" + b",".join(parts) + b"]"), {"starts": starts, "numbers": numbers}
+
+
+def _row_starts(raw: bytes, rows: list[dict[str, Any]]) -> list[int] | None:
+    """Where each row starts in the whole list's bytes, or None if that cannot be told from them alone.
+
+    Every row begins with the same first key, so its bytes begin with ``{"key":``; found everywhere it
+    occurs (overlapping too), exactly one occurrence per row means every occurrence is a row's start
+    (a text holding it would show its quote escaped; a nested object starting with that key makes one
+    more, and then the rows are encoded one by one instead). One encoding of the list and one scan of
+    its bytes instead of 4,000 encodings at 4,000 players.
+    """
+    if not rows or not all(rows):
+        return [] if not rows else None
+    keys = set(map(next, map(iter, rows)))  # every row's first key
+    if len(keys) != 1:
+        return None
+    (first,) = keys
+    if not isinstance(first, str):
+        return None
+    marker = b"{" + orjson.dumps(first) + b":"
+    starts: list[int] = []
+    find, add = raw.find, starts.append
+    at = find(marker)
+    while at >= 0:
+        add(at)
+        at = find(marker, at + 1)
+    return starts if len(starts) == len(rows) else None
 
 
 class PackedRows(Sequence):
