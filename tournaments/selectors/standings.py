@@ -86,14 +86,16 @@ def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]
     regs = _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
         "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
         "player__club__name").order_by())
-    names = {pk: f"{first} {last}".strip() for pk, _n, _s, first, last, _c in regs}
-    account = _accounts((pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for)
-    info = {
-        pk: PlayerInfo(pk, number, names[pk], f"{last}, {first}" if first else last, club or "",
-                       names[sub_for] if sub_for else "")
-        for pk, number, sub_for, first, last, club in regs
-    }
-    return account, info
+    info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
+                              club or "", ""))
+            for pk, number, _sub_for, first, last, club in regs}
+    pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
+    for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
+        info[pk] = info[pk]._replace(substitute_for=info[sub_for].name)
+    return _accounts(pairs), info
+
+
+_player_info = functools.partial(tuple.__new__, PlayerInfo)  # 4,000 at once, without the Python-level __new__
 
 
 # What a standings row says about its player, in this order (``standing_rows``): PlayerInfo without its id.
@@ -112,8 +114,14 @@ def tie_note_row(tiebreak: str, below_start_number: int, below_name: str) -> dic
 def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
                   with_round_solos: bool = False) -> list[dict[str, Any]]:
     """The rows of a standings list as the snapshot and the pages have them; ``identity``: player ->
-    his IDENTITY values. The overall list carries ``round_solos`` too (each round's list is ranked from it)."""
+    his IDENTITY values. The overall list carries ``round_solos`` too (each round's list is ranked from it).
+
+    The snapshot's rows (``with_round_solos``) are encoded and never changed inside: they keep the
+    standing's own tuples of round points and solos (encoded as JSON arrays, the same bytes as lists)
+    rather than 20,000 copies as lists at 4,000 players; rows read back from the snapshot have lists.
+    """
     rows = []
+    add = rows.append
     # Unpacked, not read by field name: a full recompute makes 4,000 of these rows.
     for rank, player, points, won, lost, round_points, tie, round_solos in standings:
         number, name, sort_name, club, substitute_for = identity[player]
@@ -121,12 +129,15 @@ def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
         if tie is not None:
             below = identity[tie.below]
             note = tie_note_row(tie.tiebreak, below[0], below[1])
-        row = {"rank": rank, "registration": player, "start_number": number, "name": name,
-               "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
-               "won_solos": won, "lost_solos": lost, "round_points": list(round_points), "note": note}
         if with_round_solos:
-            row["round_solos"] = [list(x) if x is not None else None for x in round_solos]
-        rows.append(row)
+            add({"rank": rank, "registration": player, "start_number": number, "name": name,
+                 "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
+                 "won_solos": won, "lost_solos": lost, "round_points": round_points, "note": note,
+                 "round_solos": round_solos})
+        else:
+            add({"rank": rank, "registration": player, "start_number": number, "name": name,
+                 "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
+                 "won_solos": won, "lost_solos": lost, "round_points": list(round_points), "note": note})
     return rows
 
 
