@@ -104,6 +104,9 @@ class TieNote(NamedTuple):  # a named tuple: ranking 4,000 players makes thousan
     tiebreak: str  # won_solos | lost_solos | last_round | lot | shared
 
 
+_tie_note = functools.partial(tuple.__new__, TieNote)  # without the Python-level __new__: thousands at once
+
+
 class Standing(NamedTuple):
     rank: int
     player: int
@@ -182,16 +185,16 @@ def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_befor
     count = len(keys)
     columns = tuple(enumerate(tiebreaks, start=1))
     index, rank = start, rank_before
-    previous = keys[start - 1][:-1] if start > 0 else None
+    # Whether the row at ``index`` shares the place of the one above: equal keys but for the player,
+    # which is what comparing each row with the one below tells (no slice of every key).
+    shared = 0 < start < count and keys[start - 1][:-1] == keys[start][:-1]
     below = keys[start] if start < count else None
     while index < count:
         key = below
-        k = key[:-1]
-        if k != previous:
+        if not shared:
             if index >= stop:
                 break  # from here on every rank and note is as it was
             rank = index + 1  # otherwise a shared place: the rank of the one above
-        previous = k
         index += 1
         below = keys[index] if index < count else None
         if below is not None and below[0] == key[0]:
@@ -201,8 +204,10 @@ def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_befor
                 if key[column] != below[column]:
                     decided = tiebreak
                     break
-            append((rank, TieNote(key[-1], below[-1], decided)))
+            shared = decided == "shared"
+            append((rank, _tie_note((key[-1], below[-1], decided))))
         else:
+            shared = False
             append((rank, None))
     return out, index
 

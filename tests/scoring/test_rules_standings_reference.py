@@ -123,6 +123,12 @@ def fields(draw):
                 if rng.random() < 0.3:
                     money.append(Money(hand, rng.choice(list(seats)), WEITERGELD, rng.choice([10, 20])))
             tables.append(TableResult(rnd, number, seats, points, won, lost, tuple(money)))
+    for _ in range(rng.choice([0, 0, 1, 2])):  # one player on two seats (whom a substitute took over: one account)
+        table = rng.choice(tables)
+        other = rng.choice([t for t in tables if t.round == table.round])  # this table or another of the round
+        seats = dict(table.seats)
+        seats[rng.choice(list(seats))] = rng.choice(list(other.seats.values()))
+        tables[tables.index(table)] = table._replace(seats=seats)
     rng.shuffle(tables)
     rules = ruleset_from_dict({"tiebreaks": draw(st.sampled_from(TIEBREAKS)),
                                "reuegeld_free_solos": draw(st.integers(0, 2)),

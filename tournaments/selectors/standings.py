@@ -281,13 +281,12 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
     made: dict[tuple, list[Money]] = {}
     items: list[Money] = []
     last = None
-    for table_id, *game in paying:
+    for table_id, number, reuegeld, weitergeld, solo_lost in paying:
         if table_id != last:
             items = money[table_id] = []
             last = table_id
-        found = made.get(key := tuple(game))
+        found = made.get(key := (number, reuegeld, weitergeld, solo_lost))
         if found is None:
-            number, reuegeld, weitergeld, solo_lost = game
             found = made[key] = game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
                                            solo_lost is not None)
         items += found

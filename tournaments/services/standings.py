@@ -21,6 +21,8 @@ import contextlib
 import gc
 import time
 from collections.abc import Iterable
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from django.db import transaction
@@ -60,7 +62,7 @@ def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> 
     data = {
         "tischbeste": [_tischbester_json(t, identity) for t in result.tischbeste],
         # Per player (start number, as text: a JSON key): Reuegeld and Weitergeld paid in, the Tischbester payouts received.
-        "money": player_money(result.ledger, {pk: str(p.start_number) for pk, p in info.items()}),
+        "money": player_money(result.ledger, dict(zip(info, map(str, map(itemgetter(1), info.values()))))),
         "collected_cents": result.collected_cents,
         "paid_out_cents": result.paid_out_cents,
         "pot_cents": result.pot_cents,
@@ -165,8 +167,9 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
                                lot_seed=tournament.lot_seed, with_rounds=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "rounds": sorted({t.round for t in results.values()}),
-             "keys": {str(key[-1]): key for key in result.keys}, "order": list(result.keys),
-             "tables": {str(pk): revs.get(pk, 0) for pk in results}}
+             # (4,000 keys and 3,000 tables: keyed by text without a Python loop)
+             "keys": dict(zip(map(str, map(itemgetter(-1), result.keys)), result.keys)), "order": list(result.keys),
+             "tables": dict(zip(map(str, results), map(revs.get, results, repeat(0))))}
     overall, data = snapshot_documents(result, info)
     return _write(tournament, snapshot=snapshot, revision=max(revs.values(), default=0),
                   substitutes=sum(1 for p in info.values() if p.substitute_for), parts=parts, overall=overall,
