@@ -7,6 +7,7 @@ import datetime
 import functools
 import threading
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 import orjson
 from django.db import connection, connections
@@ -103,7 +104,10 @@ IDENTITY = PlayerInfo._fields[1:]
 
 
 def player_identities(info: dict[int, PlayerInfo]) -> dict[int, tuple]:
-    return {pk: p[1:] for pk, p in info.items()}
+    return dict(zip(info, map(_IDENTITY_OF, info.values())))  # 4,000 at once: no Python loop
+
+
+_IDENTITY_OF = itemgetter(slice(1, None))  # a PlayerInfo's IDENTITY values
 
 
 def tie_note_row(tiebreak: str, below_start_number: int, below_name: str) -> dict[str, Any]:
