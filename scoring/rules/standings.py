@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 from itertools import chain, repeat
-from operator import attrgetter, neg
+from operator import attrgetter, itemgetter, mul, neg
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -140,6 +140,9 @@ class StandingsResult:
     paid_out_cents: int = 0
     notes: Mapping[int, TieNote] = field(default_factory=dict)
     keys: Sequence[list[int]] = ()  # each overall row's ``standing_key``, in the same order
+    # Per player, in the order the ledger first names him: [Reuegeld paid, Weitergeld paid, Tischbester
+    # payouts received], cents (what his entries in the ledger sum to)
+    money: Mapping[int, list[int]] = field(default_factory=dict)
 
 
 # The sort key of a standings row: (-points, then each tie-break's column of the base tuple
@@ -270,7 +273,7 @@ def round_standings(results: Iterable[tuple[int, int, int, int]], round: int, ti
     results = list(results)
     folded = Folded({round: {p: points for p, points, _w, _l in results}},
                     {round: {p: won for p, _x, won, _l in results if won}},
-                    {round: {p: lost for p, _x, _w, lost in results if lost}}, [], [])
+                    {round: {p: lost for p, _x, _w, lost in results if lost}}, [], [], {})
     return rank_players(folded, [round], tiebreaks, lot_seed + round)
 
 
@@ -280,19 +283,6 @@ def round_results(overall: Iterable[tuple[int, Sequence[int], Sequence[Sequence[
     whoever played that round (his round solos are not None)."""
     i = round - 1
     return [(player, points[i], *solos[i]) for player, points, solos in overall if solos[i] is not None]
-
-
-def player_money(ledger: Iterable[LedgerEntry], key: Mapping[int, Any]) -> dict[Any, list[int]]:
-    """Per player (as ``key`` names him): [Reuegeld paid, Weitergeld paid, Tischbester payouts received], cents."""
-    column = {REUEGELD: 0, WEITERGELD: 1, PAYOUT: 2}
-    money: dict[Any, list[int]] = {}
-    for player, _round, _table, _hand, kind, cents in ledger:  # unpacked: thousands of entries
-        name = key[player]
-        row = money.get(name)
-        if row is None:
-            row = money[name] = [0, 0, 0]
-        row[column[kind]] += -cents if kind == PAYOUT else cents
-    return money
 
 
 def split_payout(collected_cents: int, percent: int, winners: int) -> tuple[int, int]:
@@ -312,9 +302,12 @@ class Folded(NamedTuple):
     points: dict[int, dict[int, int]]  # round -> player -> points
     won: dict[int, dict[int, int]]  # round -> player -> solos won
     lost: dict[int, dict[int, int]]
-    ledger: list[LedgerEntry]
+    ledger: list[LedgerEntry]  # empty if not asked for (``with_ledger``)
     tischbeste: list[Tischbester]
+    money: dict[int, list[int]]  # player -> [Reuegeld, Weitergeld, payouts] (``StandingsResult.money``)
 
+
+_MONEY_COLUMN = {REUEGELD: 0, WEITERGELD: 1, PAYOUT: 2}
 
 # Named tuples made without their Python-level ``__new__`` (the hot loops make tens of thousands).
 _standing = functools.partial(tuple.__new__, Standing)
@@ -322,9 +315,12 @@ _entry = functools.partial(tuple.__new__, LedgerEntry)
 _tischbester = functools.partial(tuple.__new__, Tischbester)
 
 
-def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
+def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: bool = True) -> Folded:
     """Points and solos per player and round, the money each table's games cost (Reuegeld's free
     solos counted per player and round) and each table's Tischbeste.
+
+    Each player's money is summed as his ledger entries are made; ``with_ledger=False`` makes only the
+    sums (the snapshot keeps nothing else of the ledger: 10,000 entries at 4,000 players).
 
     Every figure of a player comes from the tables he sat at, each table's money and Tischbeste from
     that table alone: folding only the tables of some players gives exactly their figures
@@ -336,6 +332,7 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
     ledger: list[LedgerEntry] = []
     tischbeste: list[Tischbester] = []
     free_used: dict[tuple[int, int], int] = {}  # (player, round) -> lost solos so far
+    money_of: dict[int, list[int]] = {}
     free, percent = rules.reuegeld_free_solos, rules.reuegeld_tischbester_percent
     # The hot loop of a full recompute (3,000 tables, 12,000 seats): names bound once, tuples unpacked,
     # a table's points put in its round's dict in one ``update`` where its players sit nowhere else that round.
@@ -376,7 +373,12 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
                 if used <= free:
                     continue
             if cents > 0:
-                add_entry(_entry((player, rnd, number, hand, kind, cents)))
+                if with_ledger:
+                    add_entry(_entry((player, rnd, number, hand, kind, cents)))
+                sums = money_of.get(player)
+                if sums is None:
+                    sums = money_of[player] = [0, 0, 0]
+                sums[_MONEY_COLUMN[kind]] += cents
                 collected += cents
         best = max(pts)  # the best at the table (several share)
         if pts.count(best) == 1:
@@ -387,18 +389,24 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset) -> Folded:
         tischbeste.append(_tischbester((rnd, number, winners, best, collected, each)))
         if each:
             for player in winners:
-                add_entry(_entry((player, rnd, number, None, PAYOUT, -each)))
-    return Folded(points_of, won_of, lost_of, ledger, tischbeste)
+                if with_ledger:
+                    add_entry(_entry((player, rnd, number, None, PAYOUT, -each)))
+                sums = money_of.get(player)
+                if sums is None:
+                    sums = money_of[player] = [0, 0, 0]
+                sums[2] += each
+    return Folded(points_of, won_of, lost_of, ledger, tischbeste, money_of)
 
 
 def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
-                      with_rounds: bool = True) -> StandingsResult:
+                      with_rounds: bool = True, with_ledger: bool = True) -> StandingsResult:
     """Everything rules.md sections 7 and 8 derive from the tables' results.
 
     ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
     those when they are read (``round_standings``), from what the overall list carries.
+    ``with_ledger=False`` leaves out the ledger's entries (``ledger`` is empty), not their sums (``money``).
     """
-    folded = fold_tables(tables, rules)
+    folded = fold_tables(tables, rules, with_ledger=with_ledger)
     ledger, tischbeste = folded.ledger, folded.tischbeste
     rounds = sorted(folded.points)
     tiebreaks = tuple(rules.tiebreaks)
@@ -406,10 +414,15 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
                                    r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
     # What the ledger's entries sum to, per table (the merge updates these sums by the changed tables').
-    collected_total = sum([t.collected_cents for t in tischbeste])
-    paid_out = sum([t.payout_cents * len(t.players) for t in tischbeste])
+    collected_total = sum(map(_COLLECTED, tischbeste))
+    paid_out = sum(map(mul, map(_PAYOUT, tischbeste), map(len, map(_WINNERS, tischbeste))))
     return StandingsResult(
         overall=overall, rounds=per_round, tischbeste=tuple(tischbeste), ledger=tuple(ledger),
         pot_cents=collected_total - paid_out, collected_cents=collected_total, paid_out_cents=paid_out,
-        notes={s.player: s.note for s in overall if s.note}, keys=keys,
+        notes=dict(filter(_NOTE, map(_PLAYER_AND_NOTE, overall))), keys=keys, money=folded.money,
     )
+
+
+# Fields read from every Tischbester and every standing without a Python loop (thousands of each).
+_COLLECTED, _PAYOUT, _WINNERS = itemgetter(4), itemgetter(5), itemgetter(2)
+_PLAYER_AND_NOTE, _NOTE = itemgetter(1, 6), itemgetter(1)

@@ -148,6 +148,16 @@ def test_compute_standings_is_the_reference(field):
     assert result.tischbeste == tischbeste
     assert (result.collected_cents, result.paid_out_cents, result.pot_cents) == (collected, paid_out, collected - paid_out)
     assert result.notes == {s.player: s.note for s in overall if s.note}
+    # Each player's money: what his ledger entries sum to, in the order the ledger first names him
+    money: dict[int, list[int]] = {}
+    for entry in ledger:
+        sums = money.setdefault(entry.player, [0, 0, 0])
+        sums[(REUEGELD, WEITERGELD, PAYOUT).index(entry.kind)] += -entry.cents if entry.kind == PAYOUT else entry.cents
+    assert list(result.money.items()) == list(money.items())
+    without = compute_standings(tables, rules, lot_seed=lot_seed, with_ledger=False)  # what the snapshot asks for
+    assert without.ledger == ()
+    assert (without.overall, list(without.money.items()), without.tischbeste, without.pot_cents) == \
+        (overall, list(money.items()), tischbeste, collected - paid_out)
 
 
 @settings(max_examples=300, deadline=None)

@@ -30,7 +30,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from scoring.models import StandingsSnapshot, pack_rows
-from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables, player_money,
+from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables,
                                      rank_window, standing_key, standing_values)
 
 from ..models import HandRevision, Seat, Tournament
@@ -62,12 +62,15 @@ def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> 
     data = {
         "tischbeste": [_tischbester_json(t, identity) for t in result.tischbeste],
         # Per player (start number, as text: a JSON key): Reuegeld and Weitergeld paid in, the Tischbester payouts received.
-        "money": player_money(result.ledger, dict(zip(info, map(str, map(itemgetter(1), info.values()))))),
+        "money": dict(zip(map(str, map(_START_NUMBER, map(info.__getitem__, result.money))), result.money.values())),
         "collected_cents": result.collected_cents,
         "paid_out_cents": result.paid_out_cents,
         "pot_cents": result.pot_cents,
     }
     return overall, data
+
+
+_START_NUMBER = itemgetter(1)  # of a PlayerInfo
 
 
 def _locked_tournament(tournament_id: int):
@@ -169,7 +172,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
     results = table_results_summed(tournament_id, account=account, revisions=revs)
     result = compute_standings(list(results.values()), tournament.ruleset,  # in round and table order
-                               lot_seed=tournament.lot_seed, with_rounds=False)
+                               lot_seed=tournament.lot_seed, with_rounds=False, with_ledger=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "rounds": sorted({t.round for t in results.values()}),
              # (4,000 keys and 3,000 tables: keyed by text without a Python loop)
@@ -211,7 +214,8 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         return False
     players, tables = found
     results = table_results_summed(tournament.pk, account=account, table_ids=tables)
-    folded = fold_tables(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset)
+    folded = fold_tables(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
+                         with_ledger=False)
     keys, sorted_keys, rounds = parts["keys"], parts["order"], parts["rounds"]
     lot = 1 + tiebreaks.index("lot") if "lot" in tiebreaks else None
     moved: list[int] = []
@@ -254,12 +258,11 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
 
 def _money_merged(data: dict[str, Any], folded, players: set[int], identity: dict[int, tuple]) -> None:
     """These players' money sums from the folded tables (every table they sat at), replacing theirs."""
-    numbers = {p: identity[p][0] for p in players}
-    money = player_money([e for e in folded.ledger if e.player in players], numbers)
-    for player, number in numbers.items():
-        data["money"].pop(str(number), None)
-        if number in money:
-            data["money"][str(number)] = money[number]
+    for player in players:
+        number = str(identity[player][0])
+        data["money"].pop(number, None)
+        if player in folded.money:
+            data["money"][number] = folded.money[player]
 
 
 def _tischbeste_merged(data: dict[str, Any], folded, changed: set[tuple[int, int]], identity: dict[int, tuple]) -> bool:
