@@ -346,10 +346,12 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
             raise ValueError(f"table {number} of round {rnd} has no seats")
         players = list(seats.values())
         pts = list(map(points.__getitem__, seats))
-        if by_player.keys().isdisjoint(players):
+        once = by_player.keys().isdisjoint(players)  # none of them has points in this round yet
+        if once:
             size = len(by_player)
             by_player.update(zip(players, pts))
-            if len(by_player) != size + len(players):  # one player on two seats of this table: summed
+            once = len(by_player) == size + len(players)
+            if not once:  # one player on two seats of this table: summed
                 for player in players:
                     by_player[player] = 0
                 for player, x in zip(players, pts):
@@ -357,14 +359,24 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
         else:  # someone of them sat at another table of this round too
             for player, x in zip(players, pts):
                 by_player[player] = by_player.get(player, 0) + x
-        for seat, count in won.items():
-            if count and seat in seats:
-                player = seats[seat]
-                won_by[player] = won_by.get(player, 0) + count
-        for seat, count in lost.items():
-            if count and seat in seats:
-                player = seats[seat]
-                lost_by[player] = lost_by.get(player, 0) + count
+        # Solos: each seat's count is its player's first in this round where every player of the table is
+        # new to it (a count of 0 stored reads as none); otherwise added to what he has.
+        if won:
+            if once and won.keys() <= seats.keys():
+                won_by.update(zip(map(seats.__getitem__, won), won.values()))
+            else:
+                for seat, count in won.items():
+                    if count and seat in seats:
+                        player = seats[seat]
+                        won_by[player] = won_by.get(player, 0) + count
+        if lost:
+            if once and lost.keys() <= seats.keys():
+                lost_by.update(zip(map(seats.__getitem__, lost), lost.values()))
+            else:
+                for seat, count in lost.items():
+                    if count and seat in seats:
+                        player = seats[seat]
+                        lost_by[player] = lost_by.get(player, 0) + count
         collected = 0
         for hand, seat, kind, cents, lost_solo in money:
             player = seats[seat]

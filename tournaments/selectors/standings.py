@@ -304,7 +304,8 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
         if revisions is not None and revision and revision[0] is not None:
             revisions[pk] = revision[0]
         if r5 is None and None not in (r1, r2, r3, r4):
-            seats = {1: get(r1, r1), 2: get(r2, r2), 3: get(r3, r3), 4: get(r4, r4)}
+            seats = {1: get(r1, r1), 2: get(r2, r2), 3: get(r3, r3), 4: get(r4, r4)} if account else \
+                {1: r1, 2: r2, 3: r3, 4: r4}  # no substitutes: everyone holds his own points
             totals = {1: p1 or 0, 2: p2 or 0, 3: p3 or 0, 4: p4 or 0}
         else:
             seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
