@@ -1,6 +1,7 @@
 import json
+import re
 from collections.abc import Iterator, Sequence
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import orjson
@@ -90,14 +91,12 @@ def _row_starts(raw: bytes, rows: list[dict[str, Any]]) -> list[int] | None:
     (first,) = keys
     if not isinstance(first, str):
         return None
-    marker = b"{" + orjson.dumps(first) + b":"
-    starts: list[int] = []
-    find, add = raw.find, starts.append
-    at = find(marker)
-    while at >= 0:
-        add(at)
-        at = find(marker, at + 1)
+    marker = re.escape(b"{" + orjson.dumps(first) + b":")
+    starts = list(map(_START, re.finditer(b"(?=" + marker + b")", raw)))  # a lookahead: overlapping ones too
     return starts if len(starts) == len(rows) else None
+
+
+_START = methodcaller("start")
 
 
 class PackedRows(Sequence):

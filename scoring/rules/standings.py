@@ -240,17 +240,20 @@ def standing_values(folded: Folded, players: Sequence[int], rounds: Sequence[int
     return list(zip(map(sum, per_round), map(sum, won_by), map(sum, lost_by), per_round, solos))
 
 
+_LAST = itemgetter(-1)
+
+
 def _ranked(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str],
             lot_seed: int) -> tuple[tuple[Standing, ...], list[list[int]]]:
     players = list(dict.fromkeys(chain.from_iterable(folded.points.values())))  # whoever played a round
     lot = lots(players, lot_seed)
     values = standing_values(folded, players, rounds)
     points, won, lost, per_round, solos = zip(*values) if values else ((),) * 5
-    last = [p[-1] for p in per_round] if rounds else [0] * len(players)
+    last = list(map(_LAST, per_round)) if rounds else [0] * len(players)
     keyed = standing_keys(points, won, lost, last, list(map(lot.__getitem__, players)), players, tiebreaks)
     keyed.sort()
     ranked, _end = rank_window(keyed, 0, len(keyed), 0, tiebreaks)
-    order = [key[-1] for key in keyed]
+    order = list(map(_LAST, keyed))  # the players, ranked
     row = dict(zip(players, values))
     points, won, lost, per_round, solos = zip(*map(row.__getitem__, order)) if order else ((),) * 5
     ranks, notes = zip(*ranked) if ranked else ((), ())
