@@ -8,10 +8,10 @@ Set-up: drops and creates the PostgreSQL database of ``--database-url`` (env ``E
 migrates it, registers the players and publishes round 1. Starts gunicorn (DEBUG off, ``--workers``
 sync workers, on ``--port`` or env ``EVENING_PORT``, 127.0.0.1 only) with ``bench/evening_site.py``
 (the project plus two floor views), and one Celery worker; both use Redis at ``--redis-url`` (env
-``EVENING_REDIS_URL``) as broker and cache. Nothing else is contacted. With ``--tablet-workers N`` a second
-gunicorn of N workers (on the next port) serves the tablets' saves of 3. and 5., as a proxy routing
-``/api/tisch/`` to a pool of its own would (docs/several-hosts.md): a save then never waits in the
-phones' queue. Its CPU counts with the web's.
+``EVENING_REDIS_URL``) as broker and cache. Nothing else is contacted. A second gunicorn of
+``--tablet-workers`` workers (2; on the next port) serves the tablets' saves of 3. and 5., as the deployment
+of README.md routes ``/api/tisch/`` to a pool of its own: a save never waits in the phones' queue. Its
+CPU counts with the web's. ``--tablet-workers 0``: one pool for all, as before 2026-11-25.
 
 Then, in this order:
 1. save A/B: ``--pairs`` pairs, interleaved, of ``--batch`` games entered through the table API (A)
@@ -64,9 +64,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pairs", type=int, default=7, help="A/B pairs (at least 7)")
     parser.add_argument("--batch", type=int, default=30, help="requests per half of a pair")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
-    parser.add_argument("--tablet-workers", type=int, default=0,
-                        help="sync workers of a second gunicorn that serves only the tablets' saves (as a proxy "
-                             "routing /api/tisch/ to its own pool would); 0: the tablets share the phones' pool")
+    parser.add_argument("--tablet-workers", type=int, default=2,
+                        help="sync workers of a second gunicorn that serves only the tablets' saves, as the "
+                             "deployment in README.md routes /api/tisch/ to a pool of its own; 0: the tablets "
+                             "share the phones' pool")
     parser.add_argument("--database-url", default=os.environ.get(
         "EVENING_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_evening"))
     parser.add_argument("--redis-url", default=os.environ.get("EVENING_REDIS_URL", "redis://127.0.0.1:6379/4"))
