@@ -11,7 +11,7 @@
 #   BENCH_PG       PostgreSQL server URL           [postgres://postgres@127.0.0.1:5432]
 #   BENCH_DB       prefix of the bench databases   [skr_bench]   (-> skr_bench_standings, _entry, _evening)
 #   BENCH_REDIS    Redis URL with its db           [redis://127.0.0.1:6379/14]
-#   BENCH_PORT     first of two free ports         [8141]
+#   BENCH_PORT     first of three free ports       [8141]
 #   BENCH_STANDINGS_PLAYERS  field of bench/standings.py   [4000]
 #   BENCH_STANDINGS_REUSE    set: keep ${BENCH_DB}_standings from an earlier run (its set-up takes
 #                            2-6 minutes; run VACUUM ANALYZE on it for the steady state)

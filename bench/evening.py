@@ -8,7 +8,10 @@ Set-up: drops and creates the PostgreSQL database of ``--database-url`` (env ``E
 migrates it, registers the players and publishes round 1. Starts gunicorn (DEBUG off, ``--workers``
 sync workers, on ``--port`` or env ``EVENING_PORT``, 127.0.0.1 only) with ``bench/evening_site.py``
 (the project plus two floor views), and one Celery worker; both use Redis at ``--redis-url`` (env
-``EVENING_REDIS_URL``) as broker and cache. Nothing else is contacted.
+``EVENING_REDIS_URL``) as broker and cache. Nothing else is contacted. A second gunicorn of
+``--tablet-workers`` workers (2; on the next port) serves the tablets' saves of 3. and 5., as the deployment
+of README.md routes ``/api/tisch/`` to a pool of its own: a save never waits in the phones' queue. Its
+CPU counts with the web's. ``--tablet-workers 0``: one pool for all, as before 2026-11-25.
 
 Then, in this order:
 1. save A/B: ``--pairs`` pairs, interleaved, of ``--batch`` games entered through the table API (A)
@@ -61,12 +64,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pairs", type=int, default=7, help="A/B pairs (at least 7)")
     parser.add_argument("--batch", type=int, default=30, help="requests per half of a pair")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+    parser.add_argument("--tablet-workers", type=int, default=2,
+                        help="sync workers of a second gunicorn that serves only the tablets' saves, as the "
+                             "deployment in README.md routes /api/tisch/ to a pool of its own; 0: the tablets "
+                             "share the phones' pool")
     parser.add_argument("--database-url", default=os.environ.get(
         "EVENING_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_evening"))
     parser.add_argument("--redis-url", default=os.environ.get("EVENING_REDIS_URL", "redis://127.0.0.1:6379/4"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("EVENING_PORT", "0")) or None)
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--evening-only", action="store_true", help="skip 1.–4.: only the evening (5.)")
     args = parser.parse_args()
     if args.pairs < 7:
         parser.error("--pairs: at least 7")
@@ -227,7 +235,11 @@ def main() -> None:
     recreate_database(server, name)
     tournament_id, tables, phones = set_up(args.database_url, args.players, args.seed)
     tables = tables[: args.tablets]
-    port = args.port or __import__("bench.hand_entry", fromlist=["free_port"]).free_port()
+    free_port = __import__("bench.hand_entry", fromlist=["free_port"]).free_port
+    port = args.port or free_port()
+    tablet_port = port
+    while args.tablet_workers and tablet_port == port:
+        tablet_port = port + 1 if args.port else free_port()
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DATABASE_URL": args.database_url, "DJANGO_ALLOWED_HOSTS": HOST, "DJANGO_LOG_LEVEL": "WARNING",
            "PYTHONPATH": str(ROOT), "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
@@ -235,6 +247,10 @@ def main() -> None:
     bin_dir = Path(sys.executable).parent
     web = start([str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers", str(args.workers),
                  "--bind", f"{HOST}:{port}", "--log-level", "warning"], env)
+    pools = [web]
+    if args.tablet_workers:
+        pools.append(start([str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers",
+                            str(args.tablet_workers), "--bind", f"{HOST}:{tablet_port}", "--log-level", "warning"], env))
     worker = start([str(bin_dir / "celery"), "-A", "schafkopfrennen", "worker", "--loglevel=WARNING",
                     "--concurrency=1", "--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"], env)
     lock = threading.Lock()
@@ -242,6 +258,10 @@ def main() -> None:
     try:
         client = Client(port)
         wait_for_web(client)
+        if args.tablet_workers:
+            wait_for_web(Client(tablet_port))
+            print(f"web: {args.workers} workers for the phones (and the floors of 1. and 2.), {args.tablet_workers} "
+                  f"of their own for the tablets' saves", flush=True)
         # every table's first game, so that the standings exist and hold every table
         for table in tables:
             save(client, rng, table, lock)
@@ -250,86 +270,89 @@ def main() -> None:
         newest = HandRevision.objects.order_by("-id").values_list("id", flat=True).first()
         visible_after(tournament_id, newest, time.perf_counter(), timeout=120)
 
-        web_pids, worker_pids = [web.pid], [worker.pid]
-        # 1. save A/B
-        print(f"\n1. save: {args.pairs} pairs × {args.batch}: table API (A) vs bare insert view (B); {load()}")
-        save_cpu, floor_cpu, save_lat, floor_lat = [], [], [], []
-        turn = 0
-        for pair in range(args.pairs):
-            lat_a, lat_b = [], []
+        web_pids, worker_pids = [pool.pid for pool in pools], [worker.pid]
+        if not args.evening_only:  # 1.–3.
+            # 1. save A/B
+            print(f"\n1. save: {args.pairs} pairs × {args.batch}: table API (A) vs bare insert view (B); {load()}")
+            save_cpu, floor_cpu, save_lat, floor_lat = [], [], [], []
+            turn = 0
+            for pair in range(args.pairs):
+                lat_a, lat_b = [], []
 
-            def a_batch():
-                nonlocal turn
-                for _ in range(args.batch):
-                    table = tables[turn % len(tables)]
-                    turn += 1
-                    lat_a.append(save(client, rng, table, lock)[1])
+                def a_batch():
+                    nonlocal turn
+                    for _ in range(args.batch):
+                        table = tables[turn % len(tables)]
+                        turn += 1
+                        lat_a.append(save(client, rng, table, lock)[1])
 
-            def b_batch():
-                for i in range(args.batch):
-                    lat_b.append(client.request("POST", "/bench/floor/insert/", f"{pair}-{i}-{uuid.uuid4()}".encode())[3])
+                def b_batch():
+                    for i in range(args.batch):
+                        lat_b.append(client.request("POST", "/bench/floor/insert/", f"{pair}-{i}-{uuid.uuid4()}".encode())[3])
 
-            halves = [(a_batch, save_cpu, lat_a), (b_batch, floor_cpu, lat_b)]
-            for fn, cpu, _lat in (halves if pair % 2 == 0 else halves[::-1]):
-                cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
-            save_lat.append(statistics.median(lat_a))
-            floor_lat.append(statistics.median(lat_b))
-            time.sleep(0.5)
-        ratios = [a / b for a, b in zip(save_cpu, floor_cpu, strict=True) if b > 0]  # /proc counts in 10 ms ticks
-        print(f"   web CPU per save: {summary(save_cpu, scale=1)}; floor {summary(floor_cpu, scale=1)}; "
-              f"ratio {summary(ratios, unit='×', scale=1)} (target ≤ 2)")
-        print(f"   latency, one tablet alone: save {summary(save_lat)}; floor {summary(floor_lat)}; {load()}")
+                halves = [(a_batch, save_cpu, lat_a), (b_batch, floor_cpu, lat_b)]
+                for fn, cpu, _lat in (halves if pair % 2 == 0 else halves[::-1]):
+                    cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
+                save_lat.append(statistics.median(lat_a))
+                floor_lat.append(statistics.median(lat_b))
+                time.sleep(0.5)
+            ratios = [a / b for a, b in zip(save_cpu, floor_cpu, strict=True) if b > 0]  # /proc counts in 10 ms ticks
+            print(f"   web CPU per save: {summary(save_cpu, scale=1)}; floor {summary(floor_cpu, scale=1)}; "
+                  f"ratio {summary(ratios, unit='×', scale=1)} (target ≤ 2)")
+            print(f"   latency, one tablet alone: save {summary(save_lat)}; floor {summary(floor_lat)}; {load()}")
 
-        # 2. poll A/B
-        print(f"\n2. poll: {args.pairs} pairs × {args.batch}: unchanged standings poll (A, 304) vs bare 304 view (B); {load()}")
-        url = f"/t/abend/rangliste/?ich={phones[0][1]}"
-        hx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
-        tag = client.request("GET", url, headers=hx)[2].get("ETag", "")
-        poll_cpu, pfloor_cpu, changed_cpu, statuses = [], [], [], []
-        for pair in range(args.pairs):
-            def a_polls():
-                for _ in range(args.batch):
-                    statuses.append(client.request("GET", url, headers={**hx, "If-None-Match": tag})[0])
+            # 2. poll A/B
+            print(f"\n2. poll: {args.pairs} pairs × {args.batch}: unchanged standings poll (A, 304) vs bare 304 view (B); {load()}")
+            url = f"/t/abend/rangliste/?ich={phones[0][1]}"
+            hx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+            tag = client.request("GET", url, headers=hx)[2].get("ETag", "")
+            poll_cpu, pfloor_cpu, changed_cpu, statuses = [], [], [], []
+            for pair in range(args.pairs):
+                def a_polls():
+                    for _ in range(args.batch):
+                        statuses.append(client.request("GET", url, headers={**hx, "If-None-Match": tag})[0])
 
-            def b_polls():
-                for _ in range(args.batch):
-                    client.request("GET", "/bench/floor/poll/", headers={"If-None-Match": '"floor"'})
+                def b_polls():
+                    for _ in range(args.batch):
+                        client.request("GET", "/bench/floor/poll/", headers={"If-None-Match": '"floor"'})
 
-            def c_polls():  # a phone whose tag is old: the list comes from the fragment cache
-                for _ in range(args.batch):
-                    client.request("GET", url, headers={**hx, "If-None-Match": '"old"'})
+                def c_polls():  # a phone whose tag is old: the list comes from the fragment cache
+                    for _ in range(args.batch):
+                        client.request("GET", url, headers={**hx, "If-None-Match": '"old"'})
 
-            halves = [(a_polls, poll_cpu), (b_polls, pfloor_cpu)]
-            for fn, cpu in (halves if pair % 2 == 0 else halves[::-1]):
-                cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
-            changed_cpu.append(cpu_ms_per_request(web_pids, c_polls, args.batch))
-        share = statuses.count(304) / max(1, len(statuses))
-        print(f"   web CPU per unchanged poll: {summary(poll_cpu, scale=1)} ({share:.0%} answered 304); "
-              f"floor {summary(pfloor_cpu, scale=1)}; changed poll (200, cached list) {summary(changed_cpu, scale=1)}")
+                halves = [(a_polls, poll_cpu), (b_polls, pfloor_cpu)]
+                for fn, cpu in (halves if pair % 2 == 0 else halves[::-1]):
+                    cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
+                changed_cpu.append(cpu_ms_per_request(web_pids, c_polls, args.batch))
+            share = statuses.count(304) / max(1, len(statuses))
+            print(f"   web CPU per unchanged poll: {summary(poll_cpu, scale=1)} ({share:.0%} answered 304); "
+                  f"floor {summary(pfloor_cpu, scale=1)}; changed poll (200, cached list) {summary(changed_cpu, scale=1)}")
 
-        # 3. quiet lag
-        print(f"\n3. last game → visible after 2 quiet seconds, {args.pairs} times; {load()}")
-        quiet = []
-        for i in range(args.pairs):
-            time.sleep(2)
-            status, seconds, hand_id = save(client, rng, tables[i % len(tables)], lock)
-            since = time.perf_counter()
-            if hand_id:
-                lag = visible_after(tournament_id, revision_of(hand_id), since)
-                if lag is not None:
-                    quiet.append(lag)
-        print(f"   {summary(quiet)} (target < 300 ms median)")
+            # 3. quiet lag
+            print(f"\n3. last game → visible after 2 quiet seconds, {args.pairs} times; {load()}")
+            quiet = []
+            for i in range(args.pairs):
+                time.sleep(2)
+                status, seconds, hand_id = save(client, rng, tables[i % len(tables)], lock)
+                since = time.perf_counter()
+                if hand_id:
+                    lag = visible_after(tournament_id, revision_of(hand_id), since)
+                    if lag is not None:
+                        quiet.append(lag)
+            print(f"   {summary(quiet)} (target < 300 ms median)")
 
         # 4. the phones alone (between rounds), then 5. the evening; every phone has its page's tag
         people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
         tags = warm_tags(port, people)
-        evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
-                seconds=args.phone_seconds, tablets=False, tags=tags)
-        evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
+        if not args.evening_only:
+            evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
+                    seconds=args.phone_seconds, tablets=False, tags=tags)
+        evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
                 seconds=args.seconds, tablets=True, tags=tags)
     finally:
         stop(worker)
-        stop(web)
+        for pool in pools:
+            stop(pool)
         from django.db import connections
 
         connections.close_all()
@@ -365,7 +388,7 @@ def warm_tags(port: int, people: list) -> dict[str, str]:
     return tags
 
 
-def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids, *, seconds: float,
+def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids, *, seconds: float,
             tablets: bool, tags: dict[str, str]) -> None:
     if tablets:
         print(f"\n5. the evening: {len(tables)} tablets (a game every {60 / args.clock:.1f}–{120 / args.clock:.1f} s), "
@@ -381,7 +404,7 @@ def evening(args, port, tournament_id, tables, phones, lock, rng, web_pids, work
     stop_at = time.monotonic() + seconds
 
     def tablet(table, seed):
-        local, client = random.Random(seed), Client(port)
+        local, client = random.Random(seed), Client(tablet_port)
         time.sleep(local.uniform(0, 120 / args.clock))
         while time.monotonic() < stop_at:
             try:
