@@ -1,7 +1,6 @@
 import json
-import re
 from collections.abc import Iterator, Sequence
-from operator import itemgetter, methodcaller
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -91,12 +90,14 @@ def _row_starts(raw: bytes, rows: list[dict[str, Any]]) -> list[int] | None:
     (first,) = keys
     if not isinstance(first, str):
         return None
-    marker = re.escape(b"{" + orjson.dumps(first) + b":")
-    starts = list(map(_START, re.finditer(b"(?=" + marker + b")", raw)))  # a lookahead: overlapping ones too
+    marker = b"{" + orjson.dumps(first) + b":"
+    starts: list[int] = []
+    find, add = raw.find, starts.append
+    at = find(marker)
+    while at >= 0:  # (a regex with a lookahead for the overlapping ones tried every byte: 6 ms at 4,000 rows)
+        add(at)
+        at = find(marker, at + 1)
     return starts if len(starts) == len(rows) else None
-
-
-_START = methodcaller("start")
 
 
 class PackedRows(Sequence):
