@@ -162,3 +162,23 @@ def test_a_row_is_rendered_once_for_what_it_shows(field, monkeypatch):
     with translation.override("en"):
         english = render_to_string("standings/_rows.html", context)
     assert len(rendered) == 1 + len(rows) and english.count("<tr data-start-number") == len(rows)
+
+
+def test_the_time_of_computing_is_shown_in_the_sites_time_zone_on_every_page(client, field):
+    """The poll's plain read of the snapshot's time is as aware as the ORM's: on SQLite the driver hands
+    back a naive datetime in UTC, which the standings page once showed as if it were local time."""
+    from django.template.defaultfilters import time as time_filter
+    from django.utils import timezone, translation
+
+    from tournaments.selectors.standings import standings_state
+
+    snapshot = StandingsSnapshot.objects.get(tournament=field)
+    _tag, computed_at, poll = standings_state("halle")
+    assert computed_at == snapshot.computed_at and timezone.is_aware(computed_at)
+    assert poll.computed_at == snapshot.computed_at
+    with translation.override("en"), timezone.override("Europe/Berlin"):
+        shown = f"Computed at {time_filter(timezone.localtime(snapshot.computed_at), 'H:i:s')}."
+        assert timezone.localtime(snapshot.computed_at).utcoffset()  # Berlin is never at UTC's time
+        for url in ("/t/halle/rangliste/", "/t/halle/rangliste/beamer/", "/t/halle/rangliste/?runde=1"):
+            page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+            assert shown in page, url

@@ -3,7 +3,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import datetime
 import functools
 import threading
 from collections.abc import Iterable, Sequence
@@ -425,11 +424,12 @@ def _state_sql(vendor: str) -> str:
 
 
 def _aware(value: Any) -> Any:
-    """A timestamp read by plain SQL: SQLite gives text (UTC), PostgreSQL a datetime."""
+    """A timestamp read by plain SQL, as the ORM reads it: PostgreSQL gives an aware datetime, SQLite a
+    naive one (or text) in UTC, which the ORM's converter makes aware in the connection's time zone."""
     if isinstance(value, str):
         value = parse_datetime(value)
-        if value is not None and timezone.is_naive(value):
-            value = timezone.make_aware(value, datetime.timezone.utc)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, connection.timezone)
     return value
 
 
