@@ -318,6 +318,18 @@ _entry = functools.partial(tuple.__new__, LedgerEntry)
 _tischbester = functools.partial(tuple.__new__, Tischbester)
 
 
+def _add_solos(by_player: dict[int, int], counts: Mapping[int, int], seats: Mapping[int, int], once: bool) -> None:
+    """A table's solo counts per seat added to its players' counts of the round; ``once``: every player of
+    the table is new to the round (his count is the seat's, put in by one ``update``)."""
+    if once and counts.keys() <= seats.keys():
+        by_player.update(zip(map(seats.__getitem__, counts), counts.values()))
+        return
+    for seat, count in counts.items():
+        if count and seat in seats:
+            player = seats[seat]
+            by_player[player] = by_player.get(player, 0) + count
+
+
 def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: bool = True) -> Folded:
     """Points and solos per player and round, the money each table's games cost (Reuegeld's free
     solos counted per player and round) and each table's Tischbeste.
@@ -365,21 +377,9 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
         # Solos: each seat's count is its player's first in this round where every player of the table is
         # new to it (a count of 0 stored reads as none); otherwise added to what he has.
         if won:
-            if once and won.keys() <= seats.keys():
-                won_by.update(zip(map(seats.__getitem__, won), won.values()))
-            else:
-                for seat, count in won.items():
-                    if count and seat in seats:
-                        player = seats[seat]
-                        won_by[player] = won_by.get(player, 0) + count
+            _add_solos(won_by, won, seats, once)
         if lost:
-            if once and lost.keys() <= seats.keys():
-                lost_by.update(zip(map(seats.__getitem__, lost), lost.values()))
-            else:
-                for seat, count in lost.items():
-                    if count and seat in seats:
-                        player = seats[seat]
-                        lost_by[player] = lost_by.get(player, 0) + count
+            _add_solos(lost_by, lost, seats, once)
         collected = 0
         for hand, seat, kind, cents, lost_solo in money:
             player = seats[seat]
