@@ -132,15 +132,13 @@ def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
         if tie is not None:
             below = identity[tie.below]
             note = tie_note_row(tie.tiebreak, below[0], below[1])
+        row = {"rank": rank, "registration": player, "start_number": number, "name": name,
+               "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
+               "won_solos": won, "lost_solos": lost,
+               "round_points": round_points if with_round_solos else list(round_points), "note": note}
         if with_round_solos:
-            add({"rank": rank, "registration": player, "start_number": number, "name": name,
-                 "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
-                 "won_solos": won, "lost_solos": lost, "round_points": round_points, "note": note,
-                 "round_solos": round_solos})
-        else:
-            add({"rank": rank, "registration": player, "start_number": number, "name": name,
-                 "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
-                 "won_solos": won, "lost_solos": lost, "round_points": list(round_points), "note": note})
+            row["round_solos"] = round_solos
+        add(row)
     return rows
 
 

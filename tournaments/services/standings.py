@@ -80,13 +80,9 @@ def _locked_tournament(tournament_id: int):
 
 def _tischbester_json(t, identity: dict[int, tuple]) -> dict[str, Any]:
     rnd, table, players, points, collected_cents, payout_cents = t  # unpacked: 3,000 tables at 4,000 players
-    if len(players) == 1:
-        best = identity[players[0]]
-        named = [{"start_number": best[0], "name": best[1]}]
-    else:
-        named = [{"start_number": identity[p][0], "name": identity[p][1]} for p in players]
     return {"round": rnd, "table": table, "points": points, "collected_cents": collected_cents,
-            "payout_cents": payout_cents, "players": named}
+            "payout_cents": payout_cents,
+            "players": [{"start_number": identity[p][0], "name": identity[p][1]} for p in players]}
 
 
 def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, substitutes: int,
