@@ -2,7 +2,8 @@
 
 The save itself: the table's lock, one read of the game facts (and the round's status after the lock),
 the game and its revision (on PostgreSQL one statement). Through the tablet API the key lookup is the
-lock. After the commit the embedded default merges the one table into the
+lock, and on PostgreSQL the whole save is two statements without a transaction (the read, and the
+write guarded by the table's change counter: tests/tournaments/test_entry_version.py). After the commit the embedded default merges the one table into the
 standings, also in a fixed number of queries: never a whole-tournament recompute.
 """
 import random
@@ -101,6 +102,12 @@ def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tourna
     assert not recomputes, "a save recomputed the whole tournament"
     assert results[0] == results[1], results
     save_queries, merge_queries = results[0]
-    # the table found and locked by its key, the facts, the game and its revision (one statement on PostgreSQL)
-    assert save_queries == (3 if connection.vendor == "postgresql" else 4)
+    # PostgreSQL: the table with its change counter and the facts, then the game and its revision while
+    # the counter is unchanged (no BEGIN, no COMMIT); elsewhere the table found and locked by its key, the
+    # facts, the game, its revision
+    assert save_queries == (2 if connection.vendor == "postgresql" else 4)
+    if connection.vendor == "postgresql":
+        read, write = _statements(save.captured_queries)
+        assert read.startswith("SELECT") and "FOR UPDATE" not in read and "entry_version" in read
+        assert write.startswith("WITH t AS (SELECT") and "entry_version" in write and "FOR UPDATE" in write
     assert merge_queries <= 11  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their tables and games summed, the write

@@ -9,7 +9,7 @@ from scoring.rules import Ruleset
 from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
-from .rows import columns, one
+from .rows import columns, made
 from .tables import hand_partner
 
 
@@ -17,11 +17,26 @@ _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
 
 
 @functools.cache
-def _entry_key_sql() -> str:
-    """The key lookup with its round and tournament as one plain statement (``selectors.rows``)."""
+def entry_key_sql(extra_columns: str = "", extra_from: str = "") -> str:
+    """The key lookup with its round and tournament as one plain statement (``selectors.rows``); a caller
+    may add columns after the three rows' (read with ``entry_key_width``) and joins to the table ``t``."""
     t, r, u = (model._meta.db_table for model, _alias in _JOINED)
-    return (f'{columns(_JOINED)[0]} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
-            f'JOIN "{u}" u ON u.id = r.tournament_id WHERE t.entry_key = %s')
+    return (f'{columns(_JOINED)[0]}{extra_columns} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
+            f'JOIN "{u}" u ON u.id = r.tournament_id{extra_from} WHERE t.entry_key = %s')
+
+
+@functools.cache
+def entry_key_width() -> int:
+    """How many columns of ``entry_key_sql``'s rows are the table's, the round's and the tournament's."""
+    return sum(len(attnames) for _model, attnames, _readers, _pk in columns(_JOINED)[1])
+
+
+def entry_key_table(row, db) -> Table:
+    """The table of a row of ``entry_key_sql``, with its round and tournament, as ``select_related`` links them."""
+    table, rnd, tournament = made(_JOINED, row, db)
+    rnd.tournament = tournament
+    table.round = rnd
+    return table
 
 
 def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False,
@@ -40,16 +55,17 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
     if not with_round:
         return Table.objects.filter(entry_key=entry_key).first()
     db = connections[DEFAULT_DB_ALIAS] if cursor is None else cursor.db
-    sql = _entry_key_sql()
+    sql = entry_key_sql()
     if for_update and db.features.has_select_for_update_of:
         sql += " FOR UPDATE OF t"
-    found = one(_JOINED, sql, [entry_key], cursor)
-    if found is None:
-        return None
-    table, rnd, tournament = found
-    rnd.tournament = tournament
-    table.round = rnd
-    return table
+    if cursor is None:
+        with db.cursor() as own:
+            own.execute(sql, [entry_key])
+            row = own.fetchone()
+    else:
+        cursor.execute(sql, [entry_key])
+        row = cursor.fetchone()
+    return None if row is None else entry_key_table(row, db)
 
 
 @dataclass(frozen=True)

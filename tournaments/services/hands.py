@@ -4,6 +4,7 @@ A table's row is locked (``select_for_update``) for every write, so two tablets 
 are served one after the other: a retry with the same client id returns the stored game, and a
 second, different submission for a game number already taken gets a 409.
 """
+import contextlib
 import functools
 import uuid
 from typing import Any
@@ -18,7 +19,7 @@ from scoring.rules import table as table_rules
 from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation
-from ..selectors.entry import table_for_entry_key
+from ..selectors.entry import entry_key_sql, entry_key_table, entry_key_width, table_for_entry_key
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
@@ -110,11 +111,27 @@ def _entry_sql(vendor: str) -> tuple[str, str]:
     t, h, r, c = (m._meta.db_table for m in (Table, Hand, Round, TableConfirmation))
     lock = (f'SELECT paper_totals IS NOT NULL, completed_at IS NOT NULL, closed_reason FROM "{t}" WHERE id = %s'
             + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
-    facts = (f'SELECT r.status, MAX(h.number), COUNT(h.id), SUM(CASE WHEN h.thrown_in THEN 1 ELSE 0 END), '
-             f'MAX(CASE WHEN h.client_id = %s THEN h.id END), '
-             f'(SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = %s) '
+    facts = (f'SELECT r.status, {_HAND_FACTS}, (SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = %s) '
              f'FROM "{r}" r LEFT JOIN "{h}" h ON h.table_id = %s WHERE r.id = %s GROUP BY r.status')
     return lock, facts
+
+
+# What a new game needs to know of its table's games (the last number, how many, how many thrown in, this
+# submission's id if stored before): one home for the locked path's statement and the unlocked read's.
+_HAND_FACTS = ('MAX(h.number), COUNT(h.id), SUM(CASE WHEN h.thrown_in THEN 1 ELSE 0 END), '
+               'MAX(CASE WHEN h.client_id = %s THEN h.id END)')
+_FACT_NAMES = ("last", "entered", "thrown_in", "twin", "confirmed")
+_VERSION = "entry_version"  # the table's change counter, kept by PostgreSQL's triggers (migration 0018)
+
+
+@functools.cache
+def _unlocked_read_sql() -> str:
+    """The key lookup (table, round, tournament), the table's change counter and the game facts in one
+    statement, read without a transaction (PostgreSQL only: the counter exists there)."""
+    h, c = Hand._meta.db_table, TableConfirmation._meta.db_table
+    return entry_key_sql(
+        extra_columns=f', t."{_VERSION}", f.*, (SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = t.id)',
+        extra_from=f' CROSS JOIN LATERAL (SELECT {_HAND_FACTS} FROM "{h}" h WHERE h.table_id = t.id) f')
 
 
 @functools.cache
@@ -222,11 +239,35 @@ def _insert_pair_sql(vendor: str) -> tuple[str, int] | None:
             f"RETURNING {qn(columns[link])}, {qn(HandRevision._meta.pk.column)}"), link
 
 
-def _insert_with_revision(hand: Hand, revision: HandRevision, cursor) -> None:
+@functools.cache
+def _guarded_pair_sql() -> tuple[str, int]:
+    """``_insert_pair_sql`` that stores only while the table's change counter is still the one read: both
+    INSERTs take their row from a CTE that locks the table's row ``WHERE entry_version = %s``. When another
+    writer holds the lock, PostgreSQL checks that condition again on the row as that writer left it
+    (EvalPlanQual), so a change committed since the read stores nothing. PostgreSQL only."""
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    hand_columns_ = [reader[0].column for reader in _insert_sql(Hand, "postgresql")[1]]
+    columns = [reader[0].column for reader in _insert_sql(HandRevision, "postgresql")[1]]
+    link = columns.index(HandRevision._meta.get_field("hand").column)
+    values = ", ".join(f"h.{qn(Hand._meta.pk.column)}" if n == link else "%s" for n in range(len(columns)))
+    return (f'WITH t AS (SELECT id FROM {qn(Table._meta.db_table)} WHERE id = %s AND "{_VERSION}" = %s FOR UPDATE), '
+            f"h AS (INSERT INTO {qn(Hand._meta.db_table)} ({', '.join(qn(c) for c in hand_columns_)}) "
+            f"SELECT {', '.join(['%s'] * len(hand_columns_))} FROM t RETURNING {qn(Hand._meta.pk.column)}) "
+            f"INSERT INTO {qn(HandRevision._meta.db_table)} ({', '.join(qn(c) for c in columns)}) "
+            f"SELECT {values} FROM h RETURNING {qn(columns[link])}, {qn(HandRevision._meta.pk.column)}"), link
+
+
+class _Moved(Exception):
+    """The table changed between the unlocked read and the guarded write: nothing was stored."""
+
+
+def _insert_with_revision(hand: Hand, revision: HandRevision, cursor, version: int | None = None) -> None:
     """Store a new game and its revision: one statement on PostgreSQL (a round trip less per save: 1.148 ->
-    1.065 ms of CPU in one process, docs/performance.md), two plain INSERTs elsewhere. Each row's values as ``_insert`` prepares them."""
+    1.065 ms of CPU in one process, docs/performance.md), two plain INSERTs elsewhere. Each row's values as
+    ``_insert`` prepares them. With ``version`` (the unlocked save): only while the table's change counter
+    is still ``version`` (``_guarded_pair_sql``), else ``_Moved``."""
     db = cursor.db
-    pair = _insert_pair_sql(db.vendor)
+    pair = _insert_pair_sql(db.vendor) if version is None else _guarded_pair_sql()
     if pair is None:
         _insert(hand, cursor)
         revision.hand = hand
@@ -235,8 +276,12 @@ def _insert_with_revision(hand: Hand, revision: HandRevision, cursor) -> None:
     sql, link = pair
     revision_params = _row(revision, db)
     del revision_params[link]  # the game's new id, taken inside the statement
-    cursor.execute(sql, _row(hand, db) + revision_params)
-    hand.pk, revision.pk = cursor.fetchone()
+    head = [] if version is None else [hand.table_id, version]
+    cursor.execute(sql, head + _row(hand, db) + revision_params)
+    stored = cursor.fetchone()
+    if stored is None:
+        raise _Moved
+    hand.pk, revision.pk = stored
     revision.hand = hand
     for obj in (hand, revision):
         obj._state.adding, obj._state.db = False, db.alias
@@ -294,17 +339,61 @@ def hand_record(
                        device=device, organiser=organiser, reason=reason)
 
 
-@transaction.atomic
+_TRIES = 3  # unlocked attempts before a save takes the table's lock (each lost one means a change came first)
+
+
 def hand_record_at_key(
     *, entry_key: str, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None, device: str = "",
 ) -> tuple[Hand, bool] | None:
-    """A tablet's new game by its round's entry key: ``hand_record`` with the key lookup and the lock in one.
+    """A tablet's new game by its round's entry key; None: no table has this round entry key (it may be a
+    table card's key, which the caller resolves and hands to ``hand_record``).
 
-    The table found and locked by its key (with its round and tournament), the facts, then the game
-    and its revision (``_insert_with_revision``: one statement on PostgreSQL, two elsewhere).
-    None: no table has this round entry key (it may
-    be a table card's key, which the caller resolves and hands to ``hand_record``).
+    On PostgreSQL two statements without a transaction (issue 14's lean save): the table, its change
+    counter and the game facts read at once (``_unlocked_read_sql``), then the game and its revision stored
+    only while the counter is unchanged (``_guarded_pair_sql``). Every change of the table's games,
+    confirmations, own columns or round status raises the counter (the triggers of migration 0018), so a
+    save whose facts went stale stores nothing and reads again. A save that must also clear the table's
+    confirmations, and one that lost ``_TRIES`` times, takes the locked path, as every save does elsewhere.
     """
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        if cursor.db.vendor == "postgresql":
+            for _attempt in range(_TRIES):
+                found = _unlocked_read(entry_key, client_id, cursor)
+                if found is None:
+                    return None
+                table, version, facts = found
+                if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
+                    break  # the save clears the confirmations too: one transaction, under the lock
+                try:
+                    # in a caller's transaction (a test's, say) a failed statement must not break it: a savepoint
+                    with transaction.atomic() if cursor.db.in_atomic_block else contextlib.nullcontext():
+                        return _record(table, facts, cursor, record=record, client_id=client_id, number=number,
+                                       device=device, version=version)
+                except _Moved:
+                    continue
+        return _hand_record_at_key_locked(entry_key=entry_key, record=record, client_id=client_id,
+                                          number=number, device=device)
+
+
+def _unlocked_read(entry_key: str, client_id: uuid.UUID, cursor) -> tuple[Table, int, dict[str, Any]] | None:
+    """(table with round and tournament, its change counter, the game facts) for a round's entry key."""
+    cursor.execute(_unlocked_read_sql(), [_CLIENT_ID.get_db_prep_value(client_id, cursor.db), entry_key])
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    width = entry_key_width()
+    table = entry_key_table(row, cursor.db)
+    version, *values = row[width:]
+    return table, version, {"status": table.round.status, **dict(zip(_FACT_NAMES, values, strict=True))}
+
+
+@transaction.atomic
+def _hand_record_at_key_locked(
+    *, entry_key: str, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None, device: str = "",
+) -> tuple[Hand, bool] | None:
+    """``hand_record_at_key`` in a transaction: the table found and locked by its key (with its round and
+    tournament), the facts, then the game and its revision (``_insert_with_revision``: one statement on
+    PostgreSQL, two elsewhere)."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         table = table_for_entry_key(entry_key, for_update=True, cursor=cursor)
         if table is None:
@@ -315,9 +404,10 @@ def hand_record_at_key(
 
 def _record(
     table: Table, facts: dict[str, Any], cursor, *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
-    by=None, device: str = "", organiser: bool = False, reason: str = "",
+    by=None, device: str = "", organiser: bool = False, reason: str = "", version: int | None = None,
 ) -> tuple[Hand, bool]:
-    """The part of ``hand_record`` after the lock: check, number, score and store the game."""
+    """The part of ``hand_record`` after the lock: check, number, score and store the game. ``version``: the
+    unlocked save's change counter (the store raises ``_Moved`` when the table changed since)."""
     if facts["twin"] is not None:
         return Hand.objects.get(pk=facts["twin"]), False
     table.round.status = facts["status"]
@@ -362,7 +452,7 @@ def _record(
         _insert_with_revision(hand, _new(HandRevision, {
             "table": table, "number": number, "action": HandRevision.Action.CREATE, "new": _snapshot(hand),
             "by": author, "device": device[:200], "reason": reason[:300],
-        }), cursor)
+        }), cursor, version)
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
