@@ -1,8 +1,7 @@
-"""WSGI entry of bench/evening.py's gunicorn (the project's settings plus the floor views)."""
+"""WSGI entry of bench/evening.py's gunicorn: the project's own entry (schafkopfrennen/wsgi.py) with the
+bench's settings (the project's plus the floor views)."""
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.evening_settings")
 
-from django.core.wsgi import get_wsgi_application  # noqa: E402
-
-application = get_wsgi_application()
+from schafkopfrennen.wsgi import application  # noqa: E402,F401

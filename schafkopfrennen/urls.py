@@ -12,6 +12,7 @@ from . import auth
 api_docs = csp_update({"style-src": [SELF, UNSAFE_INLINE]})(SpectacularSwaggerSplitView.as_view(url_name="schema"))
 
 urlpatterns = [
+    path("api/", include("tournaments.api.urls")),  # first: every game of an evening is resolved through it
     path("admin/", admin.site.urls),
     # Django's account URLs, with our login (it says how to get a new password) and a password reset
     # that exists only when e-mail is configured.
@@ -23,7 +24,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api_docs, name="api_docs"),
-    path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

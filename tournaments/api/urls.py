@@ -10,6 +10,12 @@ rnd = tournament + "rounds/<int:number>/"
 tisch = "tisch/<str:entry_key>/"
 
 urlpatterns = [
+    # the tablets' routes first: every game of an evening is resolved through them (issue 14)
+    path(tisch, table.TableSheetView.as_view(), name="table"),
+    path(tisch + "hands/", table.HandCreateView.as_view(), name="table_hands"),
+    path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table_hand"),
+    path(tisch + "preview/", table.HandPreviewView.as_view(), name="table_preview"),
+    path(tisch + "confirm/", table.TableConfirmView.as_view(), name="table_confirm"),
     path(tournament + "registrations/", organiser.RegistrationListView.as_view(), name="registrations"),
     path(tournament + "registrations/<int:start_number>/", organiser.RegistrationDetailView.as_view(),
          name="registration"),
@@ -23,10 +29,5 @@ urlpatterns = [
     path(rnd + "tables/<int:table>/", organiser.RoundTableSheetView.as_view(), name="round_table"),
     path(rnd + "tables/<int:table>/hands/<int:game>/", organiser.OrganiserHandView.as_view(), name="round_hand"),
     path(rnd + "tables/<int:table>/totals/", organiser.RoundTableTotalsView.as_view(), name="round_table_totals"),
-    path(tisch, table.TableSheetView.as_view(), name="table"),
-    path(tisch + "hands/", table.HandCreateView.as_view(), name="table_hands"),
-    path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table_hand"),
-    path(tisch + "preview/", table.HandPreviewView.as_view(), name="table_preview"),
-    path(tisch + "confirm/", table.TableConfirmView.as_view(), name="table_confirm"),
     path("s/<str:key>/", table.PlayerPageView.as_view(), name="player"),
 ]
