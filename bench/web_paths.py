@@ -5,7 +5,7 @@ were) against the same bare view. CPU of this process (``time.process_time``), s
 
     .venv/bin/python bench/web_paths.py setup   --database-url postgres://postgres@127.0.0.1:5432/skr_paths
     .venv/bin/python bench/web_paths.py measure --database-url postgres://postgres@127.0.0.1:5432/skr_paths \\
-        --redis-url redis://127.0.0.1:6379/11 [--profile save|poll|player|player_changed] [--pairs 7 --batch 50]
+        --redis-url redis://127.0.0.1:6379/11 [--profile save|poll|player|player_changed] [--pairs 7 --batch 50] [--gc plain]
 
 ``setup`` drops and creates the database, migrates it and publishes round 1 of a ``--players`` tournament;
 ``measure`` runs with the project's full middleware (``django.test.Client``, DEBUG off) and Redis as cache
@@ -14,6 +14,7 @@ median and range per pair, the ratio and the load average.
 """
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import random
@@ -144,10 +145,23 @@ def measure(args) -> None:
     def floor_poll():
         client.get("/bench/floor/poll/", HTTP_IF_NONE_MATCH='"floor"')
 
+    collecting = {"since": 0.0, "total": 0.0}
+
+    def collected(phase, _info) -> None:  # CPU in the garbage collector's passes
+        if phase == "start":
+            collecting["since"] = time.process_time()
+        else:
+            collecting["total"] += time.process_time() - collecting["since"]
+
+    gc.callbacks.append(collected)
+    in_gc: dict = {}
+
     def timed(fn, count: int) -> float:
+        before_gc = collecting["total"]
         began = time.process_time()
         for _ in range(count):
             fn()
+        in_gc.setdefault(fn, []).append(1e6 * (collecting["total"] - before_gc) / count)
         return 1000 * (time.process_time() - began) / count
 
     for _ in range(20):  # warm: imports, connections, caches
@@ -162,6 +176,9 @@ def measure(args) -> None:
         floor_poll()
 
     tag, ptag = tags()
+    if args.gc == "frozen":  # as gunicorn's entry leaves the heap (schafkopfrennen/wsgi.py)
+        gc.collect()
+        gc.freeze()
     if args.profile:
         fn = {"save": save_one, "poll": poll_one, "player": player_one, "player_changed": player_changed,
               "floor": floor_one}[args.profile]
@@ -190,6 +207,8 @@ def measure(args) -> None:
         print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
               f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
               f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}")
+        print(f"    in the garbage collector: {statistics.median(in_gc[a]):.0f} µs per request "
+              f"(floor {statistics.median(in_gc[b]):.0f}); heap {args.gc}")
     from django.core.cache import cache
 
     cache.clear()  # the queued standings tasks and counters of this run (its own Redis db)
@@ -324,6 +343,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
+    parser.add_argument("--gc", choices=("frozen", "plain"), default="frozen",
+                        help="measure: freeze the warmed heap out of the collector's sight, as gunicorn's entry does, or not")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--dump", help="write the profile's stats to this file (pstats)")
     parser.add_argument("--profile", choices=("save", "poll", "player", "player_changed", "floor"))
