@@ -2,7 +2,9 @@
 
 A table's row is locked (``select_for_update``) for every write, so two tablets at the same table
 are served one after the other: a retry with the same client id returns the stored game, and a
-second, different submission for a game number already taken gets a 409.
+second, different submission for a game number already taken gets a 409. One exception keeps the
+same promise without a transaction: a tablet's new game on PostgreSQL (``hand_record_at_key``) is
+stored only while the table's change counter is still the one it read with the facts.
 """
 import contextlib
 import functools
