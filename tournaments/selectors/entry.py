@@ -9,7 +9,7 @@ from scoring.rules import Ruleset
 from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
-from .rows import columns, made
+from .rows import columns, first_row, made
 from .tables import hand_partner
 
 
@@ -58,13 +58,7 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
     sql = entry_key_sql()
     if for_update and db.features.has_select_for_update_of:
         sql += " FOR UPDATE OF t"
-    if cursor is None:
-        with db.cursor() as own:
-            own.execute(sql, [entry_key])
-            row = own.fetchone()
-    else:
-        cursor.execute(sql, [entry_key])
-        row = cursor.fetchone()
+    row, db = first_row(sql, [entry_key], cursor)
     return None if row is None else entry_key_table(row, db)
 
 

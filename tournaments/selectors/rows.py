@@ -47,14 +47,18 @@ def made(spec: Spec, row, db=None) -> list[Model | None]:
     return instances
 
 
-def one(spec: Spec, sql: str, params: list, cursor=None) -> list[Model | None] | None:
-    """The instances of the first row ``sql`` finds (``made``), or None; on ``cursor`` when given (a
+def first_row(sql: str, params: list, cursor=None) -> tuple[tuple | None, object]:
+    """(the first row ``sql`` finds or None, the connection it was read on); on ``cursor`` when given (a
     write's own), else on a cursor of the default database."""
     if cursor is None:
         with connection.cursor() as own:
             own.execute(sql, params)
-            row = own.fetchone()
-        return None if row is None else made(spec, row)
+            return own.fetchone(), connection
     cursor.execute(sql, params)
-    row = cursor.fetchone()
-    return None if row is None else made(spec, row, cursor.db)
+    return cursor.fetchone(), cursor.db
+
+
+def one(spec: Spec, sql: str, params: list, cursor=None) -> list[Model | None] | None:
+    """The instances of the first row ``sql`` finds (``made``), or None (``first_row``)."""
+    row, db = first_row(sql, params, cursor)
+    return None if row is None else made(spec, row, db)

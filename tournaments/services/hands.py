@@ -122,7 +122,7 @@ def _entry_sql(vendor: str) -> tuple[str, str]:
 # submission's id if stored before): one home for the locked path's statement and the unlocked read's.
 _HAND_FACTS = ('MAX(h.number), COUNT(h.id), SUM(CASE WHEN h.thrown_in THEN 1 ELSE 0 END), '
                'MAX(CASE WHEN h.client_id = %s THEN h.id END)')
-_FACT_NAMES = ("last", "entered", "thrown_in", "twin", "confirmed")
+_FACT_NAMES = ("last", "entered", "thrown_in", "twin", "confirmed")  # the facts' columns, confirmations last
 _VERSION = "entry_version"  # the table's change counter, kept by PostgreSQL's triggers (migration 0018)
 
 
@@ -317,9 +317,7 @@ def _entry_facts(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
     _lock, facts = _entry_sql(db.vendor)
     uid = _CLIENT_ID.get_db_prep_value(client_id, db)
     cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
-    status, last, entered, thrown_in, twin, confirmed = cursor.fetchone()
-    return {"status": status, "last": last, "entered": entered, "thrown_in": thrown_in, "twin": twin,
-            "confirmed": confirmed}
+    return dict(zip(("status", *_FACT_NAMES), cursor.fetchone(), strict=True))
 
 
 _CLIENT_ID = Hand._meta.get_field("client_id")
