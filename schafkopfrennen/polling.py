@@ -1,29 +1,33 @@
-"""Pages that a hall full of phones polls: an unchanged poll costs one or two small queries.
+"""Pages that a hall full of phones polls: an unchanged poll costs one small query and almost nothing else.
 
-``polled_page(state)`` decorates a GET view whose content follows from ``state(request, *args, **kwargs)``:
-a short token read cheaply (a snapshot's version, a round's status) and, optionally, when it last
-changed. The ETag joins the token with everything else the page depends on (the query string, the
-language, htmx fragment or whole page, who is looking), so a poll sending ``If-None-Match`` with an
-unchanged tag gets 304 before the view renders anything. Responses say ``Cache-Control: private,
-no-cache``: browsers (and htmx's requests through them) keep the page and ask again each time, sending
-the tag. HTML is gzipped (Django's GZipMiddleware, with its BREACH mitigation).
+``polled_page(state)`` decorates a GET view whose content follows from ``state(*args, **kwargs)`` (the
+view's URL arguments): a short token read cheaply (a snapshot's version, a round's status) and,
+optionally, when it last changed. The ETag joins the token with everything else the page depends on
+(the query string, the language, htmx fragment or whole page, who is looking), so a poll sending
+``If-None-Match`` with an unchanged tag gets 304 before the view renders anything. Responses say
+``Cache-Control: private, no-cache``: browsers (and htmx's requests through them) keep the page and ask
+again each time, sending the tag. HTML is gzipped (Django's GZipMiddleware, with its BREACH mitigation).
+
+Most polls come from phones without a session; ``UnchangedPolls`` (in front of Django, in
+``schafkopfrennen/wsgi.py``) answers theirs before Django makes a request of them.
 
 Usage (the player page, the seat list, the standings)::
 
-    def player_state(request, key):
-        return selectors.player_page_state(key)  # -> ("v17-3", computed_at) or None for a 404
-
-    @polled_page(player_state)
+    @polled_page(selectors.player_page_state)  # player_page_state(key) -> ("v17-3", computed_at) or None: a 404
     def player(request, key): ...
 """
 import functools
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
+from types import SimpleNamespace
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.urls import Resolver404, get_urlconf, resolve
+from django.core.handlers.wsgi import get_bytes_from_wsgi, get_path_info
+from django.db import DatabaseError, close_old_connections, reset_queries
+from django.http import HttpRequest, QueryDict
+from django.http.cookie import parse_cookie
+from django.urls import Resolver404, resolve
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
@@ -31,20 +35,28 @@ from django.views.decorators.http import condition
 
 State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
+_STATE = "schafkopfrennen.polled_state"  # the environ's (request.META's) key of the state read for this request
+_UNREAD = object()
 
 
-def _tag(token: str, request: HttpRequest, language: str, who: int) -> str:
-    parts = "|".join((token, request.GET.urlencode(), language or "",
-                      "hx" if request.headers.get("HX-Request") else "page", str(who)))
+def _tag(token: str, query: str, language: str, hx: bool, who: int) -> str:
+    parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who)))
     return hashlib.blake2b(parts.encode(), digest_size=12).hexdigest()
+
+
+def polled_state(request: HttpRequest) -> State:
+    """The state read for this request (by ``UnchangedPolls`` or the view's ETag), if it was read."""
+    found = request.META.get(_STATE, _UNREAD)
+    return None if found is _UNREAD else found
 
 
 def polled_page(state: Callable[..., State]):
     def decorator(view):
         def read(request, *args, **kwargs) -> State:
-            if not hasattr(request, "_polled_state"):
-                request._polled_state = state(request, *args, **kwargs)
-            return request._polled_state
+            found = request.META.get(_STATE, _UNREAD)
+            if found is _UNREAD:
+                found = request.META[_STATE] = state(*args, **kwargs)
+            return found
 
         def etag(request, *args, **kwargs) -> str | None:
             found = read(request, *args, **kwargs)
@@ -52,7 +64,7 @@ def polled_page(state: Callable[..., State]):
                 return None
             user = getattr(request, "user", None)
             who = user.pk if user is not None and user.is_authenticated else 0
-            return _tag(found[0], request, get_language(), who)
+            return _tag(found[0], request.GET.urlencode(), get_language(), bool(request.headers.get("HX-Request")), who)
 
         def last_modified(request, *args, **kwargs) -> datetime | None:
             found = read(request, *args, **kwargs)
@@ -64,7 +76,7 @@ def polled_page(state: Callable[..., State]):
         def polled(request, *args, **kwargs):
             messages = getattr(request, "_messages", None)
             # a page with a message waiting (after a redirect) is always rendered: a 304 would lose it;
-            # the view may still read the state (request._polled_state), so it is read first
+            # the view may still read the state (polled_state), so it is read first
             if messages is not None and len(messages):
                 read(request, *args, **kwargs)
                 response = view(request, *args, **kwargs)
@@ -75,52 +87,80 @@ def polled_page(state: Callable[..., State]):
             return response
 
         wrapped = gzip_page(polled)
-        wrapped.polled_state = state  # for EarlyNotModifiedMiddleware
+        wrapped.polled_state = state  # for UnchangedPolls
         return wrapped
 
     return decorator
 
 
-class EarlyNotModifiedMiddleware:
-    """An unchanged poll by a phone without a session answers 304 here, before the rest of the stack.
+class UnchangedPolls:
+    """WSGI: an unchanged poll by a phone without a session is answered 304 here, before Django.
 
-    Near the top of ``MIDDLEWARE``: sessions, locale, CSRF, authentication, messages, CSP and the
-    rest cost more CPU than the poll itself. Only a GET or HEAD with ``If-None-Match`` to a view made
-    with ``polled_page``, from a client sending neither a session nor a messages cookie (so: nobody
-    logged in, no message waiting) is answered here; its tag is computed exactly as the view would
-    (the language as LocaleMiddleware picks it), from the same state read. Everything else goes on.
+    Only a GET or HEAD with ``If-None-Match`` to a view made with ``polled_page``, from a client sending
+    neither a session nor a messages cookie (so: nobody logged in, no message waiting), is answered
+    here; its tag is computed exactly as the view's (the language as LocaleMiddleware picks it), from
+    the same state read, which the view reuses if the tag has changed. Everything else goes on to
+    ``application``, as does a poll while the database fails (Django answers it as it answers any).
+
+    Why in front of Django and not as its first middleware (as until 2026-11-25): at the rate of a hall
+    of phones (50 polls a second over the web workers) a process meets each poll with cold caches,
+    and every poll cost about 1.6 ms of CPU through Django's handler against 0.7 ms back to back. The
+    request object, the signals, the middleware's calls and the response object were most of it
+    (docs/performance.md). Here a poll costs its query, the tag and the headers. What Django's
+    request signals do for the database connection (forget a debug query log, close a connection
+    that is too old or broken) is done here too.
     """
 
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
+    def __init__(self, application) -> None:
+        self.application = application
         self.skip_cookies = (settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        sent = request.META.get("HTTP_IF_NONE_MATCH")
-        if sent and request.method in ("GET", "HEAD") and not any(c in request.COOKIES for c in self.skip_cookies):
-            response = self._not_modified(request, sent)
-            if response is not None:
-                return response
-        return self.get_response(request)
+    def __call__(self, environ, start_response):
+        sent = environ.get("HTTP_IF_NONE_MATCH")
+        if sent and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            headers = self.not_modified(environ, sent)
+            if headers is not None:
+                start_response("304 Not Modified", headers)
+                return []
+        return self.application(environ, start_response)
 
-    @staticmethod
-    def _not_modified(request: HttpRequest, sent: str) -> HttpResponse | None:
-        polled = _polled(request.path_info, get_urlconf() or settings.ROOT_URLCONF)
+    def not_modified(self, environ, sent: str) -> list[tuple[str, str]] | None:
+        """The 304's headers if the tag sent is the page's, None to let Django answer."""
+        cookies = parse_cookie(environ["HTTP_COOKIE"]) if environ.get("HTTP_COOKIE") else {}
+        if any(name in cookies for name in self.skip_cookies) or (settings.SECURE_SSL_REDIRECT and not _secure(environ)):
+            return None
+        polled = _polled(get_path_info(environ) or "/", settings.ROOT_URLCONF)
         if polled is None:
             return None
         state, args, kwargs = polled
-        found = request._polled_state = state(request, *args, **kwargs)  # the view reads it again
+        reset_queries()  # what Django does for the database at a request's start and end
+        close_old_connections()
+        try:
+            found = environ[_STATE] = state(*args, **kwargs)  # the view reads it again
+        except DatabaseError:
+            return None
+        finally:
+            close_old_connections()
         if found is None:
             return None
-        tag = _tag(found[0], request, get_language_from_request(request), 0)
+        query = QueryDict(get_bytes_from_wsgi(environ, "QUERY_STRING", ""), encoding=settings.DEFAULT_CHARSET)
+        language = get_language_from_request(SimpleNamespace(COOKIES=cookies, META=environ))
+        tag = f'"{_tag(found[0], query.urlencode(), language, bool(environ.get("HTTP_HX_REQUEST")), 0)}"'
         wanted = {t.removeprefix("W/") for t in parse_etags(sent)}
-        if f'"{tag}"' not in wanted and "*" not in wanted:
+        if tag not in wanted and "*" not in wanted:
             return None
-        response = HttpResponseNotModified()
-        response["ETag"] = f'"{tag}"'
-        patch_cache_control(response, private=True, no_cache=True)
-        patch_vary_headers(response, VARY)
-        return response
+        return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", ", ".join(VARY))]
+
+
+def _secure(environ) -> bool:
+    """Whether Django would take the request for HTTPS (``HttpRequest.is_secure``)."""
+    header = settings.SECURE_PROXY_SSL_HEADER
+    if header:
+        name, secure = header
+        value = environ.get(name)
+        if value is not None:
+            return value.split(",", 1)[0].strip() == secure
+    return environ.get("wsgi.url_scheme") == "https"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -71,8 +71,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # An unchanged poll of the standings, a player page or the seat list: 304 before the rest (issue 14).
-    "schafkopfrennen.polling.EarlyNotModifiedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -113,10 +113,6 @@ def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
                          "round": link.round.number if link.round else None, "table": link.number})
 
 
-def _player_state(request: HttpRequest, key: str):
-    return links.player_page_state(key)
-
-
 _ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
 _ROUND_HTML_LOCK = threading.Lock()
 _ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
@@ -143,7 +139,7 @@ def _round_html(played: links.PlayerRound, legend: bool) -> str:
 
 
 @require_GET
-@polled_page(_player_state)  # an unchanged poll is a 304 before anything is rendered (issue 14)
+@polled_page(links.player_page_state)  # an unchanged poll is a 304 before anything is rendered (issue 14)
 def player(request: HttpRequest, key: str) -> HttpResponse:
     """The player's own page: "Round 2: table 7, seat 3", his table mates, his games, his place."""
     registration = _registration_or_404(key)

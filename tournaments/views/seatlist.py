@@ -44,17 +44,13 @@ def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpRespon
     return render(request, "public/seatlist.html", context)
 
 
-def _seat_list_state(request: HttpRequest, slug: str):
-    return seat_list_state(slug)
-
-
-@polled_page(_seat_list_state)  # an unchanged look is a 304 before anything is rendered (issue 14)
+@polled_page(seat_list_state)  # an unchanged look is a 304 before anything is rendered (issue 14)
 def seatlist(request: HttpRequest, slug: str) -> HttpResponse:
     """Everyone alphabetically by last name with table and seat, with a search box."""
     return _seat_list(request, slug, by_table=False)
 
 
-@polled_page(_seat_list_state)
+@polled_page(seat_list_state)
 def seatlist_tables(request: HttpRequest, slug: str) -> HttpResponse:
     """The same round, table by table."""
     return _seat_list(request, slug, by_table=True)

@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from schafkopfrennen.polling import polled_page
+from schafkopfrennen.polling import polled_page, polled_state
 from scoring.forms import PrizeFormSet
 
 from .. import access
@@ -46,16 +46,12 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
 def _view(request: HttpRequest, tournament: Tournament, **paging):
     # A GET only reads: lagging standings are caught up by the next change, a starting worker, or an
     # organiser's "count again" (refresh, a POST) -- never by a page view.
-    state = getattr(request, "_polled_state", None)  # the poll's read: the snapshot, whether newer games wait
+    state = polled_state(request)  # the poll's read: the snapshot, whether newer games wait
     return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
                           poll=state[2] if state else None, **paging)
 
 
-def _standings_state(request: HttpRequest, slug: str):
-    return standings_state(slug)
-
-
-@polled_page(_standings_state)
+@polled_page(standings_state)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The top of the list, a search, the viewer's own row (``?ich=<start number>`` from his player
     page) and pages through the rest (``?seite=2``); an unchanged poll is a 304."""
@@ -72,7 +68,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = "|".join(str(part) for part in (
         tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.round, view.page,
         q.strip().casefold()[:40], get_language()))
-    key = f"standings-html:{request._polled_state[0]}|{view.current}|{rows}"
+    key = f"standings-html:{polled_state(request)[0]}|{view.current}|{rows}"
     table_html = cache.get(key)
     if table_html is None:
         context = {"tournament": tournament, "view": view, "q": q, "paged": True}
