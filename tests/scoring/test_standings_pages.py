@@ -93,9 +93,10 @@ def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypat
     calls.clear()
     # A new token on the same snapshot (a game not merged yet, a confirmation): the status and progress
     # lines are rendered again, the rows are not.
-    real_state = standings_views.standings_state
-    monkeypatch.setattr(standings_views, "standings_state", lambda slug: ("another-token", *real_state(slug)[1:]))
-    client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true")
+    from schafkopfrennen import polling
+
+    another = ("another-token", *standings_views.standings_state("halle")[1:])  # as the WSGI entry hands it on
+    client.get("/t/halle/rangliste/?seite=2", HTTP_HX_REQUEST="true", **{polling._STATE: another})
     assert calls == ["standings/_table.html"]
     calls.clear()
     StandingsSnapshot.objects.filter(tournament=field).update(version=77)
