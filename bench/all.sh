@@ -4,14 +4,14 @@
 #   bench/all.sh [OUTPUT_DIR]
 #
 # Bounded: every bench runs under `timeout`; on a quiet 2-core machine the whole takes about
-# 11 minutes. The machine's load is printed by every bench (run it once quiet, once beside
+# 14 minutes. The machine's load is printed by every bench (run it once quiet, once beside
 # `make test`). Nothing is contacted but 127.0.0.1.
 #
 # Environment (defaults in brackets; every database named here is DROPPED and created again):
 #   BENCH_PG       PostgreSQL server URL           [postgres://postgres@127.0.0.1:5432]
-#   BENCH_DB       prefix of the bench databases   [skr_bench]   (-> skr_bench_standings, _entry, _evening)
+#   BENCH_DB       prefix of the bench databases   [skr_bench]   (-> skr_bench_standings, _entry, _evening, _paths)
 #   BENCH_REDIS    Redis URL with its db           [redis://127.0.0.1:6379/14]
-#   BENCH_PORT     first of three free ports       [8141]
+#   BENCH_PORT     first of four free ports        [8141]
 #   BENCH_STANDINGS_PLAYERS  field of bench/standings.py   [4000]
 #   BENCH_STANDINGS_REUSE    set: keep ${BENCH_DB}_standings from an earlier run (its set-up takes
 #                            2-6 minutes; run VACUUM ANALYZE on it for the steady state)
@@ -46,4 +46,6 @@ run hand_entry 180 $PY bench/hand_entry.py --players 1000 --tablets 250 --durati
     --database-url "$PG/${DB}_entry" --redis-url "$REDIS" --port "$PORT"
 run evening 420 $PY bench/evening.py --players 1000 --seconds 60 --clock 2 --pairs 7 --batch 300 \
     --database-url "$PG/${DB}_evening" --redis-url "$REDIS" --port "$((PORT + 1))"
+run paths_setup 180 $PY bench/web_paths.py setup --database-url "$PG/${DB}_paths"
+run poll_rate 300 $PY bench/poll_rate.py --database-url "$PG/${DB}_paths" --redis-url "$REDIS" --port "$((PORT + 3))"
 echo "all figures in $OUT"
