@@ -23,9 +23,10 @@ from datetime import datetime
 from types import SimpleNamespace
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.wsgi import get_bytes_from_wsgi, get_path_info
 from django.db import DatabaseError, close_old_connections, reset_queries
-from django.http import HttpRequest, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.http.cookie import parse_cookie
 from django.urls import Resolver404, resolve
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
@@ -35,6 +36,7 @@ from django.views.decorators.http import condition
 
 State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
+CACHE_CONTROL = {"private": True, "no_cache": True}  # kept by the browser, asked again every time
 _STATE = "schafkopfrennen.polled_state"  # the environ's (request.META's) key of the state read for this request
 _UNREAD = object()
 
@@ -42,6 +44,13 @@ _UNREAD = object()
 def _tag(token: str, query: str, language: str, hx: bool, who: int) -> str:
     parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who)))
     return hashlib.blake2b(parts.encode(), digest_size=12).hexdigest()
+
+
+def _polled_headers(response: HttpResponse) -> HttpResponse:
+    """A polled page's caching headers on ``response``."""
+    patch_cache_control(response, **CACHE_CONTROL)
+    patch_vary_headers(response, VARY)
+    return response
 
 
 def polled_state(request: HttpRequest) -> State:
@@ -82,9 +91,7 @@ def polled_page(state: Callable[..., State]):
                 response = view(request, *args, **kwargs)
             else:
                 response = conditional(request, *args, **kwargs)
-            patch_cache_control(response, private=True, no_cache=True)
-            patch_vary_headers(response, VARY)
-            return response
+            return _polled_headers(response)
 
         wrapped = gzip_page(polled)
         wrapped.polled_state = state  # for UnchangedPolls
@@ -103,10 +110,11 @@ class UnchangedPolls:
     ``application``, as does a poll while the database fails (Django answers it as it answers any).
 
     Why in front of Django and not as its first middleware (as until 2026-11-25): at the rate of a hall
-    of phones (50 polls a second over the web workers) a process meets each poll with cold caches,
-    and every poll cost about 1.6 ms of CPU through Django's handler against 0.7 ms back to back. The
-    request object, the signals, the middleware's calls and the response object were most of it
-    (docs/performance.md). Here a poll costs its query, the tag and the headers. What Django's
+    of phones (50 polls a second over the web workers) a process meets each poll with cold caches, and
+    a request costs two to three times its CPU back to back. Through Django's handler an unchanged
+    poll cost 1.88 ms of web CPU in ``bench/evening.py``'s phones phase, and the bare Django 304 view
+    costs 1.23 ms spread out against 0.43 ms back to back (``bench/poll_rate.py``); in front of Django
+    the poll costs its query, the tag and the headers: 1.0 ms spread out (docs/performance.md). What Django's
     request signals do for the database connection (forget a debug query log, close a connection
     that is too old or broken) is done here too.
     """
@@ -114,6 +122,9 @@ class UnchangedPolls:
     def __init__(self, application) -> None:
         self.application = application
         self.skip_cookies = (settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
+        # the view's own caching headers, made once
+        made = _polled_headers(HttpResponseNotModified())
+        self.headers = [(name, made[name]) for name in ("Cache-Control", "Vary")]
 
     def __call__(self, environ, start_response):
         sent = environ.get("HTTP_IF_NONE_MATCH")
@@ -143,13 +154,16 @@ class UnchangedPolls:
             close_old_connections()
         if found is None:
             return None
-        query = QueryDict(get_bytes_from_wsgi(environ, "QUERY_STRING", ""), encoding=settings.DEFAULT_CHARSET)
+        try:
+            query = QueryDict(get_bytes_from_wsgi(environ, "QUERY_STRING", ""), encoding=settings.DEFAULT_CHARSET)
+        except SuspiciousOperation:  # too many fields: Django answers it (400)
+            return None
         language = get_language_from_request(SimpleNamespace(COOKIES=cookies, META=environ))
         tag = f'"{_tag(found[0], query.urlencode(), language, bool(environ.get("HTTP_HX_REQUEST")), 0)}"'
         wanted = {t.removeprefix("W/") for t in parse_etags(sent)}
         if tag not in wanted and "*" not in wanted:
             return None
-        return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", ", ".join(VARY))]
+        return [("ETag", tag), *self.headers]
 
 
 def _secure(environ) -> bool:

@@ -150,6 +150,13 @@ def test_a_failing_database_leaves_the_poll_to_django(field, entry, django_app, 
     assert get(entry, url, HTTP_IF_NONE_MATCH=tag)[0] == 304 and django_app.calls == 2  # the view's own 304
 
 
+def test_a_query_django_refuses_is_refused_as_django_would(field, entry, django_app):
+    url = "/t/saal/sitzplan/"
+    tag = get(entry, url)[1]["ETag"]
+    status, _headers, body = get(entry, url + "?" + "&".join(f"f{i}=1" for i in range(1100)), HTTP_IF_NONE_MATCH=tag)
+    assert status == 400 and django_app.calls == 2  # too many fields: Django's answer, not a crash in front of it
+
+
 def _game(table):
     number = table.hands.count() + 1
     record = random_hand(random.Random(number), table_size=table.size, dealer=dealer_for(number, 0, table.size),
