@@ -1,8 +1,9 @@
 """The hot path's Redis calls, one round trip each (schafkopfrennen.cache.CacheScript), against a real Redis.
 
-The table rate limit (DRF's sliding log, as a Lua script) and the standings window (its two claims in
-one script, then remembered in the process until the trailing task's claim expires). Skipped without
-a Redis at TEST_CELERY_BROKER_URL (CI has one) or 127.0.0.1:6379/10.
+The table rate limit (DRF's sliding log, as a Lua script) and the standings chain's lease (taken or
+asked about in one script, then remembered in the process until it expires; a chain's run reads it
+before merging and extends it after). Without a Redis at TEST_CELERY_BROKER_URL or 127.0.0.1:6379/10
+these skip, except under CI=true, where they fail.
 """
 import os
 import time
@@ -11,6 +12,7 @@ import uuid
 import pytest
 from django.core.cache.backends.redis import RedisCache
 
+from tests.conftest import skip_or_fail
 from tournaments.api.throttles import TableKeyThrottle
 from tournaments.services import schedule
 
@@ -26,7 +28,7 @@ def redis_cache():
         client = cache._cache.get_client(write=True)
         client.ping()
     except Exception:
-        pytest.skip(f"no Redis at {URL}")
+        skip_or_fail(f"no Redis at {URL}: start redis-server (apt install redis-server)")
     yield cache
     for key in client.scan_iter(f"{prefix}:*"):
         client.delete(key)
@@ -65,20 +67,116 @@ def test_a_request_asked_twice_is_counted_once(redis_cache, monkeypatch):
     assert not TableKeyThrottle().allow_request(_Request(), _View("tisch-c"))
 
 
-def test_a_burst_on_redis_sends_one_task_at_once_one_trailing_and_then_stops_asking_redis(redis_cache, monkeypatch):
+def test_a_burst_on_redis_starts_one_chain_and_then_stops_asking_redis(redis_cache, monkeypatch):
+    """Fifty changes in a row: the first takes the lease and sends the chain's first run at once; the
+    second learns how long the lease holds; the other 48 ask nobody. After the lease, a change starts a
+    new chain."""
     from tournaments.services.standings_tasks import standings_update_task
 
     sent, asked = [], []
     monkeypatch.setattr(schedule, "cache", redis_cache)
-    monkeypatch.setattr(schedule, "_taken_until", {})
+    monkeypatch.setattr(schedule, "_held_until", {})
+    monkeypatch.setattr(schedule, "LEASE_SECONDS", 0.3)
     monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
-    monkeypatch.setattr(standings_update_task, "apply_async", lambda args, **options: sent.append((args, options)))
-    real = type(schedule._CLAIM).__call__
-    monkeypatch.setattr(type(schedule._CLAIM), "__call__", lambda self, *a: asked.append(1) or real(self, *a))
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", lambda args, **options: sent.append((args, options)))
+    monkeypatch.setattr(standings_update_task, "apply_async", lambda *a, **k: pytest.fail("a chain was running"))
+    real = type(schedule._JOIN).__call__
+    monkeypatch.setattr(type(schedule._JOIN), "__call__", lambda self, *a: asked.append(1) or real(self, *a))
     for table in range(50):
-        schedule.standings_schedule(42, [table])
-    assert sent == [([42, [0]], {}), ([42, [1]], {"countdown": schedule.WINDOW_SECONDS})]
-    assert len(asked) == 3  # first, trailing, taken (and how long): the other 47 asked nobody
-    time.sleep(schedule.WINDOW_SECONDS + 0.05)  # the window closes by itself
-    schedule.standings_schedule(42, [7])
-    assert sent[-1] == ([42, [7]], {}) and len(sent) == 3
+        assert schedule.standings_schedule(42, [table]) is (table == 0)
+    (args, options), = sent
+    assert args[0] == 42 and args[2] == [0] and options == {}
+    assert len(asked) == 2
+    client = redis_cache._cache.get_client(write=True)
+    assert client.get(redis_cache.make_key(schedule.lease_key(42))) == args[1].encode()  # the lease names its chain
+    time.sleep(0.35)  # the lease expires by itself
+    assert schedule.standings_schedule(42, [7]) is True
+    assert sent[-1][0][2] == [7] and sent[-1][0][1] != args[1] and len(sent) == 2
+
+
+@pytest.fixture
+def chain(redis_cache, monkeypatch):
+    """A chain's lease taken as a change takes it, with the merge and the next run's sending recorded."""
+    from tournaments.services.standings_tasks import standings_update_task
+
+    monkeypatch.setattr(schedule, "cache", redis_cache)
+    monkeypatch.setattr(schedule, "_held_until", {})
+    monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
+    record = {"sent": [], "merges": [], "merged": True}
+
+    def merge(*, tournament_id, table_ids):
+        record["merges"].append((tournament_id, list(table_ids)))
+        if isinstance(record["merged"], Exception):
+            raise record["merged"]
+        if callable(record["merged"]):
+            return record["merged"]()
+        return object() if record["merged"] else None
+
+    monkeypatch.setattr(schedule, "standings_update", merge)
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async",
+                        lambda args, **options: record["sent"].append((args, options)))
+    assert schedule.standings_schedule(42, [3])
+    record["id"] = record["sent"].pop()[0][1]
+    record["key"] = redis_cache.make_key(schedule.lease_key(42))
+    record["redis"] = redis_cache._cache.get_client(write=True)
+    return record
+
+
+def test_a_run_that_merged_extends_the_lease_and_sends_the_next_run_within_the_window(chain):
+    chain["redis"].pexpire(chain["key"], 100)
+    assert schedule.standings_chain_task(42, chain["id"], [3]) is True
+    assert chain["merges"] == [(42, [3])]
+    assert chain["redis"].pttl(chain["key"]) > 100  # extended to a whole lease
+    assert chain["sent"] == [([42, chain["id"]], {"countdown": schedule.WINDOW_SECONDS})]
+
+
+def test_a_run_that_found_nothing_runs_again_just_after_the_lease_expires(chain):
+    chain["merged"] = False
+    chain["redis"].pexpire(chain["key"], 100)
+    assert schedule.standings_chain_task(42, chain["id"]) is True
+    assert chain["redis"].pttl(chain["key"]) <= 100  # not extended
+    (args, options), = chain["sent"]
+    assert args == [42, chain["id"]] and schedule._MARGIN < options["countdown"] <= 0.1 + schedule._MARGIN
+
+
+def test_the_run_after_the_lease_expired_merges_and_is_the_last(chain):
+    chain["redis"].delete(chain["key"])
+    assert schedule.standings_chain_task(42, chain["id"]) is False
+    assert chain["merges"] == [(42, [])] and chain["sent"] == []
+
+
+def test_a_lease_taken_by_another_chain_ends_this_one_after_its_merge(chain):
+    chain["redis"].set(chain["key"], "another", px=1000)
+    assert schedule.standings_chain_task(42, chain["id"]) is False
+    assert chain["merges"] == [(42, [])] and chain["sent"] == []
+    assert chain["redis"].pttl(chain["key"]) <= 1000 and chain["redis"].get(chain["key"]) == b"another"
+
+
+def test_a_lease_that_expires_while_the_run_merges_sends_the_last_run_at_once(chain):
+    """The merge may have read before the lease expired: a change that counted on the lease until its
+    last millisecond is read only by a run that begins after it."""
+    chain["merged"] = lambda: chain["redis"].delete(chain["key"]) and None
+    assert schedule.standings_chain_task(42, chain["id"]) is True
+    assert chain["sent"] == [([42, chain["id"]], {"countdown": 0.0})]
+
+
+def test_a_failed_run_sends_the_next_one_and_the_chain_stops_after_five(chain):
+    chain["merged"] = ConnectionError("database away")
+    for failed in range(4):
+        assert schedule.standings_chain_task(42, chain["id"], [3], failed) is True
+        assert chain["sent"][-1] == ([42, chain["id"], [3], failed + 1], {"countdown": schedule.WINDOW_SECONDS})
+    assert schedule.standings_chain_task(42, chain["id"], [3], 4) is False
+    assert len(chain["sent"]) == 4
+
+
+def test_a_change_while_redis_is_down_is_stored_and_logged(monkeypatch, caplog):
+    """The cache on a Redis that does not answer: the change goes through, nothing is sent, a warning says so."""
+    from tournaments.services.standings_tasks import standings_update_task
+
+    down = RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
+    monkeypatch.setattr(schedule, "cache", down)
+    monkeypatch.setattr(schedule, "_held_until", {})
+    monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", lambda *a, **k: pytest.fail("sent"))
+    assert schedule.standings_schedule(42, [3]) is False
+    assert "did not go through" in caplog.text

@@ -1,13 +1,25 @@
 """When standings are brought up to date: right after a committed change, coalesced, never at the cost of entry.
 
 A change at a table merges that table into the snapshot (``standings.standings_update``); a change of
-the players (a substitute) recomputes the whole tournament. With a worker, the first change after a
-quiet moment is sent at once (no countdown) and opens a window of WINDOW_SECONDS; changes inside the window
-send one more task between them, due when the window has closed, so it reads them all (the merge finds
-their tables in the revision log). Every window expires by itself: no cooperation from the worker is
-needed, and a per-process cache works too (each web process then coalesces its own changes).
-Without a broker (the embedded default) the merge runs in-process after the commit, in one table's
-work, never a whole-tournament recompute.
+the players (a substitute) recomputes the whole tournament, at once.
+
+With a worker and the cache on Redis, merges run in a **chain** (issue 14: a web process should not
+send a task for every game of a busy evening; sending one costs a save a third of its CPU):
+- The first change after a quiet moment starts a chain: it takes the tournament's lease in Redis
+  (``SET NX``, LEASE_SECONDS) and sends the first run at once (no countdown).
+- A change that finds the lease held sends nothing: the chain promises a run that reads after the
+  lease has expired. The web process remembers until when the lease holds (less a margin) and asks
+  Redis again only after that: a busy evening costs each web process about one round trip per lease,
+  not one per game.
+- A run reads how long the lease still holds, merges every change the revision log shows, and
+  extends the lease if it merged something. While the lease holds, it sends the next run (due within
+  WINDOW_SECONDS); a run that began after the lease had expired (or was taken by another chain) is
+  the last one. Every change that counted on the lease was committed before it expired, so before
+  that last run read.
+Without a worker (the embedded default) the merge runs in-process after the commit, in one table's
+work, never a whole-tournament recompute. With a cache local to each process (a warned-about set-up,
+``tournaments.checks``) a chain's lease could not be seen by the worker: every change sends its
+merge at once.
 If the broker is down the change is still stored (the tables keep playing), the page shows that the
 standings lag, and the next change, a starting worker or an organiser (a POST: "count every game
 again") schedules the catch-up; a page view only reads.
@@ -16,6 +28,7 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator
 
 from celery import shared_task
@@ -27,82 +40,117 @@ from schafkopfrennen.cache import CacheScript
 
 from ..models import Tournament
 from ..selectors.standings import games_marker
+from .standings import standings_update
 from .standings_tasks import standings_recompute_task, standings_update_task
 
 log = logging.getLogger(__name__)
 
-# Changes within this of the first one share one trailing task. The Redis cache keeps it in milliseconds
-# (schafkopfrennen.cache); at 1,000 players a merge costs a few tens of milliseconds, so a quarter of a
-# second keeps the standings a quarter of a second behind at most, with four merges a second at most.
+# While games keep coming, a chain runs this often: a change waits at most this long for its run. At
+# 1,000 players a merge costs a few tens of milliseconds, so the standings stay a quarter of a second
+# behind at most, with four runs a second at most.
 WINDOW_SECONDS = 0.25
+# How long a lease holds after the chain last merged something. Longer: fewer round trips from each web
+# process (about one per lease); shorter: fewer empty runs (about LEASE / WINDOW) after the last game.
+LEASE_SECONDS = 1.0
+_MARGIN = 0.02  # seconds: a process's clock and Redis's expiry need not agree to the millisecond
+_FAILED_RUNS = 5  # a chain whose merge fails this often in a row stops (the catch-up repairs later)
 
 
-def pending_key(tournament_id: int, kind: str = "merge") -> str:
-    return f"standings:pending:{kind}:{tournament_id}"
+def lease_key(tournament_id: int) -> str:
+    return f"standings:chain:{tournament_id}"
 
 
-def trailing_key(tournament_id: int, kind: str = "merge") -> str:
-    return f"standings:trailing:{kind}:{tournament_id}"
-
-
-# The two claims of a window in one round trip to Redis: the first change's, else the trailing task's;
-# when both are taken, how long the trailing one still holds (ms).
-_CLAIM = CacheScript("""
-if redis.call('SET', KEYS[1], 1, 'NX', 'PX', ARGV[1]) then return {1, 0} end
-if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return {2, 0} end
-return {0, redis.call('PTTL', KEYS[2])}
+# A change: take the lease (0: this change starts the chain) or learn how long it still holds (ms). A
+# key without expiry is no chain's: it is taken over.
+_JOIN = CacheScript("""
+if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return 0 end
+local holds = redis.call('PTTL', KEYS[1])
+if holds > 0 then return holds end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])
+return 0
 """)
-_taken_until: dict[tuple[int, str], float] = {}  # per process: the window's trailing task is claimed until then
-_MARGIN = 0.02  # seconds: this process's clock and Redis's expiry need not agree to the millisecond
+# A run: how long its chain's lease still holds (ms; -2: expired, or another chain's), after extending
+# it when ARGV[2] is '1' (the run merged something).
+_HOLDS = CacheScript("""
+if redis.call('GET', KEYS[1]) ~= ARGV[3] then return -2 end
+if ARGV[2] == '1' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return redis.call('PTTL', KEYS[1])
+""")
+_held_until: dict[int, float] = {}  # per process: a chain's lease on the tournament holds until then
 
 
-def _window_slot(tournament_id: int, kind: str) -> str | None:
-    """"first" (no change in the window yet), "trailing" (the window's one trailing task), None (taken).
+def _lease_ms() -> int:
+    return max(1, round(LEASE_SECONDS * 1000))
 
-    When both are taken, the trailing task runs when its claim expires, and it reads every change
-    committed before: until then (less a margin) this process answers None without asking Redis, so
-    a burst of saves costs one round trip per process and window, not one per save.
-    """
-    slot = (tournament_id, kind)
-    if time.monotonic() < _taken_until.get(slot, 0.0):
+
+def _chain_join(tournament_id: int) -> str | None:
+    """A new chain's id when this change starts one; None when a chain's lease covers this change."""
+    asked = time.monotonic()  # before Redis answers: the lease holds at least ``holds_ms`` from here
+    if asked < _held_until.get(tournament_id, 0.0):
         return None
-    first, trailing = pending_key(tournament_id, kind), trailing_key(tournament_id, kind)
-    if _CLAIM.applies(cache):
-        claimed, holds_ms = _CLAIM(cache, [first, trailing], [max(1, round(WINDOW_SECONDS * 1000))])
-        if claimed == 0:
-            if holds_ms > 0:  # (-1: a claim without expiry, not ours: ask again next time)
-                _taken_until[slot] = time.monotonic() + holds_ms / 1000 - _MARGIN
-            return None
-        return "first" if claimed == 1 else "trailing"
-    if cache.add(first, 1, timeout=WINDOW_SECONDS):
-        return "first"
-    return "trailing" if cache.add(trailing, 1, timeout=WINDOW_SECONDS) else None
+    chain = uuid.uuid4().hex
+    holds_ms = _JOIN(cache, [lease_key(tournament_id)], [_lease_ms(), chain])
+    if holds_ms == 0:
+        return chain
+    _held_until[tournament_id] = asked + holds_ms / 1000 - _MARGIN
+    return None
 
 
 def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = None) -> bool:
     """Bring the snapshot up to date: merge ``table_ids`` (None: recompute all). Returns whether it sent work."""
-    task = standings_recompute_task if table_ids is None else standings_update_task
-    args = [tournament_id] if table_ids is None else [tournament_id, sorted(table_ids)]
-    in_process = task.app.conf.task_always_eager
-    kind = "full" if table_ids is None else "merge"
-    keys = [pending_key(tournament_id, kind)]
     try:
-        if in_process:
-            task.apply_async(args=args)
-        elif (slot := _window_slot(tournament_id, kind)) == "first":  # the first change after a quiet moment: at once
-            task.apply_async(args=args)
+        if table_ids is None:
+            standings_recompute_task.apply_async(args=[tournament_id])
+        elif standings_update_task.app.conf.task_always_eager or not _JOIN.applies(cache):
+            standings_update_task.apply_async(args=[tournament_id, sorted(table_ids)])
+        elif (chain := _chain_join(tournament_id)) is not None:
+            standings_chain_task.apply_async(args=[tournament_id, chain, sorted(table_ids)])
         else:
-            keys = [trailing_key(tournament_id, kind)]
-            if slot is None:
-                return False  # the window's trailing task is due later and will read this change
-            task.apply_async(args=args, countdown=WINDOW_SECONDS)
+            return False  # the chain's next run reads this change
     except Exception:  # Redis (cache or broker) unreachable, or in-process the update failed: entry
         # goes on, the standings page says they are not current, and a later change catches up.
-        with contextlib.suppress(Exception):
-            cache.delete_many(keys)
+        if table_ids is not None:
+            _held_until.pop(tournament_id, None)
+            with contextlib.suppress(Exception):
+                cache.delete(lease_key(tournament_id))  # a chain that never started must not hold the lease
         log.warning("standings update for tournament %s did not go through", tournament_id, exc_info=True)
         return False
     return True
+
+
+@shared_task(bind=True, acks_late=True)
+def standings_chain_task(self, tournament_id: int, chain: str, table_ids: list[int] | None = None,
+                         failed: int = 0) -> bool:
+    """One run of a chain (see the module): merge, then send the next run while the lease holds.
+
+    Returns whether it sent a next run. A run that fails (the database or Redis away) sends the next
+    one all the same, up to _FAILED_RUNS in a row: the changes that counted on the lease must be read.
+    """
+    key, lease = [lease_key(tournament_id)], _lease_ms()
+    try:
+        held = _HOLDS(cache, key, [lease, "0", chain])  # before the merge reads
+        merged = standings_update(tournament_id=tournament_id, table_ids=table_ids or ()) is not None
+        holds = _HOLDS(cache, key, [lease, "1" if merged else "0", chain]) if held > 0 else None
+    except Exception:
+        if failed + 1 >= _FAILED_RUNS:
+            log.exception("standings chain for tournament %s stopped after %s failed runs", tournament_id, failed + 1)
+            return False
+        log.warning("a standings chain run for tournament %s failed; the next one tries again", tournament_id,
+                    exc_info=True)
+        _next_run(self, [tournament_id, chain, table_ids, failed + 1], WINDOW_SECONDS)
+        return True
+    if holds is None:
+        return False  # the lease had expired before this run read: every change that counted on it is in
+    # the next run within the window, and at the latest just after the lease expires (at once if it has)
+    countdown = 0.0 if holds <= 0 else min(WINDOW_SECONDS, holds / 1000 + _MARGIN)
+    _next_run(self, [tournament_id, chain], countdown)
+    return True
+
+
+def _next_run(run, args: list, countdown: float) -> None:
+    """Send a chain's next run to the queue this one came from (a deployment may route it anywhere)."""
+    queue = (run.request.delivery_info or {}).get("routing_key")
+    standings_chain_task.apply_async(args=args, countdown=countdown, **({"queue": queue} if queue else {}))
 
 
 _deferred = threading.local()
