@@ -131,6 +131,10 @@ def set_up(database_url: str, players: int, seed: int):
     tournament_standings_publish(tournament=tournament, public=True)
     (rnd,) = round_draw(tournament=tournament, seed=seed)
     round_publish(round=rnd)
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # statistics as autovacuum has them a minute after the draw: every
+        cursor.execute("ANALYZE")  # run plans the same statements (without, it depended on when autovacuum came)
     tables = [[t.entry_key, t.size, 1, 1, 0] for t in rnd.tables.order_by("number")]  # key, size, next, dealer, thrown
     phones = list(tournament.registrations.values_list("key", "start_number"))
     return tournament.pk, tables, phones
