@@ -164,9 +164,25 @@ def test_a_failed_run_sends_the_next_one_and_the_chain_stops_after_five(chain):
     chain["merged"] = ConnectionError("database away")
     for failed in range(4):
         assert schedule.standings_chain_task(42, chain["id"], [3], failed) is True
-        assert chain["sent"][-1] == ([42, chain["id"], [3], failed + 1], {"countdown": schedule.WINDOW_SECONDS})
+        assert chain["sent"][-1] == ([42, chain["id"], [3], failed + 1, False], {"countdown": schedule.WINDOW_SECONDS})
     assert schedule.standings_chain_task(42, chain["id"], [3], 4) is False
     assert len(chain["sent"]) == 4
+
+
+@pytest.mark.parametrize("away", ["redis down", "a cache not on Redis"])
+def test_a_run_that_cannot_read_the_lease_merges_and_sends_one_last_run_after_a_whole_lease(chain, monkeypatch, away):
+    """The lease is extended only by its chain, so a run that cannot see it knows it expires within a
+    whole lease at the latest: one last run then reads every change that counted on it."""
+    if away == "redis down":
+        monkeypatch.setattr(schedule, "cache", RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}}))
+    else:
+        from django.core.cache.backends.locmem import LocMemCache
+        monkeypatch.setattr(schedule, "cache", LocMemCache("chain", {}))
+    assert schedule.standings_chain_task(42, chain["id"], [3]) is True
+    assert chain["merges"] == [(42, [3])]
+    assert chain["sent"] == [([42, chain["id"], None, 0, True], {"countdown": schedule.LEASE_SECONDS + schedule._MARGIN})]
+    assert schedule.standings_chain_task(*chain["sent"][0][0]) is False  # the last run merges and stops
+    assert chain["merges"] == [(42, [3]), (42, [])] and len(chain["sent"]) == 1
 
 
 def test_a_change_while_redis_is_down_is_stored_and_logged(monkeypatch, caplog):

@@ -4,7 +4,7 @@ A change at a table merges that table into the snapshot (``standings.standings_u
 the players (a substitute) recomputes the whole tournament, at once.
 
 With a worker and the cache on Redis, merges run in a **chain** (issue 14: a web process should not
-send a task for every game of a busy evening; sending one costs a save a third of its CPU):
+send a task for every game of a busy evening: a send costs it about 0.6 ms of CPU, kombu's publish):
 - The first change after a quiet moment starts a chain: it takes the tournament's lease in Redis
   (``SET NX``, LEASE_SECONDS) and sends the first run at once (no countdown).
 - A change that finds the lease held sends nothing: the chain promises a run that reads after the
@@ -15,7 +15,8 @@ send a task for every game of a busy evening; sending one costs a save a third o
   extends the lease if it merged something. While the lease holds, it sends the next run (due within
   WINDOW_SECONDS); a run that began after the lease had expired (or was taken by another chain) is
   the last one. Every change that counted on the lease was committed before it expired, so before
-  that last run read.
+  that last run read. A run that cannot read the lease (Redis away) sends one last run due when the
+  lease has expired at the latest (only the chain extends it).
 Without a worker (the embedded default) the merge runs in-process after the commit, in one table's
 work, never a whole-tournament recompute. With a cache local to each process (a warned-about set-up,
 ``tournaments.checks``) a chain's lease could not be seen by the worker: every change sends its
@@ -120,31 +121,48 @@ def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = Non
 
 @shared_task(bind=True, acks_late=True)
 def standings_chain_task(self, tournament_id: int, chain: str, table_ids: list[int] | None = None,
-                         failed: int = 0) -> bool:
+                         failed: int = 0, last: bool = False) -> bool:
     """One run of a chain (see the module): merge, then send the next run while the lease holds.
 
-    Returns whether it sent a next run. A run that fails (the database or Redis away) sends the next
-    one all the same, up to _FAILED_RUNS in a row: the changes that counted on the lease must be read.
+    Returns whether it sent a next run. A run whose merge fails (the database away) sends the next one
+    all the same, up to _FAILED_RUNS in a row: the changes that counted on the lease must be read. A
+    run that cannot read the lease (Redis away, or this worker's cache is not the web's Redis) merges
+    and sends one ``last`` run due when the lease has expired at the latest: only the chain extends it.
     """
-    key, lease = [lease_key(tournament_id)], _lease_ms()
+    held = None if last else _lease_left(tournament_id, chain)  # before the merge reads
     try:
-        held = _HOLDS(cache, key, [lease, "0", chain])  # before the merge reads
         merged = standings_update(tournament_id=tournament_id, table_ids=table_ids or ()) is not None
-        holds = _HOLDS(cache, key, [lease, "1" if merged else "0", chain]) if held > 0 else None
     except Exception:
         if failed + 1 >= _FAILED_RUNS:
             log.exception("standings chain for tournament %s stopped after %s failed runs", tournament_id, failed + 1)
             return False
         log.warning("a standings chain run for tournament %s failed; the next one tries again", tournament_id,
                     exc_info=True)
-        _next_run(self, [tournament_id, chain, table_ids, failed + 1], WINDOW_SECONDS)
+        _next_run(self, [tournament_id, chain, table_ids, failed + 1, last], WINDOW_SECONDS)
         return True
-    if holds is None:
+    if last or (held is not None and held <= 0):
         return False  # the lease had expired before this run read: every change that counted on it is in
+    holds = None if held is None else _lease_left(tournament_id, chain, extend=merged)
+    if holds is None:
+        _next_run(self, [tournament_id, chain, None, 0, True], LEASE_SECONDS + _MARGIN)
+        return True
     # the next run within the window, and at the latest just after the lease expires (at once if it has)
     countdown = 0.0 if holds <= 0 else min(WINDOW_SECONDS, holds / 1000 + _MARGIN)
     _next_run(self, [tournament_id, chain], countdown)
     return True
+
+
+def _lease_left(tournament_id: int, chain: str, *, extend: bool = False) -> int | None:
+    """How long ``chain``'s lease still holds (ms; at most 0: expired, or another chain's), extended to a
+    whole lease first if ``extend``; None when it cannot be read."""
+    if not _HOLDS.applies(cache):
+        log.error("a standings chain runs on a worker whose cache is not on Redis: set REDIS_CACHE_URL as on the web")
+        return None
+    try:
+        return _HOLDS(cache, [lease_key(tournament_id)], [_lease_ms(), "1" if extend else "0", chain])
+    except Exception:
+        log.warning("the standings chain's lease could not be read", exc_info=True)
+        return None
 
 
 def _next_run(run, args: list, countdown: float) -> None:
