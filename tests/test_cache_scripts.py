@@ -139,17 +139,74 @@ def test_a_run_that_found_nothing_runs_again_just_after_the_lease_expires(chain)
     assert args == [42, chain["id"]] and schedule._MARGIN < options["countdown"] <= 0.1 + schedule._MARGIN
 
 
-def test_the_run_after_the_lease_expired_merges_and_is_the_last(chain):
+def _last_run(chain):
+    return [42, chain["id"], None, 0, True], {"countdown": schedule.LEASE_SECONDS + schedule._MARGIN}
+
+
+def test_a_run_that_finds_its_lease_expired_merges_and_sends_one_last_run_a_lease_later(chain):
+    """A web process counts on a lease for at most a lease after it asked, even one that vanished early
+    (a flushed or restarted Redis): the last run comes after every such promise."""
     chain["redis"].delete(chain["key"])
-    assert schedule.standings_chain_task(42, chain["id"]) is False
-    assert chain["merges"] == [(42, [])] and chain["sent"] == []
+    assert schedule.standings_chain_task(42, chain["id"]) is True
+    assert chain["merges"] == [(42, [])] and chain["sent"] == [_last_run(chain)]
+    assert schedule.standings_chain_task(*chain["sent"][0][0]) is False  # the last run merges and ends
+    assert chain["merges"] == [(42, []), (42, [])] and len(chain["sent"]) == 1
 
 
-def test_a_lease_taken_by_another_chain_ends_this_one_after_its_merge(chain):
+def test_a_last_run_that_finds_its_lease_held_goes_on_as_a_chain(chain):
+    assert schedule.standings_chain_task(42, chain["id"], None, 0, True) is True
+    assert chain["sent"] == [([42, chain["id"]], {"countdown": schedule.WINDOW_SECONDS})]
+
+
+def test_a_lease_taken_by_another_chain_ends_this_one_a_lease_later_and_is_left_alone(chain):
     chain["redis"].set(chain["key"], "another", px=1000)
-    assert schedule.standings_chain_task(42, chain["id"]) is False
-    assert chain["merges"] == [(42, [])] and chain["sent"] == []
+    assert schedule.standings_chain_task(42, chain["id"]) is True
+    assert chain["merges"] == [(42, [])] and chain["sent"] == [_last_run(chain)]
+    assert schedule.standings_chain_task(*chain["sent"][0][0]) is False
     assert chain["redis"].pttl(chain["key"]) <= 1000 and chain["redis"].get(chain["key"]) == b"another"
+
+
+@pytest.mark.parametrize("delivery, routing", [
+    ({"exchange": "", "routing_key": "standings"}, {"queue": "standings"}),  # kombu's Redis transport, direct queues
+    ({"exchange": "abend", "routing_key": "standings.merge"}, {"exchange": "abend", "routing_key": "standings.merge"}),
+])
+def test_the_next_run_goes_where_this_one_came_from(chain, delivery, routing):
+    schedule.standings_chain_task.push_request(delivery_info=delivery)
+    try:
+        assert schedule.standings_chain_task(42, chain["id"]) is True
+    finally:
+        schedule.standings_chain_task.pop_request()
+    assert chain["sent"] == [([42, chain["id"]], {"countdown": schedule.WINDOW_SECONDS, **routing})]
+
+
+def test_a_run_that_cannot_send_its_successor_gives_its_lease_back(chain, monkeypatch):
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", broker_down)
+    assert schedule.standings_chain_task(42, chain["id"]) is False
+    assert chain["redis"].get(chain["key"]) is None  # the next change starts a chain
+
+
+def test_a_change_that_cannot_send_its_chain_gives_back_only_its_own_lease(redis_cache, monkeypatch):
+    from tournaments.services.standings_tasks import standings_update_task
+
+    monkeypatch.setattr(schedule, "cache", redis_cache)
+    monkeypatch.setattr(schedule, "_held_until", {})
+    monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
+    client, key = redis_cache._cache.get_client(write=True), redis_cache.make_key(schedule.lease_key(42))
+
+    def slow_broker_down(args, **options):  # meanwhile the lease expired and another chain took it
+        client.set(key, "another", px=1000)
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", slow_broker_down)
+    assert schedule.standings_schedule(42, [3]) is False
+    assert client.get(key) == b"another"
+    client.delete(key)
+    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", lambda *a, **k: (_ for _ in ()).throw(OSError()))
+    assert schedule.standings_schedule(42, [3]) is False
+    assert client.get(key) is None  # its own lease: given back
 
 
 def test_a_lease_that_expires_while_the_run_merges_sends_the_last_run_at_once(chain):
@@ -167,6 +224,7 @@ def test_a_failed_run_sends_the_next_one_and_the_chain_stops_after_five(chain):
         assert chain["sent"][-1] == ([42, chain["id"], [3], failed + 1, False], {"countdown": schedule.WINDOW_SECONDS})
     assert schedule.standings_chain_task(42, chain["id"], [3], 4) is False
     assert len(chain["sent"]) == 4
+    assert chain["redis"].get(chain["key"]) is None  # given back: the next change starts a chain
 
 
 @pytest.mark.parametrize("away", ["redis down", "a cache not on Redis"])

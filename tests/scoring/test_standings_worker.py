@@ -111,40 +111,67 @@ def test_two_workers_on_a_burst_of_saves_agree_with_a_full_recompute():
 
 def test_a_chain_on_two_workers_with_the_cache_on_redis_counts_bursts_and_lulls_and_ends(monkeypatch):
     """The evening's set-up: web and workers share a Redis cache, so merges run as a chain (see
-    tournaments/services/schedule.py). Bursts at five tables with lulls shorter than, about as long
-    as and longer than the lease: every game is counted, the end equals a full recompute, far fewer
-    chains are started than games saved, and the chain ends by itself."""
+    tournaments/services/schedule.py). Bursts at five tables with lulls shorter and longer than the
+    lease, the last burst counting on a lease: every game is counted and the end equals a full
+    recompute; the workers extend the lease (only a chain's run does); far fewer chains are started
+    than games saved; and the chain ends: no run of it is left queued or waiting."""
     import json
+    import threading
     import time
 
-    from django.core.cache import caches
+    import redis
 
+    from schafkopfrennen.cache import RedisCache
     from tests.worker import BROKER_URL
     from tournaments.selectors.standings import standings_compute
     from tournaments.services import schedule
     from tournaments.services.standings import snapshot_documents
 
     monkeypatch.setenv("REDIS_CACHE_URL", BROKER_URL)  # the workers' cache
-    from schafkopfrennen.cache import RedisCache
-
     web_cache = RedisCache(BROKER_URL, {})  # the same keys as the workers' (no prefix, version 1)
     monkeypatch.setattr(schedule, "cache", web_cache)
     monkeypatch.setattr(schedule, "_held_until", {})
     started = []
     send = schedule.standings_chain_task.apply_async
     monkeypatch.setattr(schedule.standings_chain_task, "apply_async",
-                        lambda *a, **k: started.append(a) or send(*a, **k))
+                        lambda *a, **k: started.append(k["args"]) or send(*a, **k))
     tournament, tables = _published_round(players=20)
-    web_cache.delete(schedule.lease_key(tournament.pk))
+    broker = redis.Redis.from_url(BROKER_URL)
+    lease = web_cache.make_key(schedule.lease_key(tournament.pk))
+    broker.delete(lease)
+    extended, watching = [], threading.Event()
+
+    def watch():  # the lease's time left, rising only when a run extends it
+        before = 0
+        while not watching.is_set():
+            left = broker.pttl(lease)
+            if left > before + 50:
+                extended.append(left)
+            before = left
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=watch)
     queue = f"test-{uuid.uuid4().hex[:8]}"
+
+    def chain_runs_left() -> int:
+        waiting = broker.lrange(queue, 0, -1) + list(broker.hvals("unacked"))
+        return sum(b"standings_chain_task" in message for message in waiting)
+
     with real_broker(queue), celery_worker(queue), celery_worker(queue):
-        for burst, lull in enumerate((0.1, 1.6, 0.8, 0.0)):  # the last burst counts on a lease
-            _enter_games(tables, 1, seed=10 + burst)
-            time.sleep(lull)
-        assert wait_for(lambda: _standings_right(tournament), timeout=90), "the chain did not count every game"
-        assert wait_for(lambda: not web_cache.has_key(schedule.lease_key(tournament.pk)), timeout=30)
-    assert 1 <= len(started) < 4 * len(tables)
-    del caches  # (the test process's own cache stays local: only the schedule's is on Redis)
+        watcher.start()
+        try:
+            for burst, lull in enumerate((0.1, 1.6, 0.8, 0.0)):  # the last burst counts on a lease
+                _enter_games(tables, 1, seed=10 + burst)
+                time.sleep(lull)
+            assert wait_for(lambda: _standings_right(tournament), timeout=90), "the chain did not count every game"
+            assert wait_for(lambda: broker.exists(lease) == 0, timeout=30)
+        finally:
+            watching.set()
+            watcher.join()
+        assert wait_for(lambda: chain_runs_left() == 0, timeout=30), "the chain did not end"
+    # the test process sends only the web's starts (a chain's own runs are sent by the workers)
+    assert 1 <= len(started) < 2 * len(tables) and all(len(args) == 3 for args in started), started
+    assert extended, "no worker extended the lease"
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
     result, info = standings_compute(tournament)
     assert [snapshot.overall, snapshot.data] == json.loads(json.dumps(snapshot_documents(result, info)))

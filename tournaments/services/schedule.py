@@ -13,10 +13,10 @@ send a task for every game of a busy evening: a send costs it about 0.6 ms of CP
   not one per game.
 - A run reads how long the lease still holds, merges every change the revision log shows, and
   extends the lease if it merged something. While the lease holds, it sends the next run (due within
-  WINDOW_SECONDS); a run that began after the lease had expired (or was taken by another chain) is
-  the last one. Every change that counted on the lease was committed before it expired, so before
-  that last run read. A run that cannot read the lease (Redis away) sends one last run due when the
-  lease has expired at the latest (only the chain extends it).
+  WINDOW_SECONDS). A run that finds the lease gone (expired, taken by another chain, or lost early
+  with a flushed Redis) or cannot read it sends one last run a whole lease later, and that one ends
+  the chain. A web process counts on a lease for at most a lease after it asked, and every change
+  that counted on it was committed before that: the last run reads them all.
 Without a worker (the embedded default) the merge runs in-process after the commit, in one table's
 work, never a whole-tournament recompute. With a cache local to each process (a warned-about set-up,
 ``tournaments.checks``) a chain's lease could not be seen by the worker: every change sends its
@@ -77,6 +77,11 @@ if redis.call('GET', KEYS[1]) ~= ARGV[3] then return -2 end
 if ARGV[2] == '1' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return redis.call('PTTL', KEYS[1])
 """)
+# A chain that could not go on gives its lease back: only its own (another chain may hold the key now).
+_RELEASE = CacheScript("""
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+""")
 _held_until: dict[int, float] = {}  # per process: a chain's lease on the tournament holds until then
 
 
@@ -99,6 +104,7 @@ def _chain_join(tournament_id: int) -> str | None:
 
 def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = None) -> bool:
     """Bring the snapshot up to date: merge ``table_ids`` (None: recompute all). Returns whether it sent work."""
+    chain = None
     try:
         if table_ids is None:
             standings_recompute_task.apply_async(args=[tournament_id])
@@ -110,13 +116,17 @@ def standings_schedule(tournament_id: int, table_ids: Iterable[int] | None = Non
             return False  # the chain's next run reads this change
     except Exception:  # Redis (cache or broker) unreachable, or in-process the update failed: entry
         # goes on, the standings page says they are not current, and a later change catches up.
-        if table_ids is not None:
-            _held_until.pop(tournament_id, None)
-            with contextlib.suppress(Exception):
-                cache.delete(lease_key(tournament_id))  # a chain that never started must not hold the lease
+        if chain is not None:  # a chain that never started must not hold the lease
+            _release(tournament_id, chain)
         log.warning("standings update for tournament %s did not go through", tournament_id, exc_info=True)
         return False
     return True
+
+
+def _release(tournament_id: int, chain: str) -> None:
+    _held_until.pop(tournament_id, None)
+    with contextlib.suppress(Exception):
+        _RELEASE(cache, [lease_key(tournament_id)], [chain])
 
 
 @shared_task(bind=True, acks_late=True)
@@ -124,31 +134,45 @@ def standings_chain_task(self, tournament_id: int, chain: str, table_ids: list[i
                          failed: int = 0, last: bool = False) -> bool:
     """One run of a chain (see the module): merge, then send the next run while the lease holds.
 
-    Returns whether it sent a next run. A run whose merge fails (the database away) sends the next one
-    all the same, up to _FAILED_RUNS in a row: the changes that counted on the lease must be read. A
-    run that cannot read the lease (Redis away, or this worker's cache is not the web's Redis) merges
-    and sends one ``last`` run due when the lease has expired at the latest: only the chain extends it.
+    Returns whether it sent a next run.
+    - A run that finds its lease gone (expired, or lost early: a flushed or restarted Redis), or cannot
+      read it (Redis away, a worker whose cache is not on Redis), merges and sends one ``last`` run a
+      whole lease later: a web process counts on a lease for at most a lease after it asked.
+    - A ``last`` run that finds its lease held after all goes on as a chain; otherwise it is the end.
+    - A run whose merge fails sends the next one all the same, up to _FAILED_RUNS in a row.
+    - A run that cannot send its successor gives its lease back, so the next change starts a chain.
     """
-    held = None if last else _lease_left(tournament_id, chain)  # before the merge reads
+    held = _lease_left(tournament_id, chain)  # before the merge reads; None: cannot be read
     try:
         merged = standings_update(tournament_id=tournament_id, table_ids=table_ids or ()) is not None
     except Exception:
         if failed + 1 >= _FAILED_RUNS:
             log.exception("standings chain for tournament %s stopped after %s failed runs", tournament_id, failed + 1)
+            _release(tournament_id, chain)
             return False
         log.warning("a standings chain run for tournament %s failed; the next one tries again", tournament_id,
                     exc_info=True)
-        _next_run(self, [tournament_id, chain, table_ids, failed + 1, last], WINDOW_SECONDS)
-        return True
-    if last or (held is not None and held <= 0):
-        return False  # the lease had expired before this run read: every change that counted on it is in
-    holds = None if held is None else _lease_left(tournament_id, chain, extend=merged)
-    if holds is None:
-        _next_run(self, [tournament_id, chain, None, 0, True], LEASE_SECONDS + _MARGIN)
-        return True
+        return _next_run(self, [tournament_id, chain, table_ids, failed + 1, last], WINDOW_SECONDS)
+    holds = None if held is None or held <= 0 else _lease_left(tournament_id, chain, extend=merged)
+    if holds is None:  # the lease gone, or not readable
+        return False if last else _next_run(self, [tournament_id, chain, None, 0, True], LEASE_SECONDS + _MARGIN)
     # the next run within the window, and at the latest just after the lease expires (at once if it has)
     countdown = 0.0 if holds <= 0 else min(WINDOW_SECONDS, holds / 1000 + _MARGIN)
-    _next_run(self, [tournament_id, chain], countdown)
+    return _next_run(self, [tournament_id, chain], countdown)
+
+
+def _next_run(run, args: list, countdown: float) -> bool:
+    """Send a chain's next run as this one was routed (a deployment may route it anywhere); True if sent."""
+    delivery = run.request.delivery_info or {}
+    exchange, key = delivery.get("exchange"), delivery.get("routing_key")
+    # the default exchange ('') routes by queue name; kombu's Redis transport reports it for direct queues
+    routing = {"queue": key} if key and not exchange else {"exchange": exchange, "routing_key": key} if key else {}
+    try:
+        standings_chain_task.apply_async(args=args, countdown=countdown, **routing)
+    except Exception:
+        log.exception("the standings chain of tournament %s could not send its next run", args[0])
+        _release(args[0], args[1])
+        return False
     return True
 
 
@@ -163,12 +187,6 @@ def _lease_left(tournament_id: int, chain: str, *, extend: bool = False) -> int 
     except Exception:
         log.warning("the standings chain's lease could not be read", exc_info=True)
         return None
-
-
-def _next_run(run, args: list, countdown: float) -> None:
-    """Send a chain's next run to the queue this one came from (a deployment may route it anywhere)."""
-    queue = (run.request.delivery_info or {}).get("routing_key")
-    standings_chain_task.apply_async(args=args, countdown=countdown, **({"queue": queue} if queue else {}))
 
 
 _deferred = threading.local()
