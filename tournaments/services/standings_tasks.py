@@ -1,6 +1,7 @@
 """Thin Celery wrappers: merge changed tables into the standings, or recompute them from the games.
 
-``schedule`` sends them (coalesced, after the commit); the catch-up after an outage is there too.
+``schedule`` sends them after the commit (with the cache on Redis its chain's runs do the merges,
+coalesced); the catch-up after an outage is there too.
 """
 from celery import shared_task
 
