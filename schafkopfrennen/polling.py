@@ -9,7 +9,8 @@ optionally, when it last changed. The ETag joins the token with everything else 
 again each time, sending the tag. HTML is gzipped (Django's GZipMiddleware, with its BREACH mitigation).
 
 Most polls come from phones without a session; ``UnchangedPolls`` (in front of Django, in
-``schafkopfrennen/wsgi.py``) answers theirs before Django makes a request of them.
+``schafkopfrennen/wsgi.py``) answers theirs before Django makes a request of them, and on PostgreSQL
+without asking the database while no change has committed since it read the page's state.
 
 Usage (the player page, the seat list, the standings)::
 
@@ -25,7 +26,7 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.wsgi import get_bytes_from_wsgi, get_path_info
-from django.db import DatabaseError, close_old_connections, reset_queries
+from django.db import DatabaseError, close_old_connections, connection, reset_queries
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.http.cookie import parse_cookie
 from django.urls import Resolver404, resolve
@@ -33,6 +34,8 @@ from django.utils.cache import parse_etags, patch_cache_control, patch_vary_head
 from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import condition
+
+from .changes import listener
 
 State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
@@ -117,10 +120,19 @@ class UnchangedPolls:
     the poll costs its query, the tag and the headers: 1.0 ms spread out (docs/performance.md). What Django's
     request signals do for the database connection (forget a debug query log, close a connection
     that is too old or broken) is done here too.
+
+    ``listen`` (gunicorn's entry, on PostgreSQL): each path's state is kept with the generation of
+    committed changes it was read at (``schafkopfrennen/changes.py``) and read again only once that has
+    moved on. Between rounds nothing changes for minutes, and the query was half of a poll's cost: on
+    a 2-core machine where the bare Django 304 view alone took 12.5 % of a core for 1,000 phones, the
+    poll took 16.7 % with its query and 7.8 % without (``bench/poll_rate.py``, docs/performance.md).
     """
 
-    def __init__(self, application) -> None:
+    def __init__(self, application, *, listen: bool = False) -> None:
         self.application = application
+        # listen: remember each path's state while PostgreSQL announces no committed change (changes.py)
+        self.listen = listen
+        self.known: dict[str, tuple[int, State]] = {}  # path -> (the changes' generation it was read at, its state)
         self.skip_cookies = (settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
         # the view's own caching headers, made once
         made = _polled_headers(HttpResponseNotModified())
@@ -140,18 +152,14 @@ class UnchangedPolls:
         cookies = parse_cookie(environ["HTTP_COOKIE"]) if environ.get("HTTP_COOKIE") else {}
         if any(name in cookies for name in self.skip_cookies) or (settings.SECURE_SSL_REDIRECT and not _secure(environ)):
             return None
-        polled = _polled(get_path_info(environ) or "/", settings.ROOT_URLCONF)
+        path = get_path_info(environ) or "/"
+        polled = _polled(path, settings.ROOT_URLCONF)
         if polled is None:
             return None
-        state, args, kwargs = polled
-        reset_queries()  # what Django does for the database at a request's start and end
-        close_old_connections()
-        try:
-            found = environ[_STATE] = state(*args, **kwargs)  # the view reads it again
-        except DatabaseError:
+        found = environ[_STATE] = self.state(path, *polled)  # the view reuses it
+        if found is _UNREAD:
+            del environ[_STATE]
             return None
-        finally:
-            close_old_connections()
         if found is None:
             return None
         try:
@@ -164,6 +172,34 @@ class UnchangedPolls:
         if tag not in wanted and "*" not in wanted:
             return None
         return [("ETag", tag), *self.headers]
+
+
+    def state(self, path: str, state: Callable[..., State], args: tuple, kwargs: dict) -> State:
+        """The page's state: as read before if no change has committed since (``listen``), else read
+        now; ``_UNREAD`` if the database failed."""
+        generation = None
+        if self.listen and not connection.in_atomic_block:  # (inside a transaction: changes nobody announces)
+            changes = listener()
+            generation = changes.generation() if changes is not None else None
+            known = self.known.get(path) if generation is not None else None
+            if known is not None and known[0] == generation:
+                return known[1]
+        reset_queries()  # what Django does for the database at a request's start and end
+        close_old_connections()
+        try:
+            found = state(*args, **kwargs)
+        except DatabaseError:
+            return _UNREAD
+        finally:
+            close_old_connections()
+        if generation is not None:  # taken before the read: a change committed since moved it on
+            if len(self.known) >= _KNOWN_KEPT:
+                self.known.clear()
+            self.known[path] = (generation, found)
+        return found
+
+
+_KNOWN_KEPT = 8192  # paths whose state a process keeps (a thousand players' pages, a few lists)
 
 
 def _secure(environ) -> bool:

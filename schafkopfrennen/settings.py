@@ -305,3 +305,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }
+
+# Unchanged polls from phones are answered without the database while PostgreSQL announces no committed
+# change (schafkopfrennen/changes.py: one listening connection per web process). Off where LISTEN cannot
+# work: through a pooler in transaction mode (PgBouncer's default), which hands the listener's session away.
+POLLS_LISTEN = env_bool("DJANGO_POLLS_LISTEN", True)

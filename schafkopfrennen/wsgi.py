@@ -8,11 +8,14 @@ collections of 84 ms each without the freeze (83 µs per save in the collector, 
 gunicorn's ``--preload`` the freeze happens before the workers are forked, which also keeps their pages
 shared (Python's documentation of ``gc.freeze``).
 
-In front of Django, ``UnchangedPolls`` answers a phone's unchanged poll (``schafkopfrennen/polling.py``).
+In front of Django, ``UnchangedPolls`` answers a phone's unchanged poll (``schafkopfrennen/polling.py``);
+on PostgreSQL each worker listens for committed changes (``schafkopfrennen/changes.py``, one more
+connection per worker, opened at its first poll) and answers from what it read while none is announced.
 """
 import gc
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 from django.urls import get_resolver
 
@@ -29,4 +32,5 @@ def frozen(application):
     return application
 
 
-application = frozen(UnchangedPolls(get_wsgi_application()))  # unchanged polls: 304 before Django
+# unchanged polls: 304 before Django, without asking the database while no change commits (changes.py)
+application = frozen(UnchangedPolls(get_wsgi_application(), listen=settings.POLLS_LISTEN))

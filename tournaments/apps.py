@@ -8,4 +8,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from schafkopfrennen.changes import connect_install
+
         from . import checks  # noqa: F401  (registers the system checks)
+
+        connect_install(self)  # after every migrate: every table notifies its changes (PostgreSQL)
