@@ -163,11 +163,11 @@ class UnchangedPolls:
         if found is None:
             return None
         try:
-            query = QueryDict(get_bytes_from_wsgi(environ, "QUERY_STRING", ""), encoding=settings.DEFAULT_CHARSET)
+            query = _query(get_bytes_from_wsgi(environ, "QUERY_STRING", ""), settings.DEFAULT_CHARSET)
         except SuspiciousOperation:  # too many fields: Django answers it (400)
             return None
-        language = get_language_from_request(SimpleNamespace(COOKIES=cookies, META=environ))
-        tag = f'"{_tag(found[0], query.urlencode(), language, bool(environ.get("HTTP_HX_REQUEST")), 0)}"'
+        language = _language(cookies.get(settings.LANGUAGE_COOKIE_NAME), environ.get("HTTP_ACCEPT_LANGUAGE"))
+        tag = f'"{_tag(found[0], query, language, bool(environ.get("HTTP_HX_REQUEST")), 0)}"'
         wanted = {t.removeprefix("W/") for t in parse_etags(sent)}
         if tag not in wanted and "*" not in wanted:
             return None
@@ -200,6 +200,20 @@ class UnchangedPolls:
 
 
 _KNOWN_KEPT = 8192  # paths whose state a process keeps (a thousand players' pages, a few lists)
+
+
+# A phone sends the same query and the same language all evening: each is worked out once per process.
+@functools.lru_cache(maxsize=4096)
+def _query(raw: bytes, charset: str) -> str:
+    """The query string as the view's tag has it (``request.GET.urlencode()``)."""
+    return QueryDict(raw, encoding=charset).urlencode()
+
+
+@functools.lru_cache(maxsize=1024)
+def _language(cookie: str | None, accept: str | None) -> str:
+    """The language LocaleMiddleware picks for this language cookie and Accept-Language header."""
+    return get_language_from_request(SimpleNamespace(COOKIES={} if cookie is None else {settings.LANGUAGE_COOKIE_NAME: cookie},
+                                                     META={} if accept is None else {"HTTP_ACCEPT_LANGUAGE": accept}))
 
 
 def _secure(environ) -> bool:
