@@ -14,6 +14,9 @@ from tournaments.models import Hand
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import standings_compute, standings_view
 from tournaments.services.simulation import tournament_simulate
+from tournaments.services.standings import standings_recompute
+
+from tests.conftest import IN_CI
 
 
 def _migrate(targets=None) -> None:
@@ -59,3 +62,47 @@ def test_solo_columns_and_the_packed_snapshot_are_carried_over():
     standings_selectors._LISTS.clear()  # read from the migrated snapshot, not the kept lists
     for r in (1, 2):
         assert standings_view(tournament, round=r).rows == rounds[r]
+
+
+def _compression() -> dict[str, str]:
+    """The snapshot's documents' columns and their compression ("l": lz4, "p": pglz, "": the server's default)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attname, attcompression FROM pg_attribute "
+                       "WHERE attrelid = 'scoring_standingssnapshot'::regclass AND attname = ANY(%s)",
+                       [["overall", "data", "parts", "overall_index"]])
+        return dict(cursor.fetchall())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_snapshot_documents_are_compressed_with_lz4_and_read_back():
+    """scoring 0006 sets lz4 on the four documents (its way back gives ``overall_index`` the default), and
+    a snapshot written then reads back as it was written."""
+    if connection.vendor != "postgresql":
+        assert not IN_CI, "CI runs the suite on PostgreSQL"
+        pytest.skip("TOAST compression is PostgreSQL's (CI runs this there)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'")
+        if not cursor.fetchone()[0]:
+            pytest.skip("this server was built without lz4 (the migration leaves pglz there)")
+    # given the schema migrated (the test database is)
+    assert _compression() == dict.fromkeys(["overall", "data", "parts", "overall_index"], "l")
+    try:
+        _migrate([("scoring", "0005_snapshot_overall_index")])
+        assert _compression() == {"overall": "l", "data": "l", "parts": "l", "overall_index": ""}
+    finally:
+        _migrate()
+    assert _compression() == dict.fromkeys(["overall", "data", "parts", "overall_index"], "l")
+    # when a snapshot is written
+    tournament = tournament_simulate(slug="lz4", players=40, rounds=2, games=8, seed=5)
+    written = standings_recompute(tournament_id=tournament.pk)
+    # then it is stored with lz4 and reads back as written
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_column_compression(overall), pg_column_compression(data) "
+                       "FROM scoring_standingssnapshot WHERE id = %s", [written.pk])
+        assert cursor.fetchone() == ("lz4", "lz4")
+    stored = StandingsSnapshot.objects.get(pk=written.pk)
+    as_written = json.loads(json.dumps(written.overall))  # its rows keep the standings' tuples
+    assert stored.overall == as_written and len(as_written) == 40
+    assert (stored.data, stored.parts, stored.overall_index) == (written.data, written.parts, written.overall_index)
+    standings_selectors._LISTS.clear()
+    assert list(standings_view(tournament).rows) == as_written
