@@ -133,6 +133,8 @@ class UnchangedPolls:
         # listen: remember each path's state while PostgreSQL announces no committed change (changes.py)
         self.listen = listen
         self.known: dict[str, tuple[int, State]] = {}  # path -> (the changes' generation it was read at, its state)
+        # (path, query, language cookie, Accept-Language, htmx, tag sent) -> (generation, the 304's headers)
+        self.unchanged: dict[tuple, tuple[int, list[tuple[str, str]]]] = {}
         self.skip_cookies = (settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
         # the view's own caching headers, made once
         made = _polled_headers(HttpResponseNotModified())
@@ -153,10 +155,17 @@ class UnchangedPolls:
         if any(name in cookies for name in self.skip_cookies) or (settings.SECURE_SSL_REDIRECT and not _secure(environ)):
             return None
         path = get_path_info(environ) or "/"
+        generation, key = self.generation(), None
+        if generation is not None:  # the same phone's same poll, while nothing committed: the same answer
+            key = (path, environ.get("QUERY_STRING", ""), cookies.get(settings.LANGUAGE_COOKIE_NAME),
+                   environ.get("HTTP_ACCEPT_LANGUAGE"), bool(environ.get("HTTP_HX_REQUEST")), sent)
+            decided = self.unchanged.get(key)
+            if decided is not None and decided[0] == generation:
+                return decided[1]
         polled = _polled(path, settings.ROOT_URLCONF)
         if polled is None:
             return None
-        found = environ[_STATE] = self.state(path, *polled)  # the view reuses it
+        found = environ[_STATE] = self.state(path, generation, *polled)  # the view reuses it
         if found is _UNREAD:
             del environ[_STATE]
             return None
@@ -171,19 +180,24 @@ class UnchangedPolls:
         wanted = {t.removeprefix("W/") for t in parse_etags(sent)}
         if tag not in wanted and "*" not in wanted:
             return None
-        return [("ETag", tag), *self.headers]
+        headers = [("ETag", tag), *self.headers]
+        if key is not None:
+            _kept(self.unchanged)[key] = (generation, headers)
+        return headers
 
+    def generation(self) -> int | None:
+        """The generation of committed changes (``listen``), None if nothing may be taken as unchanged."""
+        if not self.listen or connection.in_atomic_block:  # (inside a transaction: changes nobody announces)
+            return None
+        changes = listener()
+        return None if changes is None else changes.generation()
 
-    def state(self, path: str, state: Callable[..., State], args: tuple, kwargs: dict) -> State:
-        """The page's state: as read before if no change has committed since (``listen``), else read
-        now; ``_UNREAD`` if the database failed."""
-        generation = None
-        if self.listen and not connection.in_atomic_block:  # (inside a transaction: changes nobody announces)
-            changes = listener()
-            generation = changes.generation() if changes is not None else None
-            known = self.known.get(path) if generation is not None else None
-            if known is not None and known[0] == generation:
-                return known[1]
+    def state(self, path: str, generation: int | None, state: Callable[..., State], args: tuple, kwargs: dict) -> State:
+        """The page's state: as read before if no change has committed since ``generation`` (taken
+        before; None: read it), else read now; ``_UNREAD`` if the database failed."""
+        known = self.known.get(path) if generation is not None else None
+        if known is not None and known[0] == generation:
+            return known[1]
         reset_queries()  # what Django does for the database at a request's start and end
         close_old_connections()
         try:
@@ -193,13 +207,18 @@ class UnchangedPolls:
         finally:
             close_old_connections()
         if generation is not None:  # taken before the read: a change committed since moved it on
-            if len(self.known) >= _KNOWN_KEPT:
-                self.known.clear()
-            self.known[path] = (generation, found)
+            _kept(self.known)[path] = (generation, found)
         return found
 
 
-_KNOWN_KEPT = 8192  # paths whose state a process keeps (a thousand players' pages, a few lists)
+def _kept(known: dict) -> dict:
+    """``known``, emptied once it holds ``_KNOWN_KEPT`` entries (a thousand players' pages fit many times)."""
+    if len(known) >= _KNOWN_KEPT:
+        known.clear()
+    return known
+
+
+_KNOWN_KEPT = 8192
 
 
 # A phone sends the same query and the same language all evening: each is worked out once per process.

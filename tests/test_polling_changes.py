@@ -112,16 +112,10 @@ def test_without_a_live_listener_every_poll_reads_the_database(field, monkeypatc
     monkeypatch.setattr(changes, "STALE_AFTER", 5.0)
     assert get(entry, url, HTTP_IF_NONE_MATCH=tag)[0] == 304
     state, args, kwargs = polling._polled(url, settings.ROOT_URLCONF)
-    reads = []
-
-    def counted(*a, **k):
-        reads.append(1)
-        return state(*a, **k)
-
-    entry.state(url, counted, args, kwargs)
+    kept = entry.state(url, entry.generation(), state, args, kwargs)
+    assert entry.state(url, entry.generation(), state, args, kwargs) is kept  # kept while nothing commits
     with transaction.atomic():  # a transaction's own changes are announced by nobody yet
-        entry.state(url, counted, args, kwargs)  # (no request starts inside one: the entry would close it)
-    assert reads == [1]
+        assert entry.generation() is None  # (no request starts inside one: the entry would close it)
 
 
 def test_a_lost_listening_connection_is_noticed_and_replaced(field):
