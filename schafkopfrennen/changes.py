@@ -132,7 +132,6 @@ def listener(using: str = "default") -> Listener | None:
                 params = connection.get_connection_params()
                 params.pop("cursor_factory", None)
                 params.pop("context", None)
-                params.pop("server_side_binding", None)
                 params.pop("prepare_threshold", None)
                 # a connection lost without a word is noticed (TCP; a local socket needs none of it)
                 params.update(connect_timeout=5, keepalives=1, keepalives_idle=5, keepalives_interval=2,
