@@ -5,7 +5,7 @@ from typing import Any, NamedTuple
 
 import functools
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 
 import orjson
@@ -22,6 +22,7 @@ from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, compute_standings, game_money,
                                      round_results, round_standings, table_result)
+from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
@@ -74,6 +75,8 @@ def _fetched(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
+
+
 def substitutions(tournament_id: int) -> tuple[int, Accounts]:
     """How many substitutes there are, and whose points they hold (a small read: substitutes only)."""
     pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
@@ -83,9 +86,18 @@ def substitutions(tournament_id: int) -> tuple[int, Accounts]:
 
 def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]]:
     """registration id -> the registration holding its points (a substitute takes them over)."""
-    regs = _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
+    return player_accounts_of(registration_rows(tournament_id))
+
+
+def registration_rows(tournament_id: int) -> list[tuple]:
+    """What ``player_accounts_of`` makes the accounts and the players' names of (one read)."""
+    return _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
         "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
         "player__club__name").order_by())
+
+
+def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInfo]]:
+    """The accounts and each player's PlayerInfo from ``registration_rows``."""
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
                               club or "", ""))
             for pk, number, _sub_for, first, last, club in regs}
@@ -240,13 +252,14 @@ def _parsed(text: str | None, cache: dict) -> dict[int, int]:
 _table_result = functools.partial(tuple.__new__, TableResult)  # without the named tuple's Python-level __new__
 
 
-def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                         table_ids: Iterable[int] | None = None,
+def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callable[[], dict[int, int]],
+                         closed_only: bool = False, table_ids: Iterable[int] | None = None,
                          revisions: dict[int, int] | None = None) -> dict[int, TableResult]:
     """Every table's TableResult (or those of ``table_ids``) summed by the database: the same as
     ``table_results_by_id``, in two reads; in round and table order. ``revisions``, if given, gets
     each table's newest game revision (tables without one are left out), read in the same statement
-    as its games: the snapshot reflects exactly those.
+    as its games: the snapshot reflects exactly those. ``account`` may be a function that works the
+    accounts out: it is called while the database sums the games (``statement_meanwhile``).
 
     The full recompute (the repair path, the archive) reads tens of thousands of games: their points
     per seat are summed per table and solos counted per table and seat, beside each table's seats
@@ -268,14 +281,19 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
     else:
         sql, params = _results_sql(False, len(table_ids), revisions is not None), table_ids
         hands = Hand.objects.filter(table_id__in=table_ids)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params * 3)
-        rows = cursor.fetchall()
-    money: dict[int, list[Money]] = {}
+    with statement_meanwhile(sql, params * 3) as summed:
+        if callable(account):
+            account = account()
+        rows = summed().fetchall()
     # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
-    # the time of the JSON field's own; the whole outcome as text cost the database a third more).
-    paying = _fetched(hands.filter(pays=True).order_by("table_id", "number").values_list(
-        "table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost"))
+    # the time of the JSON field's own; the whole outcome as text cost the database a third more); read
+    # while the tables' rows are made into their figures.
+    paying_games = hands.filter(pays=True).order_by("table_id", "number").values_list(
+        "table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost")
+    with statement_meanwhile(*paying_games.query.get_compiler(paying_games.db).as_sql()) as paying_rows:
+        tables = _table_figures(rows, account, revisions)
+        paying = paying_rows().fetchall()
+    money: dict[int, list[Money]] = {}
     # A game's Money is the same wherever that game number cost the same: each (number, Reuegeld,
     # Weitergeld, lost solo) is made once (a few hundred of them for thousands of paying games).
     texts: dict = {}
@@ -291,10 +309,19 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
             found = made[key] = game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
                                            solo_lost is not None)
         items += found
+    no_money = ()
+    get_money = money.get
+    return {pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
+            for pk, rnd, number, seats, totals, won, lost in tables}
+
+
+def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[int, int] | None) -> list[tuple]:
+    """Each table's (id, round, number, seats, points per seat, solos won and lost per seat) from the rows
+    of ``_results_sql``; ``revisions``, if given, gets each table's newest game revision."""
     get = account.get
     seat_numbers = tuple(POINTS_COLUMNS)  # seats 1 to 5, as the statement's columns come
-    no_money = ()
-    results = {}
+    tables = []
+    add = tables.append
     # 3,000 tables: the usual four seats, won and lost solos as dict displays and plain tests, not loops.
     for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, w1, w2, w3, w4, w5, l1, l2, l3, l4, l5, \
             *revision in rows:
@@ -322,9 +349,8 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int], closed_
         if l3: lost[3] = l3
         if l4: lost[4] = l4
         if l5: lost[5] = l5
-        paid = money.get(pk)
-        results[pk] = _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if paid else no_money))
-    return results
+        add((pk, rnd, number, seats, totals, won, lost))
+    return tables
 
 
 def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:

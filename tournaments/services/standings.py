@@ -25,18 +25,20 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import Max, Q
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
+from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import StandingsSnapshot, pack_rows
 from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables,
                                      rank_window, standing_key, standing_values)
 
 from ..models import HandRevision, Seat, Tournament
-from ..selectors.standings import (IDENTITY, PlayerInfo, player_accounts, player_identities,
-                                   seating_layout, standing_rows, substitutions, table_results_summed,
-                                   tie_note_row)
+from ..selectors.standings import (IDENTITY, Accounts, PlayerInfo, player_accounts_of, player_identities,
+                                   registration_rows, seating_layout, standing_rows, substitutions,
+                                   table_results_summed, tie_note_row)
 
 # How ``parts`` keeps what a merge needs: the seating it was computed for, whose points substitutes
 # hold, the rounds, each player's sort key (``standing_key``) and each table's newest revision. A
@@ -128,11 +130,17 @@ def _snapshot_to_merge(tournament_id: int) -> StandingsSnapshot | None:
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
     """Overwrite the snapshot without reading the old one back; False if there is none yet.
 
-    The ORM's plain ``UPDATE`` on every database; on PostgreSQL the documents (orjson bytes, several
-    megabytes at 4,000 players) go as binary parameters, since the settings bind on the server (with
-    Django's client-side binding they were quoted into hex text, which the server parsed back).
+    The ORM's plain ``UPDATE`` on every database (compiled as ``QuerySet.update`` compiles it); on
+    PostgreSQL the documents (orjson bytes, several megabytes at 4,000 players) go as binary
+    parameters, since the settings bind on the server (with Django's client-side binding they were
+    quoted into hex text, which the server parsed back). While the database writes them, the garbage
+    collector looks over what the work made (``_without_gc``), once, beside it instead of after it.
     """
-    return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
+    query = StandingsSnapshot.objects.filter(tournament_id=tournament_id).query.chain(UpdateQuery)
+    query.add_update_values(values)
+    with statement_meanwhile(*query.get_compiler(DEFAULT_DB_ALIAS).as_sql()) as written:
+        gc.collect(0)
+        return bool(written().rowcount)
 
 
 @contextlib.contextmanager
@@ -144,7 +152,8 @@ def _without_gc():
     whole, growing heap: a third of a merge's CPU at 1,000 players. Reference counting still frees
     everything; the collector is switched back on afterwards, and what the work made and keeps (the
     documents kept for the next merge: tens of thousands of objects at 4,000 players) is scanned once
-    by a collection of the youngest generation there, where it is caused, not in whatever runs next.
+    by a collection of the youngest generation, where it is caused, not in whatever runs next: while
+    the database writes the snapshot (``_snapshot_update``), and what is left at the end.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -164,9 +173,18 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     tournament = _locked_tournament(tournament_id)
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).only("pk", "version").first()
     layout = seating_layout(tournament_id)
-    account, info = player_accounts(tournament_id)
+    regs = registration_rows(tournament_id)
+    kept = [_DOCUMENTS.pop(tournament_id, None)]  # the documents kept before, replaced by these
+    players: list[tuple[Accounts, dict[int, PlayerInfo]]] = []
+
+    def accounts() -> Accounts:  # while the database sums the games
+        kept.clear()  # (freeing them is work too: tens of thousands of objects at 4,000 players)
+        players.append(player_accounts_of(regs))
+        return players[0][0]
+
     revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
-    results = table_results_summed(tournament_id, account=account, revisions=revs)
+    results = table_results_summed(tournament_id, account=accounts, revisions=revs)
+    ((account, info),) = players
     result = compute_standings(list(results.values()), tournament.ruleset,  # in round and table order
                                lot_seed=tournament.lot_seed, with_rounds=False, with_ledger=False)
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
