@@ -16,13 +16,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
+from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, compute_standings, game_money,
                                      round_results, round_standings, table_result)
-from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
@@ -73,8 +73,6 @@ def _fetched(queryset) -> list[tuple]:
     with connections[queryset.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
 
 
 def substitutions(tournament_id: int) -> tuple[int, Accounts]:
