@@ -1,5 +1,5 @@
 """Django's Redis cache, with one client object per connection pool instead of one per command, and
-timeouts in fractions of a second.
+timeouts in fractions of a second; and ``CacheScript``, a Lua script on that Redis in one round trip.
 
 Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` for every cache call, and building
 one (its table of response callbacks) costs about as much CPU as the round trip itself. A save and a
@@ -10,12 +10,16 @@ Django rounds a timeout down to whole seconds (Redis ``EX``); the standings' coa
 fraction of one, so a timeout that is not a whole number is kept in milliseconds (``PX``).
 """
 import hashlib
+import os
+import threading
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 from django.utils.connection import ConnectionProxy
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 def _fraction(timeout) -> bool:
@@ -84,10 +88,27 @@ def _backend(cache):
     return cache._connections[cache._alias] if isinstance(cache, ConnectionProxy) else cache
 
 
+def _script_connection(client: DjangoRedisCacheClient):
+    """This thread's own connection for scripts on ``client``'s Redis, taken from its pool once and kept
+    (made anew in a forked process). Kept per (process, thread): a connection carries one conversation."""
+    mine = (os.getpid(), threading.get_ident())
+    held = client.__dict__.get("_script_connection")
+    if held is None or held[0] != mine:
+        held = client.__dict__["_script_connection"] = (mine, client._get_connection_pool(True).get_connection())
+    return held[1]
+
+
 class CacheScript:
     """A Lua script run on the Django cache's Redis: several commands in one round trip (``EVALSHA``; the
     script is loaded again if Redis forgot it). ``applies(cache)``: only on a Redis cache; callers keep
-    their plain cache calls for the others (the in-process cache of the embedded default)."""
+    their plain cache calls for the others (the in-process cache of the embedded default).
+
+    Every save and every change of an evening runs one (the table's rate limit, the standings' lease), so
+    the command goes straight over a connection of this thread's (``_script_connection``): through
+    ``redis.Redis`` each call also took a connection from the pool and gave it back, behind its retry and
+    metrics wrappers, 45 µs of the rate limit's 120 µs of CPU (docs/performance.md). Same protocol, same
+    replies; a connection that broke (Redis restarted) is opened again and the call tried once more, as
+    ``redis.Redis`` retries it; a second failure reaches the caller, who treats Redis as away."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -100,10 +121,20 @@ class CacheScript:
 
     def __call__(self, cache, keys: list[str], args: list):
         backend = _backend(cache)
-        client = backend._cache.get_client(write=True)
-        keys = [backend.make_key(key) for key in keys]
+        command = ("EVALSHA", self.sha, len(keys), *(backend.make_key(key) for key in keys), *args)
+        connection = _script_connection(backend._cache)
         try:
-            return client.evalsha(self.sha, len(keys), *keys, *args)
+            return self._run(connection, command)
+        except (RedisConnectionError, RedisTimeoutError):
+            connection.disconnect()  # broke (Redis restarted, say): the next command connects again
+            return self._run(connection, command)
+
+    def _run(self, connection, command: tuple):
+        try:
+            connection.send_command(*command)
+            return connection.read_response()
         except NoScriptError:  # Redis restarted (or another server): load it, as redis-py's Script does
-            client.script_load(self.source)
-            return client.evalsha(self.sha, len(keys), *keys, *args)
+            connection.send_command("SCRIPT", "LOAD", self.source)
+            connection.read_response()
+            connection.send_command(*command)
+            return connection.read_response()
