@@ -11,7 +11,8 @@ import functools
 import uuid
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, models, transaction
+from django.db import (DEFAULT_DB_ALIAS, IntegrityError, InterfaceError, OperationalError, connection, connections,
+                       models, transaction)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -355,10 +356,13 @@ def hand_record_at_key(
     save whose facts went stale stores nothing and reads again. A save that must also clear the table's
     confirmations, and one that lost ``_TRIES`` times, takes the locked path, as every save does elsewhere.
     """
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        if cursor.db.vendor == "postgresql":
-            for _attempt in range(_TRIES):
-                found = _unlocked_read(entry_key, client_id, cursor)
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "postgresql":
+        found = _first_read(db, entry_key, client_id)
+        with db.cursor() as cursor:
+            for attempt in range(_TRIES):
+                if attempt:
+                    found = _unlocked_read(entry_key, client_id, cursor)
                 if found is None:
                     return None
                 table, version, facts = found
@@ -371,8 +375,29 @@ def hand_record_at_key(
                                        device=device, version=version)
                 except _Moved:
                     continue
-        return _hand_record_at_key_locked(entry_key=entry_key, record=record, client_id=client_id,
-                                          number=number, device=device)
+    return _hand_record_at_key_locked(entry_key=entry_key, record=record, client_id=client_id,
+                                      number=number, device=device)
+
+
+def _first_read(db, entry_key: str, client_id: uuid.UUID) -> tuple[Table, int, dict[str, Any]] | None:
+    """``_unlocked_read`` as a request's first statement, standing in for Django's health check of a kept
+    connection (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` before a request's first statement, one round trip
+    of the save's four). The read is a plain SELECT outside a transaction: on a connection that died since
+    the last request it fails and changes nothing, and runs once more on a new connection, which is what
+    the check would have led to. Inside a transaction (a caller's, a test's) the check is left as it is."""
+    standing_in = (db.connection is not None and db.health_check_enabled and not db.health_check_done
+                   and not db.in_atomic_block)
+    if standing_in:
+        db.health_check_done = True
+    try:
+        with db.cursor() as cursor:
+            return _unlocked_read(entry_key, client_id, cursor)
+    except (OperationalError, InterfaceError):
+        if not standing_in:
+            raise
+        db.close()  # the kept connection is gone: a new one, as after a failed check
+        with db.cursor() as cursor:
+            return _unlocked_read(entry_key, client_id, cursor)
 
 
 def _unlocked_read(entry_key: str, client_id: uuid.UUID, cursor) -> tuple[Table, int, dict[str, Any]] | None:
