@@ -89,8 +89,11 @@ def _backend(cache):
 
 
 def _script_connection(client: DjangoRedisCacheClient):
-    """This thread's own connection for scripts on ``client``'s Redis, taken from its pool once and kept
-    (made anew in a forked process). Kept per (process, thread): a connection carries one conversation."""
+    """This thread's own connection for scripts on ``client``'s Redis, taken from its pool once and kept.
+
+    Django keeps a cache backend, and so its ``client``, per thread; the connection is still checked
+    against the process and thread (a connection carries one conversation): a forked worker, or another
+    thread handed the same client, takes a connection of its own."""
     mine = (os.getpid(), threading.get_ident())
     held = client.__dict__.get("_script_connection")
     if held is None or held[0] != mine:
