@@ -6,12 +6,15 @@ before merging and extends it after). Without a Redis at TEST_CELERY_BROKER_URL 
 these skip, except under CI=true, where they fail.
 """
 import os
+import threading
 import time
 import uuid
 
 import pytest
 from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from schafkopfrennen.cache import CacheScript, _script_connection
 from tests.conftest import skip_or_fail
 from tournaments.api.throttles import TableKeyThrottle
 from tournaments.services import schedule
@@ -257,34 +260,21 @@ def test_a_change_while_redis_is_down_is_stored_and_logged(monkeypatch, caplog):
 
 
 # The scripts go straight over a connection of the thread's own (schafkopfrennen.cache._script_connection).
-_ECHO = None
-
-
-def _echo():
-    from schafkopfrennen.cache import CacheScript
-
-    global _ECHO
-    if _ECHO is None:
-        _ECHO = CacheScript("return {KEYS[1], ARGV[1]}")
-    return _ECHO
+_ECHO = CacheScript("return {KEYS[1], ARGV[1]}")
 
 
 def test_a_script_redis_forgot_is_loaded_again(redis_cache):
     client = redis_cache._cache.get_client(write=True)
-    assert _echo()(redis_cache, ["k"], ["a"]) == [redis_cache.make_key("k").encode(), b"a"]
+    assert _ECHO(redis_cache, ["k"], ["a"]) == [redis_cache.make_key("k").encode(), b"a"]
     client.script_flush()
-    assert _echo()(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
+    assert _ECHO(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
 
 
 def test_a_script_call_keeps_one_connection_per_thread_and_opens_it_again_when_it_broke(redis_cache):
-    import threading
-
-    from schafkopfrennen.cache import _script_connection
-
     client = redis_cache._cache.get_client(write=True)
-    _echo()(redis_cache, ["k"], ["a"])
+    _ECHO(redis_cache, ["k"], ["a"])
     mine = _script_connection(redis_cache._cache)
-    _echo()(redis_cache, ["k"], ["a"])
+    _ECHO(redis_cache, ["k"], ["a"])
     assert _script_connection(redis_cache._cache) is mine  # kept, not taken from the pool per call
     theirs = []
     thread = threading.Thread(target=lambda: theirs.append(_script_connection(redis_cache._cache)))
@@ -294,27 +284,21 @@ def test_a_script_call_keeps_one_connection_per_thread_and_opens_it_again_when_i
     # Redis drops the connection (a restart, say): the next call connects again and answers
     mine.send_command("CLIENT", "ID")
     client.client_kill_filter(_id=mine.read_response())
-    assert _echo()(redis_cache, ["k"], ["c"]) == [redis_cache.make_key("k").encode(), b"c"]
+    assert _ECHO(redis_cache, ["k"], ["c"]) == [redis_cache.make_key("k").encode(), b"c"]
 
 
 def test_a_forked_process_opens_a_connection_of_its_own(redis_cache, monkeypatch):
-    from schafkopfrennen.cache import _script_connection
-
-    _echo()(redis_cache, ["k"], ["a"])
+    _ECHO(redis_cache, ["k"], ["a"])
     parent = _script_connection(redis_cache._cache)
     monkeypatch.setattr(os, "getpid", lambda: -1)  # as after gunicorn's fork: the parent's socket is not ours
     assert _script_connection(redis_cache._cache) is not parent
-    assert _echo()(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
+    assert _ECHO(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
 
 
 def test_a_call_whose_connection_breaks_midway_is_tried_once_more_on_a_new_one(redis_cache, monkeypatch):
     """As ``redis.Redis`` retries: the reply lost (the socket broke after the command went out), the call
     connects again and answers; a second break reaches the caller (who treats Redis as away)."""
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
-    from schafkopfrennen.cache import _script_connection
-
-    _echo()(redis_cache, ["k"], ["a"])
+    _ECHO(redis_cache, ["k"], ["a"])
     connection = _script_connection(redis_cache._cache)
     read, breaks = connection.read_response, []
 
@@ -327,8 +311,8 @@ def test_a_call_whose_connection_breaks_midway_is_tried_once_more_on_a_new_one(r
 
     breaks_left = [1]
     monkeypatch.setattr(connection, "read_response", breaking)
-    assert _echo()(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
+    assert _ECHO(redis_cache, ["k"], ["b"]) == [redis_cache.make_key("k").encode(), b"b"]
     breaks.clear()
     breaks_left[0] = 2
     with pytest.raises(RedisConnectionError):
-        _echo()(redis_cache, ["k"], ["c"])
+        _ECHO(redis_cache, ["k"], ["c"])
