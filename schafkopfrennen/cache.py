@@ -109,7 +109,7 @@ class CacheScript:
     Every save and every change of an evening runs one (the table's rate limit, the standings' lease), so
     the command goes straight over a connection of this thread's (``_script_connection``): through
     ``redis.Redis`` each call also took a connection from the pool and gave it back, behind its retry and
-    metrics wrappers, 45 µs of the rate limit's 120 µs of CPU (docs/performance.md). Same protocol, same
+    metrics wrappers: the rate limit took 95 µs of CPU that way, 78 µs now (docs/performance.md). Same protocol, same
     replies; a connection that broke (Redis restarted) is opened again and the call tried once more, as
     ``redis.Redis`` retries it; a second failure reaches the caller, who treats Redis as away."""
 
