@@ -247,7 +247,7 @@ def main() -> None:
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DATABASE_URL": args.database_url, "DJANGO_ALLOWED_HOSTS": HOST, "DJANGO_LOG_LEVEL": "WARNING",
            "PYTHONPATH": str(ROOT), "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_API_RATE": "100000/min"}
+           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min"}
     bin_dir = Path(sys.executable).parent
     web = start([str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers", str(args.workers),
                  "--bind", f"{HOST}:{port}", "--log-level", "warning"], env)

@@ -87,7 +87,7 @@ def measure(args) -> None:
     os.environ.update({
         "DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
         "REDIS_CACHE_URL": args.redis_url, "CELERY_BROKER_URL": args.redis_url, "DJANGO_DEBUG": "false",
-        "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_TABLE_API_RATE": "100000/min", "DJANGO_SECRET_KEY": "x" * 50,
+        "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min", "DJANGO_SECRET_KEY": "x" * 50,
     })
     import django
 
@@ -237,7 +237,7 @@ def served(args) -> None:
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
            "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_API_RATE": "100000/min"}
+           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min"}
     web = start([str(Path(sys.executable).parent / "gunicorn"), "bench.evening_site_wsgi", "--preload",
                  "--workers", str(args.workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"], env)
     rng = random.Random(args.seed)

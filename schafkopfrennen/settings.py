@@ -266,8 +266,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # Per table (its entry key), generous: two phones polling and a burst of corrections fit easily.
-    "DEFAULT_THROTTLE_RATES": {"table": os.environ.get("DJANGO_TABLE_API_RATE", "300/min")},
+    # Per table key, reads and writes apart (tournaments/api/throttles.py): two phones polling and a reloading
+    # player fit the reads; a save is counted only against the writes, which a table never reaches (a game
+    # takes a minute). Keys that open nothing: per client address, so guessing is slow.
+    "DEFAULT_THROTTLE_RATES": {
+        "table_read": os.environ.get("DJANGO_TABLE_READ_RATE", "300/min"),
+        "table_write": os.environ.get("DJANGO_TABLE_WRITE_RATE", "120/min"),
+        "wrong_key": os.environ.get("DJANGO_WRONG_KEY_RATE", "30/min"),
+    },
     # JSON with a bound on nesting (a deep body is a 400, not a RecursionError); forms as DRF has them.
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.api.parsers.BoundedJSONParser",

@@ -43,12 +43,12 @@ class _View:
 
 
 class _Request:
-    pass
+    method = "POST"  # a write: counted against the key's writes
 
 
 def test_the_table_rate_limit_on_redis_allows_the_rate_and_refuses_the_next_without_counting_it(redis_cache, monkeypatch):
     monkeypatch.setattr(TableKeyThrottle, "cache", redis_cache)
-    monkeypatch.setattr(TableKeyThrottle, "rate", "3/min", raising=False)
+    monkeypatch.setattr(TableKeyThrottle, "THROTTLE_RATES", {**TableKeyThrottle.THROTTLE_RATES, "table_write": "3/min"})
     verdicts = []
     for _ in range(5):
         throttle = TableKeyThrottle()
@@ -57,13 +57,15 @@ def test_the_table_rate_limit_on_redis_allows_the_rate_and_refuses_the_next_with
     assert all(0 < wait <= 60 for allowed, wait in verdicts if not allowed)
     assert TableKeyThrottle().allow_request(_Request(), _View("tisch-b"))  # another table is not held up
     # refused requests were not counted: the window still holds three
-    key = redis_cache.make_key(TableKeyThrottle().get_cache_key(None, _View("tisch-a")) + ":log")
+    throttle = TableKeyThrottle()
+    throttle.allow_request(_Request(), _View("tisch-a"))
+    key = redis_cache.make_key(throttle.key + ":log")
     assert redis_cache._cache.get_client(write=True).zcard(key) == 3
 
 
 def test_a_request_asked_twice_is_counted_once(redis_cache, monkeypatch):
     monkeypatch.setattr(TableKeyThrottle, "cache", redis_cache)
-    monkeypatch.setattr(TableKeyThrottle, "rate", "2/min", raising=False)
+    monkeypatch.setattr(TableKeyThrottle, "THROTTLE_RATES", {**TableKeyThrottle.THROTTLE_RATES, "table_write": "2/min"})
     request = _Request()
     assert all(TableKeyThrottle().allow_request(request, _View("tisch-c")) for _ in range(3))
     assert TableKeyThrottle().allow_request(_Request(), _View("tisch-c"))

@@ -1,4 +1,6 @@
 """How the pages and the API answer a refused write: the one mapping of a ServiceError's kind to a status."""
+from django.http import Http404
+
 from .services.errors import NotFound, ServiceError, StateConflict
 
 
@@ -9,3 +11,8 @@ def error_status(err: ServiceError) -> int:
     if isinstance(err, NotFound):
         return 404
     return 400
+
+
+class WrongKey(Http404):
+    """A private key in the URL that opens nothing: a 404 that counts against the client's address
+    (``tournaments.ratelimit``: over its budget the answer is a 429), never against a table."""

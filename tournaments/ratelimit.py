@@ -2,9 +2,11 @@
 public sign-up form (per client address, issue 19).
 
 The API's ``TableKeyThrottle`` (per key, not per address: a whole hall shares one address) also
-guards what the tablet's pages post: saves, corrections, deletions, conflicts and confirmations.
-The points preview is left out: it writes nothing and follows every tap. Reads are never limited.
-When the cache (Redis) is down, nothing is counted and the table keeps playing.
+guards what the tablet's pages post: saves, corrections, deletions, conflicts and confirmations count
+against the key's write budget, which no read touches. The points preview is left out: it writes
+nothing and follows every tap. The pages' reads are never limited. A key that opens nothing (a view
+raised ``WrongKey``) counts against the client's address (``WrongKeyThrottle``): over that budget the
+404 becomes a 429. When the cache (Redis) is down, nothing is counted and the table keeps playing.
 """
 import hashlib
 import logging
@@ -16,7 +18,8 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from schafkopfrennen.auth import client_address
 
-from .api.throttles import TableKeyThrottle
+from .api.throttles import TableKeyThrottle, wrong_key_wait
+from .http import WrongKey
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +48,26 @@ class KeyedPostRateLimitMiddleware:
         if throttle.allow_request(request, _KeyView(key)):
             return None
         wait = max(1, int(throttle.wait() or 1))
-        message = _("Too many entries from this table in a short time: please wait %(seconds)d seconds.") % {
-            "seconds": wait}
-        if "application/json" in request.headers.get("Accept", "") or request.content_type == "application/json":
-            response = JsonResponse({"detail": message}, status=429)
-        else:
-            response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = str(wait)
-        return response
+        return _too_many(request, _("Too many entries from this table in a short time: please wait %(seconds)d seconds.")
+                         % {"seconds": wait}, wait)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not isinstance(exception, WrongKey):
+            return None
+        wait = wrong_key_wait(request)
+        if wait is None:
+            return None  # Django's 404
+        return _too_many(request, _("Too many unknown links from this address: please wait %(seconds)d seconds.")
+                         % {"seconds": wait}, wait)
+
+
+def _too_many(request: HttpRequest, message: str, wait: int) -> HttpResponse:
+    if "application/json" in request.headers.get("Accept", "") or request.content_type == "application/json":
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(wait)
+    return response
 
 
 class SignUpThrottle(SimpleRateThrottle):

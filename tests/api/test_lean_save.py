@@ -154,7 +154,7 @@ def test_the_rate_limit_counts_a_request_once_and_answers_429_as_drf_does(tablet
     from rest_framework.throttling import SimpleRateThrottle
 
     cache.clear()
-    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": "3/min"}
+    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table_write": "3/min"}
     try:
         answers = [
             tablet.post(url(table), {"augen": "viel"}, format="json").status_code,  # handed on to DRF: 400

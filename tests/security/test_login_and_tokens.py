@@ -1,5 +1,6 @@
 """Login throttling (django-axes), API tokens instead of passwords, the table API's rate limit, and the
 password reset that is offered only with e-mail."""
+import uuid
 from contextlib import contextmanager
 
 import pytest
@@ -10,8 +11,9 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
-from tests.api.conftest import make_tournament, member, publish_first_round
+from tests.api.conftest import entry, make_tournament, member, publish_first_round
 from tests.factories import ClubFactory
 from tournaments.models import ClubMembership
 
@@ -146,14 +148,15 @@ def test_the_schema_documents_token_authentication(client):
 # --- The table API's rate limit ----------------------------------------------------------------------
 
 @contextmanager
-def two_tables_at_rate(settings, rate: str):
-    """The first round's two tables, with the per-key table rate set to ``rate`` (restored afterwards)."""
+def two_tables_at_rate(settings, **rates: str):
+    """The first round's two tables, with the rates of the scopes named (``table_read="5/min"``) set
+    (restored afterwards); the others as configured."""
     from rest_framework.throttling import SimpleRateThrottle
 
     cache.clear()
     tournament = make_tournament(ClubFactory(), players=8)
     first, second = publish_first_round(tournament).tables.order_by("number")
-    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, "table": rate}
+    SimpleRateThrottle.THROTTLE_RATES = {**SimpleRateThrottle.THROTTLE_RATES, **rates}
     try:
         yield first, second
     finally:
@@ -162,7 +165,7 @@ def two_tables_at_rate(settings, rate: str):
 
 
 def test_a_table_key_is_rate_limited_per_key(settings):
-    with two_tables_at_rate(settings, "5/min") as (first, second):
+    with two_tables_at_rate(settings, table_read="5/min") as (first, second):
         api = APIClient()
         answers = [api.get(f"/api/tisch/{first.entry_key}/").status_code for _ in range(6)]
         assert answers == [200] * 5 + [429]
@@ -186,11 +189,55 @@ def test_the_rate_limit_lets_the_table_play_when_the_cache_is_down():
         throttling.SimpleRateThrottle.cache = old
 
 
-def test_the_default_rate_is_generous():
+def test_the_default_rates_are_generous():
     from rest_framework.settings import api_settings
 
-    count, period = api_settings.DEFAULT_THROTTLE_RATES["table"].split("/")
-    assert period.startswith("m") and int(count) >= 120  # two phones polling every 5 s use 24 a minute
+    count, period = api_settings.DEFAULT_THROTTLE_RATES["table_read"].split("/")
+    assert period.startswith("m") and int(count) >= 120  # two phones polling every 3 s use 40 a minute
+    count, period = api_settings.DEFAULT_THROTTLE_RATES["table_write"].split("/")
+    assert period.startswith("m") and int(count) >= 60  # a game takes a minute or more
+
+
+def test_no_amount_of_reading_refuses_a_tables_save(settings):
+    """Issue 33: 300 reads a minute (two devices polling, a player reloading) put the saves into 429."""
+    with two_tables_at_rate(settings) as (table, _second):  # the configured rates
+        api, page = APIClient(), Client()
+        reads, _period = SimpleRateThrottle.THROTTLE_RATES["table_read"].split("/")
+        sheet = f"/api/tisch/{table.entry_key}/"
+        answers = {api.get(sheet).status_code for _ in range(int(reads))}
+        assert answers == {200} and api.get(sheet).status_code == 429  # the reads' budget is spent
+        saved = api.post(f"{sheet}hands/", entry(1), format="json")
+        assert saved.status_code == 201, saved.content
+        assert api.patch(f"{sheet}hands/1/", {"augen": 80}, format="json").status_code == 200
+        assert api.post(f"{sheet}confirm/", {"seat": 1}, format="json").status_code != 429
+        # The page's form (a write of the same key's budget) saves too.
+        form = page.post(f"/tisch/{table.entry_key}/spiel/", {
+            "number": "2", "client_id": str(uuid.uuid4()), "contract": "rufspiel", "called": "eichel",
+            "declarer": "1", "partner": "3", "augen": "72", "laufende": "0"}, HTTP_ACCEPT="application/json")
+        assert form.status_code == 200 and form.json()["ok"] is True
+        assert table.hands.count() == 2
+
+
+def test_wrong_keys_are_limited_per_address_and_a_right_key_still_works(settings):
+    with two_tables_at_rate(settings) as (table, _second):
+        api, page = APIClient(), Client()
+        wrong, _period = SimpleRateThrottle.THROTTLE_RATES["wrong_key"].split("/")
+        places = ["/api/tisch/", "/tisch/", "/tk/", "/s/"]  # the API and every page with a key
+        answers = [(api if n % 4 == 0 else page).get(f"{places[n % 4]}falsch{n}/") for n in range(int(wrong))]
+        assert {a.status_code for a in answers} == {404}
+        # The next wrong key from this address waits, on the API and on the pages alike ...
+        throttled = api.get("/api/tisch/nochmal/")
+        assert throttled.status_code == 429 and int(throttled["Retry-After"]) > 0
+        assert api.post("/api/tisch/nochmal/hands/", entry(1), format="json").status_code == 429
+        assert page.get("/tisch/nochmal/").status_code == 429
+        assert "unbekannte Links" in page.get("/tk/nochmal/").content.decode()  # German first
+        assert page.get("/s/nochmal/").status_code == 429
+        # ... while a right key from the same address (the whole hall's) reads and saves as before,
+        assert api.get(f"/api/tisch/{table.entry_key}/").status_code == 200
+        assert page.get(f"/tisch/{table.entry_key}/").status_code == 200
+        assert api.post(f"/api/tisch/{table.entry_key}/hands/", entry(1), format="json").status_code == 201
+        # and a wrong key from another address is a plain 404.
+        assert APIClient(REMOTE_ADDR="10.0.0.9").get("/api/tisch/nochmal/").status_code == 404
 
 
 # --- Password reset only with e-mail ----------------------------------------------------------------
@@ -235,7 +282,7 @@ def test_behind_a_proxy_the_lock_sees_the_clients_address(orga, settings):
 
 
 def test_the_tablet_pages_posts_are_rate_limited_per_key_but_not_their_reads_or_previews(settings):
-    with two_tables_at_rate(settings, "3/min") as (first, second):
+    with two_tables_at_rate(settings, table_write="3/min") as (first, second):
         client = Client()
         confirm = f"/tisch/{first.entry_key}/bestaetigen/"
         answers = [client.post(confirm, {"seat": "9"}).status_code for _ in range(4)]

@@ -21,7 +21,7 @@ from ..services.hands import hand_correct, hand_delete, hand_preview, hand_recor
 from . import lean
 from . import serializers as s
 from .base import NO_KEY, THROTTLED, ApiView, bad_request, conflict
-from .throttles import TableKeyThrottle
+from .throttles import TableKeyThrottle, wrong_key_wait
 
 TAGS = ["table entry"]
 CLOSED = conflict("The round is closed (or not yet published), or the game number is taken.")
@@ -37,7 +37,12 @@ class TableKeyView(ApiView):
         table = table_for_entry_key(key)  # with its round: a write needs it too
         if table is None:
             link = table_link_resolve(key)  # a table card's key: its number in the current round
-            table = link.table if link is not None else None
+            if link is None:  # a key that opens nothing counts against the address, not a table
+                wait = wrong_key_wait(self.request)
+                if wait is not None:
+                    raise exceptions.Throttled(wait)
+                raise exceptions.NotFound()
+            table = link.table
         if table is None or (not for_write and table.round.status == Round.Status.DRAWN):
             raise exceptions.NotFound()  # like the tablet page: a round that is not published shows nothing
         return table
@@ -115,6 +120,7 @@ class HandDetailView(TableKeyView):
 
 
 class HandPreviewView(TableKeyView):
+    throttle_reads = True  # it writes nothing and follows every tap: a read for the rate limit
     @extend_schema(tags=TAGS, summary="Score a game without storing it", request=s.HandPreviewSerializer,
                    responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED})
     def post(self, request: Request, entry_key: str) -> Response:

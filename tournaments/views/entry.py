@@ -16,6 +16,7 @@ from django.views.decorators.http import condition, require_POST
 from ..models import Round, Table
 from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
+from ..http import WrongKey
 from ..services.errors import ServiceError
 from .entry_base import EntryMode, EntryUrls, EntryView, device_of
 
@@ -37,7 +38,9 @@ def tablet_mode(table: Table) -> EntryMode:
 def table_or_404(entry_key: str) -> Table:
     """The table of a private link; 404 for a wrong key and for a round that is not published yet."""
     table = table_for_entry_key(entry_key)
-    if table is None or table.round.status == Round.Status.DRAWN:
+    if table is None:
+        raise WrongKey("No such table")
+    if table.round.status == Round.Status.DRAWN:
         raise Http404("No such table")
     return table
 

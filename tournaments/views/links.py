@@ -30,6 +30,7 @@ from ..access import DESK, tournament_for
 from ..pdf.start_cards import render_start_cards
 from ..models import Table
 from ..services import hands as hand_services
+from ..http import WrongKey
 from ..services.errors import ServiceError
 from . import entry_app
 from . import entry_base as entry
@@ -75,14 +76,14 @@ def _table_or_404(kind: str, key: str, round_number: int) -> Table:
 def _link_or_404(key: str) -> links.TableLink:
     link = links.table_link_resolve(key)
     if link is None:
-        raise Http404("No such table link")
+        raise WrongKey("No such table link")
     return link
 
 
 def _registration_or_404(key: str):
     registration = links.registration_for_key(key)
     if registration is None:
-        raise Http404("No such player")
+        raise WrongKey("No such player")
     return registration
 
 
@@ -158,7 +159,7 @@ def player_status(request: HttpRequest, key: str) -> JsonResponse:
     """What his open page polls (static/js/follow.js): it reloads when ``signature`` changes. One small read."""
     signature = links.player_signature(key)
     if signature is None:
-        raise Http404("No such player")
+        raise WrongKey("No such player")
     return JsonResponse({"signature": signature})
 
 
