@@ -215,6 +215,25 @@ def test_confirmation_when_every_game_is_entered(tablet, table):
     assert TableConfirmation.objects.filter(table=table).count() == 4
 
 
+def test_a_game_sent_back_unchanged_is_no_change_and_keeps_the_confirmations(tablet, table):
+    """Issue 33: ``PATCH {}`` or the same PUT wrote a revision and un-completed a confirmed table."""
+    table_sheet_record(table=table, records=[rufspiel(n) for n in range(1, 33)])
+    for seat in (1, 2, 3, 4):
+        assert tablet.post(url(table, "confirm/"), {"seat": seat}, format="json").status_code == 200
+    stored = tablet.get(url(table, "hands/5/")).json()
+    revisions = HandRevision.objects.count()
+    for response in (tablet.patch(url(table, "hands/5/"), {}, format="json"),
+                     tablet.put(url(table, "hands/5/"), rufspiel(5), format="json"),
+                     tablet.patch(url(table, "hands/5/"), {"augen": stored["augen"]}, format="json")):
+        assert response.status_code == 200 and response.json() == stored
+    assert HandRevision.objects.count() == revisions
+    sheet = tablet.get(url(table)).json()
+    assert sheet["confirmations"] == [1, 2, 3, 4] and sheet["complete"] is True
+    # A real change still un-completes the table.
+    assert tablet.patch(url(table, "hands/5/"), {"augen": 90}, format="json").status_code == 200
+    assert HandRevision.objects.count() == revisions + 1 and tablet.get(url(table)).json()["confirmations"] == []
+
+
 def test_a_closed_round_is_a_409_for_the_tablet(tablet, table):
     tablet.post(url(table, "hands/"), entry(1), format="json")
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)

@@ -293,6 +293,21 @@ def test_the_confirmation_panel_appears_when_all_games_are_in(client):
     assert 'data-testid="complete-banner"' in html and html.count('data-testid="confirmed-') == 4
 
 
+def test_the_correction_form_sent_unchanged_keeps_the_confirmations(client):
+    """Issue 33: the page's correction form sent as it opened wrote a revision and un-completed the table."""
+    table = make_table(rules={"games_per_round": 8}, names=NAMES[:4])
+    fill(table, 8)
+    for seat in range(1, 5):
+        assert client.post(url("entry_confirm", table.entry_key), {"seat": seat}).status_code == 302
+    revisions = HandRevision.objects.count()
+    values = client.get(url("entry_game", table.entry_key, 2)).context["values"]
+    response = client.post(url("entry_game", table.entry_key, 2), {**values, "device": "tablet-2"}, **JSON)
+    assert response.status_code == 200, response.content
+    assert HandRevision.objects.count() == revisions
+    table.refresh_from_db()
+    assert table.completed_at is not None and table.confirmations.count() == 4 and table.reconfirm_game is None
+
+
 def test_confirming_before_the_end_is_refused_with_a_message(client):
     table = make_table(rules={"games_per_round": 8})
     fill(table, 3)

@@ -505,7 +505,9 @@ def _hand_still_there(hand: Hand) -> Hand:
 def hand_correct(
     *, hand: Hand, record: dict[str, Any], by=None, device: str = "", organiser: bool = False, reason: str = ""
 ) -> Hand:
-    """Change a game; the old and new values are kept as a revision."""
+    """Change a game; the old and new values are kept as a revision. A game sent back as it is stored
+    (``PATCH {}``, the same PUT, the page's form sent unchanged) is no change: no revision, and the
+    players' confirmations stay."""
     table = _locked_table(hand.table)
     hand = _hand_still_there(hand)
     _require_open(table, organiser=organiser, reason=reason)
@@ -513,10 +515,12 @@ def hand_correct(
     score = _score(table, record, hand.dealer)
     if hand.thrown_in != score.thrown_in:  # every later game's dealer would shift
         raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
+    columns = hand_columns(record)
+    outcome = outcome_columns(score)
+    if _unchanged(hand, columns, outcome):
+        return hand
     old = _snapshot(hand)
-    for name, value in hand_columns(record).items():
-        setattr(hand, name, value)
-    for name, value in outcome_columns(score).items():
+    for name, value in {**columns, **outcome}.items():
         setattr(hand, name, value)
     hand.save()
     HandRevision.objects.create(
@@ -526,6 +530,14 @@ def hand_correct(
     _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id, table.pk)
     return hand
+
+
+def _unchanged(hand: Hand, columns: dict[str, Any], outcome: dict[str, Any]) -> bool:
+    """The stored game sent back as it is: the same outcome, and the same record, where a field left out
+    and the same field sent empty (0, false: the page's form sends "0 Laufende" for a game entered
+    without) read alike."""
+    return all(getattr(hand, name) == value for name, value in outcome.items()) and all(
+        getattr(hand, name) == value or (not getattr(hand, name) and not value) for name, value in columns.items())
 
 
 @transaction.atomic
