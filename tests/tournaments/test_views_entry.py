@@ -9,7 +9,7 @@ from django.utils import translation
 from tests.tournaments.test_services_hands import RUF, close, fill, make_table, rufspiel
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, HandRevision, Round, TableConfirmation
-from tournaments.services.hands import table_confirm
+from tournaments.services.hands import hand_correct, table_confirm
 
 pytestmark = pytest.mark.django_db
 
@@ -306,6 +306,31 @@ def test_the_correction_form_sent_unchanged_keeps_the_confirmations(client):
     assert HandRevision.objects.count() == revisions
     table.refresh_from_db()
     assert table.completed_at is not None and table.confirmations.count() == 4 and table.reconfirm_game is None
+
+
+def test_one_device_confirming_every_seat_is_shown_to_the_table_and_the_organiser(client, organiser_client):
+    """Issue 33: four taps on one phone looked exactly like four players confirming on their own."""
+    from django.test import Client
+
+    table = make_table(rules={"games_per_round": 8}, names=NAMES[:4])
+    fill(table, 8)
+    note = 'data-testid="one-device"'
+    for seat in range(1, 5):  # each player on his own phone
+        Client().post(url("entry_confirm", table.entry_key), {"seat": seat})
+    page = client.get(url("entry_table", table.entry_key)).content.decode()
+    assert 'data-testid="complete-banner"' in page and note not in page
+    hand_correct(hand=table.hands.get(number=2), record={**rufspiel(2), "augen": 100})  # the players confirm anew
+    for seat in range(1, 5):  # now one phone taps every name
+        assert client.post(url("entry_confirm", table.entry_key), {"seat": seat}).status_code == 302
+    page = client.get(url("entry_table", table.entry_key)).content.decode()
+    assert note in page and "All seats confirmed from one device" in page
+    german = Client().get(url("entry_table", table.entry_key)).content.decode()
+    assert "Alle Plätze von einem Gerät bestätigt" in german
+    assert {c.device_id for c in table.confirmations.all()} == {client.session["device_id"]}
+    organiser_client(table)
+    tables = client.get(url("entry_tables", table.round.tournament.slug)).content.decode()
+    assert 'data-testid="one-device-1"' in tables
+    assert note in client.get(url("paper", table.round.tournament.slug, table.pk)).content.decode()
 
 
 def test_confirming_before_the_end_is_refused_with_a_message(client):

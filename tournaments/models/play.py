@@ -195,6 +195,9 @@ class TableConfirmation(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("table"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     device = models.CharField(_("device"), max_length=200, blank=True)
+    # Which browser confirmed: a random id kept in its session (never the session key itself); blank for
+    # the API and an organiser confirming for a player. Every seat from one id: the table is told so.
+    device_id = models.CharField(_("device id"), max_length=32, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed"), auto_now_add=True)
 
     class Meta:

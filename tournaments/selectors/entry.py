@@ -10,7 +10,7 @@ from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
 from .rows import columns, first_row, made
-from .tables import hand_partner
+from .tables import confirmed_from_one_device, hand_partner
 
 
 _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
@@ -89,13 +89,16 @@ class TableSheet:
     sitting_out: int | None
     confirmations: list[int]
     complete: bool
+    one_device: bool = False  # every seat confirmed from the same device (``tables.confirmed_from_one_device``)
 
 
 def table_sheet(table: Table) -> TableSheet:
     """A table's sheet: seats, games (thrown-in games do not count), totals, the next game's dealer."""
     rnd = table.round
     hands = list(table.hands.order_by("number"))
-    confirmed = list(table.confirmations.order_by("seat").values_list("seat", flat=True))
+    confirmed_by = list(table.confirmations.order_by("seat").values_list("seat", "device_id"))
+    confirmed = [seat for seat, _device in confirmed_by]
+    devices = [device for _seat, device in confirmed_by]
     seats_here = list(table.seats.select_related("registration__player__club").order_by("number"))
     size = table.size
     if table.paper_totals is not None:
@@ -122,6 +125,7 @@ def table_sheet(table: Table) -> TableSheet:
         next_number=None if paper else sequence.next_number, next_dealer=None if paper else sequence.next_dealer,
         sitting_out=None if paper else sequence.sitting_out,
         confirmations=confirmed,
+        one_device=confirmed_from_one_device(size, len(confirmed), min(devices, default=None), max(devices, default=None)),
         complete=table.paper_totals is not None or table.completed_at is not None,
     )
 

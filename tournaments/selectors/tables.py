@@ -26,6 +26,7 @@ class TableProgress:
     paper_totals: bool
     closed_reason: str = ""  # the organiser closed it without every confirmation
     reconfirm_game: int | None = None  # a game changed after confirmation
+    one_device: bool = False  # every seat confirmed from the same device (``confirmed_from_one_device``)
 
     @property
     def games_complete(self) -> bool:
@@ -36,18 +37,29 @@ class TableProgress:
         return self.paper_totals or bool(self.closed_reason) or (self.games_complete and self.confirmations >= self.size)
 
 
+def confirmed_from_one_device(size: int, confirmations: int, lowest: str | None, highest: str | None) -> bool:
+    """Every seat confirmed, all from one device: the table and the organiser are told so (the players
+    did not each tap their own name). ``lowest``/``highest``: the least and greatest device id among the
+    confirmations (``TableConfirmation.device_id``; blank when unknown, which never counts as one device)."""
+    return size > 1 and confirmations >= size and bool(lowest) and lowest == highest
+
+
 @functools.cache
 def _progress_sql() -> str:
-    """Every table of a round with its games entered (thrown-in ones not counted) and confirmations:
+    """Every table of a round with its games entered (thrown-in ones not counted) and confirmations (how
+    many, the least and greatest device id among them):
     one statement of standard SQL over the models' tables, written once (every changed standings
     poll during play asks it)."""
     t, h, c = (m._meta.db_table for m in (Table, Hand, TableConfirmation))
     column = {f.name: f.column for f in Table._meta.concrete_fields}
+    of_table, device = (TableConfirmation._meta.get_field(name).column for name in ("table", "device_id"))
     return (f'SELECT t.id, t.{column["number"]}, t.{column["size"]}, t.{column["paper_totals"]} IS NOT NULL, '
             f't.{column["closed_reason"]}, t.{column["reconfirm_game"]}, '
             f'(SELECT COUNT(*) FROM "{h}" h WHERE h.{Hand._meta.get_field("table").column} = t.id '
             f'AND NOT h.{Hand._meta.get_field("thrown_in").column}), '
-            f'(SELECT COUNT(*) FROM "{c}" c WHERE c.{TableConfirmation._meta.get_field("table").column} = t.id) '
+            f'(SELECT COUNT(*) FROM "{c}" c WHERE c.{of_table} = t.id), '
+            f'(SELECT MIN(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id), '
+            f'(SELECT MAX(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id) '
             f'FROM "{t}" t WHERE t.{column["round"]} = %s ORDER BY t.{column["number"]}')
 
 
@@ -59,13 +71,13 @@ def table_progress(rnd: Round) -> list[TableProgress]:
         cursor.execute(_progress_sql(), [rnd.pk])
         rows = cursor.fetchall()
     progress = []
-    for pk, number, size, paper, closed_reason, reconfirm, games, confirmations in rows:
+    for pk, number, size, paper, closed_reason, reconfirm, games, confirmations, lowest, highest in rows:
         if size not in required:
             required[size] = games_required(tournament, size)
         progress.append(TableProgress(
             table_id=pk, number=number, size=size, games_entered=games, games_required=required[size],
             confirmations=confirmations, paper_totals=bool(paper), closed_reason=closed_reason or "",
-            reconfirm_game=reconfirm))
+            reconfirm_game=reconfirm, one_device=confirmed_from_one_device(size, confirmations, lowest, highest)))
     return progress
 
 

@@ -582,8 +582,9 @@ def _unconfirm(table: Table, changed: int | None = None) -> None:
 
 
 @transaction.atomic
-def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirmation:
-    """A player confirms the table's complete sheet by tapping his name."""
+def table_confirm(*, table: Table, seat: int, device: str = "", device_id: str = "") -> TableConfirmation:
+    """A player confirms the table's complete sheet by tapping his name. ``device_id``: which browser
+    (``TableConfirmation.device_id``), so the table can be told when one device confirmed every seat."""
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
     if seat not in range(1, table.size + 1):
@@ -595,7 +596,8 @@ def table_confirm(*, table: Table, seat: int, device: str = "") -> TableConfirma
             "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
                 "played": played, "required": required}, code="games_missing",
         )
-    confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={"device": device[:200]})
+    confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={
+        "device": device[:200], "device_id": device_id[:32]})
     table_complete_if_confirmed(table)
     return confirmation
 

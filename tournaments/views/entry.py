@@ -18,7 +18,7 @@ from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
 from ..http import WrongKey
 from ..services.errors import ServiceError
-from .entry_base import EntryMode, EntryUrls, EntryView, device_of
+from .entry_base import EntryMode, EntryUrls, EntryView, device_id_of, device_of
 
 
 def tablet_mode(table: Table) -> EntryMode:
@@ -78,7 +78,8 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:
-        hand_services.table_confirm(table=table, seat=seat, device=device_of(request))
+        hand_services.table_confirm(table=table, seat=seat, device=device_of(request),
+                                     device_id=device_id_of(request))
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect(page)

@@ -97,6 +97,12 @@ def device_of(request: HttpRequest, form: GameForm | None = None) -> str:
     return " · ".join(part for part in (label.strip(), agent) if part)[:200]
 
 
+def device_id_of(request: HttpRequest) -> str:
+    """This browser's device id (a random one kept in its session: Django's session cookie, never the
+    session key itself), recorded with a confirmation."""
+    return request.session.setdefault("device_id", uuid.uuid4().hex)
+
+
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 

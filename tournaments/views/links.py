@@ -232,7 +232,8 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:
-        hand_services.table_confirm(table=table, seat=seat, device=entry.device_of(request))
+        hand_services.table_confirm(table=table, seat=seat, device=entry.device_of(request),
+                                     device_id=entry.device_id_of(request))
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect(page)
