@@ -232,6 +232,7 @@ def test_wrong_keys_are_limited_per_address_and_a_right_key_still_works(settings
         assert page.get("/tisch/nochmal/").status_code == 429
         assert "unbekannte Links" in page.get("/tk/nochmal/").content.decode()  # German first
         assert page.get("/s/nochmal/").status_code == 429
+        assert api.get("/api/s/nochmal/").status_code == 429  # a player's key alike
         # ... while a right key from the same address (the whole hall's) reads and saves as before,
         assert api.get(f"/api/tisch/{table.entry_key}/").status_code == 200
         assert page.get(f"/tisch/{table.entry_key}/").status_code == 200

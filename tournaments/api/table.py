@@ -150,9 +150,12 @@ class PlayerPageView(ApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(tags=["player"], summary="A player's own page: seat now, table mates, games per round, place",
-                   responses={200: s.PlayerPageSerializer, 404: NO_KEY})
+                   responses={200: s.PlayerPageSerializer, 404: NO_KEY, 429: THROTTLED})
     def get(self, request: Request, key: str) -> Response:
         registration = registration_for_key(key)
-        if registration is None:
+        if registration is None:  # a key that opens nothing counts against the address
+            wait = wrong_key_wait(request)
+            if wait is not None:
+                raise exceptions.Throttled(wait)
             raise exceptions.NotFound()
         return Response(s.PlayerPageSerializer(player_page(registration)).data)
