@@ -10,7 +10,8 @@ from operator import itemgetter
 
 import orjson
 from django.db import connection, connections
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -400,6 +401,16 @@ def standings_is_current(tournament, snapshot: StandingsSnapshot | None = None) 
     if snapshot is None:
         snapshot = getattr(tournament, "standings_snapshot", None)
     return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
+
+
+def tournaments_lagging(changed_before) -> list[int]:
+    """The running tournaments with a game revision made before ``changed_before`` that their snapshot
+    does not count (no snapshot: any revision); one statement, for a worker's look every few seconds."""
+    missed = HandRevision.objects.filter(
+        table__round__tournament_id=OuterRef("pk"), at__lt=changed_before,
+        pk__gt=Coalesce(OuterRef("standings_snapshot__revision"), Value(0)))
+    return list(Tournament.objects.filter(status=Tournament.Status.RUNNING).filter(Exists(missed))
+                .order_by("pk").values_list("pk", flat=True))
 
 
 # --- The pages' reads of the snapshot ---
