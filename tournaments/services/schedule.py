@@ -35,7 +35,6 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
-
 from datetime import timedelta
 
 from celery import bootsteps, shared_task
