@@ -14,7 +14,8 @@ from .broker import transport_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schafkopfrennen.settings")
 
-app = Celery("schafkopfrennen")
+# The broker's connections try again every second after an outage (schafkopfrennen/broker.py).
+app = Celery("schafkopfrennen", amqp="schafkopfrennen.broker:AMQP")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 if app.conf.task_always_eager and not app.conf.broker_url:
     # In-process, Celery still takes a producer from its pool; an in-memory transport needs no server

@@ -30,6 +30,7 @@ from django.db import DatabaseError, close_old_connections, connection, reset_qu
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.http.cookie import parse_cookie
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
@@ -133,7 +134,8 @@ class UnchangedPolls:
         # listen: remember each path's state while PostgreSQL announces no committed change (changes.py)
         self.listen = listen
         self.known: dict[str, tuple[int, State]] = {}  # path -> (the changes' generation it was read at, its state)
-        # (path, query, language cookie, Accept-Language, htmx, tag sent) -> (generation, the 304's headers)
+        # (path, query, language cookie, Accept-Language, htmx, tag sent) -> (generation, the 304's headers,
+        # when to read the state again all the same)
         self.unchanged: dict[tuple, tuple[int, list[tuple[str, str]]]] = {}
         self.skip_cookies = (settings.SESSION_COOKIE_NAME, getattr(settings, "MESSAGE_COOKIE_NAME", "messages"))
         # the view's own caching headers, made once
@@ -160,7 +162,7 @@ class UnchangedPolls:
             key = (path, environ.get("QUERY_STRING", ""), cookies.get(settings.LANGUAGE_COOKIE_NAME),
                    environ.get("HTTP_ACCEPT_LANGUAGE"), bool(environ.get("HTTP_HX_REQUEST")), sent)
             decided = self.unchanged.get(key)
-            if decided is not None and decided[0] == generation:
+            if decided is not None and decided[0] == generation and not _due(decided[2]):
                 return decided[1]
         polled = _polled(path, settings.ROOT_URLCONF)
         if polled is None:
@@ -182,7 +184,7 @@ class UnchangedPolls:
             return None
         headers = [("ETag", tag), *self.headers]
         if key is not None:
-            _kept(self.unchanged)[key] = (generation, headers)
+            _kept(self.unchanged)[key] = (generation, headers, _recheck_after(found))
         return headers
 
     def generation(self) -> int | None:
@@ -196,7 +198,7 @@ class UnchangedPolls:
         """The page's state: as read before if no change has committed since ``generation`` (taken
         before; None: read it), else read now; ``_UNREAD`` if the database failed."""
         known = self.known.get(path) if generation is not None else None
-        if known is not None and known[0] == generation:
+        if known is not None and known[0] == generation and not _due(_recheck_after(known[1])):
             return known[1]
         reset_queries()  # what Django does for the database at a request's start and end
         close_old_connections()
@@ -209,6 +211,17 @@ class UnchangedPolls:
         if generation is not None:  # taken before the read: a change committed since moved it on
             _kept(self.known)[path] = (generation, found)
         return found
+
+
+def _recheck_after(state: State) -> datetime | None:
+    """When a state must be read again though nothing committed: its reusable read says so as
+    ``recheck_after`` (standings whose waiting games turn stale after a minute); None: at the next commit."""
+    reused = state[2] if state is not None and len(state) > 2 else None
+    return getattr(reused, "recheck_after", None)
+
+
+def _due(moment: datetime | None) -> bool:
+    return moment is not None and timezone.now() >= moment
 
 
 def _kept(known: dict) -> dict:

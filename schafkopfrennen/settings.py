@@ -303,6 +303,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker tries to reach a lost broker for ever, once a second (schafkopfrennen/broker.py): Celery's 100
+# tries would end it after less than two minutes of a Redis outage.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 
 LOGGING = {
     "version": 1,

@@ -130,3 +130,30 @@ def test_a_lost_listening_connection_is_noticed_and_replaced(field):
     with connection.cursor() as cursor:
         cursor.execute("UPDATE tournaments_tournament SET name = 'Saal 3' WHERE id = %s", [field.pk])
     assert moved_on(listener, after)  # the new connection listens
+
+
+def test_a_poll_of_standings_behind_learns_that_they_turned_stale_though_nothing_committed(field, monkeypatch):
+    """Issue 33: standings behind for longer than a minute say so; a phone polling them must learn it
+    although no change commits meanwhile (Redis away after the round's last game)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from scoring.models import StandingsSnapshot
+    from tournaments.services.standings import standings_recompute
+
+    standings_recompute(tournament_id=field.pk)
+    StandingsSnapshot.objects.filter(tournament=field).update(revision=0)  # its games not counted
+    entry = UnchangedPolls(Django(), listen=True)
+    listening()
+    url = "/t/saal/rangliste/"
+    tag = get(entry, url, HTTP_ACCEPT_LANGUAGE="de")[1]["ETag"]
+    assert get(entry, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_LANGUAGE="de")[0] == 304
+    with CaptureQueriesContext(connection) as kept:
+        assert get(entry, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_LANGUAGE="de")[0] == 304
+    assert len(kept) == 0  # kept while nothing commits and the games wait for less than a minute
+    now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: now() + datetime.timedelta(minutes=2))  # later; no commit
+    status, headers, body = get(entry, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_LANGUAGE="de")
+    assert status == 200 and headers["ETag"] != tag
+    assert "die letzten Spiele sind noch nicht gezählt" in body.decode()

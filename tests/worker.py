@@ -1,6 +1,8 @@
 """A real Celery worker process on Redis, sharing the test database (used under CI)."""
 import contextlib
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -39,17 +41,17 @@ def test_database_url() -> str:
 
 
 @contextlib.contextmanager
-def celery_worker(queue: str | None = None) -> Iterator[str]:
+def celery_worker(queue: str | None = None, broker_url: str = BROKER_URL) -> Iterator[str]:
     """Start `celery -A schafkopfrennen worker` on its own queue; yield the queue name.
 
     The worker also loads the tests' own task (``tests/worker_tasks.py``).
     """
-    if not redis_reachable():
-        skip_or_fail(f"Redis is not reachable at {BROKER_URL}: start redis-server (apt install redis-server)")
+    if not redis_reachable(broker_url):
+        skip_or_fail(f"Redis is not reachable at {broker_url}: start redis-server (apt install redis-server)")
     queue = queue or f"test-{uuid.uuid4().hex[:8]}"
     env = {
         **os.environ,
-        "CELERY_BROKER_URL": BROKER_URL,
+        "CELERY_BROKER_URL": broker_url,
         "DATABASE_URL": test_database_url(),
         "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
     }
@@ -71,8 +73,8 @@ def celery_worker(queue: str | None = None) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def real_broker(queue: str | None = None) -> Iterator[object]:
-    """Make the project's Celery app send through Redis instead of running tasks in-process.
+def real_broker(queue: str | None = None, url: str = BROKER_URL) -> Iterator[object]:
+    """Make the project's Celery app send through Redis (at ``url``) instead of running tasks in-process.
 
     With ``queue``, every task goes to that queue (the one a test's worker listens on).
     """
@@ -82,11 +84,11 @@ def real_broker(queue: str | None = None) -> Iterator[object]:
 
     keys = ("task_always_eager", "broker_url", "broker_transport", "task_default_queue")
     old = {key: app.conf.get(key) for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, broker_transport=transport_for(BROKER_URL),
+    app.conf.update(task_always_eager=False, broker_url=url, broker_transport=transport_for(url),
                     **({"task_default_queue": queue} if queue else {}))
     _forget_pools(app)  # a pool made for another broker must not be reused
     try:
-        with app.connection_for_write(BROKER_URL) as conn:
+        with app.connection_for_write(url) as conn:
             yield conn
     finally:
         _forget_pools(app)
@@ -105,3 +107,53 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1) -> bool:
             return True
         time.sleep(interval)
     return predicate()
+
+
+# A test's own Redis, which it may stop and start again (the shared one on 6379 serves everybody else).
+OWN_REDIS_PORTS = range(int(os.environ.get("TEST_OWN_REDIS_PORT", "8390")), 8400)
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port of OWN_REDIS_PORTS, without persistence: stopped
+    (``stop``: killed, as a crash or a restart takes Redis away) and started again empty (``start``)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        if shutil.which("redis-server") is None:
+            skip_or_fail("redis-server is not installed (apt install redis-server)")
+        self.dir = tmp_path
+        self.port = next((p for p in OWN_REDIS_PORTS if _port_free(p)), None)
+        if self.port is None:
+            skip_or_fail(f"no free port in {OWN_REDIS_PORTS} for a test's own Redis")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.dir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for(lambda: redis_reachable(self.url), timeout=20, interval=0.05):
+            self.stop()
+            raise AssertionError(f"the test's own redis-server did not come up on port {self.port}")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def __enter__(self) -> "OwnRedis":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True

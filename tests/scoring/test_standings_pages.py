@@ -183,3 +183,38 @@ def test_the_time_of_computing_is_shown_in_the_sites_time_zone_on_every_page(cli
         for url in ("/t/halle/rangliste/", "/t/halle/rangliste/beamer/", "/t/halle/rangliste/?runde=1"):
             page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
             assert shown in page, url
+
+
+def test_standings_behind_for_more_than_a_minute_say_so_plainly_on_the_pages_and_in_the_csv(client, field):
+    """Issue 33: "Neuere Spiele werden noch gezählt" while nothing counted (Redis away) misled the hall.
+    Games waiting longer than a minute: the pages and the CSV say since when the list is behind."""
+    import datetime
+
+    from django.db.models import F
+    from django.template.defaultfilters import time as time_filter
+    from django.utils import timezone
+
+    from tournaments.models import HandRevision
+
+    revisions = HandRevision.objects.filter(table__round__tournament=field).order_by("pk")
+    counted, waiting = revisions[0], revisions[1]
+    StandingsSnapshot.objects.filter(tournament=field).update(revision=counted.pk)  # the later games not counted
+    url, csv_url = "/t/halle/rangliste/", "/t/halle/rangliste.csv"
+    young = client.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
+    assert "Neuere Spiele werden noch gezählt" in young.content.decode() and "Stand von" not in young.content.decode()
+    assert "Stand von" not in client.get(csv_url, HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")
+
+    revisions.update(at=F("at") - datetime.timedelta(minutes=2))  # two minutes later, still nothing counted
+    since = time_filter(timezone.localtime(waiting.at - datetime.timedelta(minutes=2)), "H:i")
+    german = f"Stand von {since} – die letzten Spiele sind noch nicht gezählt."
+    polled = client.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de", HTTP_IF_NONE_MATCH=young["ETag"])
+    assert polled.status_code == 200  # a polling phone gets the new sentence, not a 304
+    for page in (polled, client.get(url, HTTP_ACCEPT_LANGUAGE="de"), client.get(url + "beamer/", HTTP_ACCEPT_LANGUAGE="de")):
+        text = page.content.decode()
+        assert german in text and "Neuere Spiele werden noch gezählt" not in text
+    lines = client.get(csv_url, HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig").splitlines()
+    assert lines[0] == german and lines[1].startswith("Platz;")
+    english = client.get(csv_url, HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig").splitlines()[0]
+    assert english == f"Standings as of {since} – the latest games have not been counted yet."
+    download = client.get("/t/halle/rangliste.json").json()
+    assert download["current"] is False and download["not_counted_since"] == revisions[1].at.isoformat()

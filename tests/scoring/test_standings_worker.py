@@ -175,3 +175,88 @@ def test_a_chain_on_two_workers_with_the_cache_on_redis_counts_bursts_and_lulls_
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
     result, info = standings_compute(tournament)
     assert [snapshot.overall, snapshot.data] == json.loads(json.dumps(snapshot_documents(result, info)))
+
+
+def _equals_a_full_recompute(tournament: Tournament) -> bool:
+    import json
+
+    from tournaments.selectors.standings import standings_compute
+    from tournaments.services.standings import snapshot_documents
+
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    if snapshot is None or snapshot.marker != games_marker(tournament):
+        return False
+    result, info = standings_compute(tournament)
+    return [snapshot.overall, snapshot.data] == json.loads(json.dumps(snapshot_documents(result, info)))
+
+
+OUTAGE_SECONDS = 43.5  # kombu's tries after a loss: 0, 2, 6, 12, 20, 30, 42, 56 s
+
+
+def test_games_entered_while_redis_was_away_are_counted_within_seconds_of_its_return(monkeypatch, tmp_path):
+    """Issue 33: Redis (broker and cache, as on the evening) goes away during the last games of a round,
+    for three quarters of a minute. The saves still succeed; once Redis is back the same worker, never
+    restarted, counts what was missed within 10 s, without anybody opening a page. (With kombu's own
+    pauses between tries, 2, 4, 6 ... s, the worker would come back only 56 s after the loss.)"""
+    import time
+
+    import redis
+
+    from schafkopfrennen.cache import RedisCache
+    from tests.worker import OwnRedis
+    from tournaments.services import schedule
+
+    with OwnRedis(tmp_path) as own:
+        monkeypatch.setenv("REDIS_CACHE_URL", own.url)  # the worker's cache: the same Redis as its broker
+        monkeypatch.setattr(schedule, "cache", RedisCache(own.url, {}))
+        monkeypatch.setattr(schedule, "_held_until", {})
+        tournament, tables = _published_round()
+        queue = f"test-{uuid.uuid4().hex[:8]}"
+        with real_broker(queue, url=own.url), celery_worker(queue, broker_url=own.url):
+            _enter_games(tables, 6, seed=21)
+            assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=60)
+            lease = schedule.cache.make_key(schedule.lease_key(tournament.pk))
+            assert wait_for(lambda: redis.Redis.from_url(own.url).exists(lease) == 0, timeout=30)  # the chain ended
+
+            own.stop()
+            gone = time.monotonic()
+            _enter_games(tables, 2, seed=22)  # the last games of the round: every save answers 201
+            assert sum(t.hands.count() for t in tables) == 8 * len(tables)
+            assert not _equals_a_full_recompute(tournament)
+
+            time.sleep(max(0.0, gone + OUTAGE_SECONDS - time.monotonic()))
+            own.start()  # back, empty (no persistence): nothing queued survived
+            assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=10), \
+                "the games entered while Redis was away were not counted within 10 s of its return"
+
+
+def test_a_running_worker_counts_a_change_whose_send_failed_on_the_web_side_only(tmp_path):
+    """The worker's Redis is fine, but the web host could not reach it when the game was saved (nothing
+    was sent): the worker's own periodic look counts the change, with no further change or page view."""
+    import datetime
+
+    import redis
+    from django.utils import timezone
+
+    from tests.worker import BROKER_URL, OwnRedis
+    from tournaments.models import HandRevision
+    from tournaments.services.schedule import CATCH_UP_AFTER_SECONDS, CATCH_UP_EVERY_SECONDS
+
+    tournament, tables = _published_round()
+    unreachable = OwnRedis(tmp_path)  # a port nobody listens on: the web's every send is refused
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    broker = redis.Redis.from_url(BROKER_URL)
+    with celery_worker(queue):
+        with real_broker(queue):  # the worker is up, and the catch-up it sent on connecting is done
+            _enter_games(tables, 1, seed=30)
+            assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=60)
+            assert wait_for(lambda: broker.llen(queue) == 0  # (unacked: held by a worker; of this queue's)
+                            and not any(queue.encode() in held for held in broker.hvals("unacked")), timeout=30)
+        with real_broker(queue, url=unreachable.url):
+            _enter_games(tables, 2, seed=31)
+        assert not _equals_a_full_recompute(tournament)
+        # the changes are as old as the look waits for (a chain would have counted them long before)
+        HandRevision.objects.filter(table__round__tournament=tournament).update(
+            at=timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS))
+        assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=3 * CATCH_UP_EVERY_SECONDS), \
+            "the worker's periodic look did not count the missed change"

@@ -3,6 +3,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import datetime
 import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -10,10 +11,12 @@ from operator import itemgetter
 
 import orjson
 from django.db import connection, connections
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import time_format
 from django.utils.translation import gettext
 
 from schafkopfrennen.meanwhile import statement_meanwhile
@@ -402,10 +405,32 @@ def standings_is_current(tournament, snapshot: StandingsSnapshot | None = None) 
     return snapshot is not None and not revisions_after(tournament.pk, snapshot.revision)
 
 
+def tournaments_lagging(changed_before) -> list[int]:
+    """The running tournaments with a game revision made before ``changed_before`` that their snapshot
+    does not count (no snapshot: any revision); one statement, for a worker's look every few seconds."""
+    missed = HandRevision.objects.filter(
+        table__round__tournament_id=OuterRef("pk"), at__lt=changed_before,
+        pk__gt=Coalesce(OuterRef("standings_snapshot__revision"), Value(0)))
+    return list(Tournament.objects.filter(status=Tournament.Status.RUNNING).filter(Exists(missed))
+                .order_by("pk").values_list("pk", flat=True))
+
+
 # --- The pages' reads of the snapshot ---
 
 
 PAGE_SIZE = 50  # rows per page of the public standings (the projector scrolls the whole list)
+# Games waiting this long to be counted are no longer "being counted": the list says plainly since when
+# it is behind (a chain counts a game within a quarter of a second; a worker catches up within seconds).
+STALE_AFTER = datetime.timedelta(minutes=1)
+
+
+def stale_note(waiting_since) -> str:
+    """The sentence that says the standings are behind, since the first game not counted (``waiting_since``),
+    once that has waited longer than STALE_AFTER; '' otherwise. For the page, the projector and the CSV."""
+    if waiting_since is None or timezone.now() - waiting_since <= STALE_AFTER:
+        return ""
+    return gettext("Standings as of %(time)s – the latest games have not been counted yet.") % {
+        "time": time_format(timezone.localtime(waiting_since), "H:i")}
 
 
 @dataclass(frozen=True)
@@ -421,6 +446,11 @@ class StandingsView:
     total: int = 0  # rows before paging (after a search)
     me: dict[str, Any] | None = None  # the viewer's own row (from his player page), wherever it stands
     version: int = 0
+    waiting_since: Any = None  # when the first game not counted was entered (None: current)
+
+    @property
+    def stale_note(self) -> str:
+        return stale_note(self.waiting_since)
 
 
 def _snapshot(tournament) -> StandingsSnapshot | None:
@@ -440,8 +470,8 @@ def _state_sql(vendor: str) -> str:
         f"(SELECT COUNT(*) FROM \"{c}\" x {of_tournament} AND r.status = 'published'), "
         f'(SELECT COUNT(*) FROM "{tb}" x JOIN "{r}" r ON r.id = x.round_id WHERE r.tournament_id = t.id '
         f"AND x.closed_reason > ''), "
-        f'CASE WHEN (SELECT MAX(x.id) FROM "{h}" x) <= s.revision THEN 0 '
-        f'WHEN EXISTS (SELECT 1 FROM "{h}" x {of_tournament} AND x.id > s.revision) THEN 1 ELSE 0 END '
+        f'CASE WHEN (SELECT MAX(x.id) FROM "{h}" x) <= s.revision THEN NULL '
+        f'ELSE (SELECT x.at FROM "{h}" x {of_tournament} AND x.id > s.revision ORDER BY x.id LIMIT 1) END '
         f'FROM "{t}" t LEFT JOIN "{s}" s ON s.tournament_id = t.id WHERE t.')
 
 
@@ -456,14 +486,17 @@ def _aware(value: Any) -> Any:
 
 
 class StandingsPoll(NamedTuple):
-    """What a standings page may reuse of its poll's read (``standings_state``): whether newer games wait,
-    and the snapshot's identity (no snapshot: ``snapshot_id`` None)."""
+    """What a standings page may reuse of its poll's read (``standings_state``): whether newer games wait
+    (and since when), and the snapshot's identity (no snapshot: ``snapshot_id`` None)."""
     current: bool
     tournament_id: int
     snapshot_id: int | None
     version: int | None
     revision: int | None
     computed_at: Any
+    waiting_since: Any = None
+    # when the token changes without a commit, as games waiting turn stale (``polling.UnchangedPolls``)
+    recheck_after: Any = None
 
     def snapshot(self) -> StandingsSnapshot | None:
         """The snapshot without its documents (what ``standings_view`` reads of it)."""
@@ -491,12 +524,16 @@ def standings_state(slug: str | None = None, *,
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, status, public, version, computed_at, snapshot_id, revision, published, closed, confirmed, with_reason, newer = row
-    current = version is not None and not newer
+    pk, status, public, version, computed_at, snapshot_id, revision, published, closed, confirmed, with_reason, waiting = row
+    waiting = _aware(waiting)  # the first game the snapshot does not count: when it was entered
+    current = version is not None and waiting is None
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
     computed_at = _aware(computed_at)
-    return (f"{version}-{int(current)}-{int(bool(public))}-{status}-{progress}", computed_at,
-            StandingsPoll(current, pk, snapshot_id, version, revision, computed_at))
+    stale = bool(stale_note(waiting))
+    counted = "s" if stale else int(current)  # s: behind for longer than STALE_AFTER
+    return (f"{version}-{counted}-{int(bool(public))}-{status}-{progress}", computed_at,
+            StandingsPoll(current, pk, snapshot_id, version, revision, computed_at, waiting,
+                          None if waiting is None or stale else waiting + STALE_AFTER))
 
 
 _LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
@@ -556,9 +593,10 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     """
     if poll is None:
         snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
-        current = snapshot is not None and standings_is_current(tournament, snapshot)
+        waiting = None if snapshot is None else _waiting_since(tournament.pk, snapshot.revision)
+        current = snapshot is not None and waiting is None
     else:
-        snapshot, current = poll.snapshot(), poll.current
+        snapshot, current, waiting = poll.snapshot(), poll.current, poll.waiting_since
     if snapshot is None:
         return StandingsView([], round, [], None, False, False)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
@@ -572,7 +610,13 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
         page = min(max(page or 1, 1), pages)
         rows = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
     return StandingsView(rows, round, rounds, snapshot.computed_at, current, True, page=page or 1, pages=pages,
-                         total=total, me=mine, version=snapshot.version)
+                         total=total, me=mine, version=snapshot.version, waiting_since=waiting)
+
+
+def _waiting_since(tournament_id: int, revision: int):
+    """When the first game revision newer than ``revision`` was made (None: none is)."""
+    return (HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id)
+            .order_by("pk").values_list("at", flat=True).first())
 
 
 @dataclass(frozen=True)

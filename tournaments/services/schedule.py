@@ -21,9 +21,13 @@ Without a worker (the embedded default) the merge runs in-process after the comm
 work, never a whole-tournament recompute. With a cache local to each process (a warned-about set-up,
 ``tournaments.checks``) a chain's lease could not be seen by the worker: every change sends its
 merge at once.
-If the broker is down the change is still stored (the tables keep playing), the page shows that the
-standings lag, and the next change, a starting worker or an organiser (a POST: "count every game
-again") schedules the catch-up; a page view only reads.
+If the broker (or the cache's Redis) is down the change is still stored (the tables keep playing) and
+the page shows that the standings lag. Every worker catches up by itself (``StandingsCatchUp``, a step
+of its consumer): each time it connects to the broker -- at its start, and again once the broker is back
+after an outage -- it counts every started tournament whose snapshot misses games or substitutes, and
+while connected it looks every CATCH_UP_EVERY_SECONDS for a running tournament with a change older than
+CATCH_UP_AFTER_SECONDS that no merge counted (a send that failed on the web's side only, a chain that
+stopped). An organiser may still ask at once (a POST: "count every game again"); a page view only reads.
 """
 import contextlib
 import logging
@@ -31,17 +35,19 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
+from datetime import timedelta
 
-from celery import shared_task
-from celery.signals import worker_ready
+from celery import bootsteps, shared_task
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from schafkopfrennen.cache import CacheScript
+from schafkopfrennen.celery import app
 
 from ..models import Tournament
-from ..selectors.standings import games_marker
-from .standings import standings_update
+from ..selectors.standings import games_marker, tournaments_lagging
+from .standings import standings_recompute, standings_update
 from .standings_tasks import standings_recompute_task, standings_update_task
 
 log = logging.getLogger(__name__)
@@ -55,6 +61,11 @@ WINDOW_SECONDS = 0.25
 LEASE_SECONDS = 1.0
 _MARGIN = 0.02  # seconds: a process's clock and Redis's expiry need not agree to the millisecond
 _FAILED_RUNS = 5  # a chain whose merge fails this often in a row stops (the catch-up repairs later)
+# A connected worker looks this often for changes that no merge counted (one small query) ...
+CATCH_UP_EVERY_SECONDS = 5.0
+# ... and counts those made at least this long ago: a younger one is still a chain's to merge (within a
+# quarter of a second, or a busy worker's queue later), and a recompute beside it would only add work.
+CATCH_UP_AFTER_SECONDS = 15.0
 
 
 def lease_key(tournament_id: int) -> str:
@@ -222,25 +233,73 @@ def standings_schedule_on_commit(tournament_id: int, table_ids: Iterable[int] | 
     transaction.on_commit(lambda: standings_schedule(tournament_id, tables))
 
 
-def standings_catch_up() -> int:
-    """Recompute every started tournament whose snapshot misses games or substitutes (after an outage)."""
+def standings_catch_up(*, missed_for: float | None = None) -> int:
+    """Recompute, here and now, the tournaments whose snapshot lags behind their games; returns how many.
+
+    ``missed_for`` None: every started tournament whose snapshot misses games or substitutes (after an
+    outage: a worker that (re)connects). Seconds: the running tournaments with a change at least that
+    old that the snapshot does not count (a worker's periodic look; one query while none lags).
+    """
+    if missed_for is None:
+        lagging = [t.pk for t in Tournament.objects.exclude(status=Tournament.Status.PLANNED)
+                   .select_related("standings_snapshot").order_by("pk")
+                   if getattr(t, "standings_snapshot", None) is None or t.standings_snapshot.marker != games_marker(t)]
+    else:
+        lagging = tournaments_lagging(timezone.now() - timedelta(seconds=missed_for))
     count = 0
-    for tournament in Tournament.objects.exclude(status=Tournament.Status.PLANNED).select_related("standings_snapshot"):
-        snapshot = getattr(tournament, "standings_snapshot", None)
-        if (snapshot is None or snapshot.marker != games_marker(tournament)) and standings_schedule(tournament.pk):
+    for tournament_id in lagging:
+        try:
+            standings_recompute(tournament_id=tournament_id)
+        except Exception:  # one tournament's failure must not keep the others behind
+            log.exception("the standings catch-up of tournament %s failed", tournament_id)
+        else:
             count += 1
+    if count:
+        log.warning("standings caught up after missed updates: %s tournament(s)", count)
     return count
 
 
 @shared_task(acks_late=True)
-def standings_catch_up_task() -> int:
-    """Recompute every tournament whose snapshot lags behind its games (after an outage)."""
-    return standings_catch_up()
+def standings_catch_up_task(missed_for: float | None = None) -> int:
+    """Recompute every tournament whose snapshot lags behind its games (see ``standings_catch_up``)."""
+    return standings_catch_up(missed_for=missed_for)
 
 
-@worker_ready.connect
-def _catch_up_when_a_worker_starts(sender=None, **kwargs) -> None:
+class StandingsCatchUp(bootsteps.StartStopStep):
+    """A step of every worker's consumer (Celery's bootsteps): catch-ups that need neither a change nor a page.
+
+    Celery starts a consumer's steps each time it has connected to the broker -- when the worker starts
+    and again when the broker is back after an outage (the consumer reconnects by itself, and stops its
+    steps while the connection is lost) -- and stops them on a lost connection. On each start the step
+    sends a whole catch-up; while connected, its timer sends a look for changes older than
+    CATCH_UP_AFTER_SECONDS every CATCH_UP_EVERY_SECONDS (expiring unrun if the worker is too busy).
+    Both go to the first queue this worker consumes, so a worker on its own queue catches up itself.
+    """
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+    tref = None
+
+    def start(self, c) -> None:
+        queue = next(iter(c.app.amqp.queues.consume_from), None)
+        _send_catch_up(queue, None)
+        self.tref = c.timer.call_repeatedly(CATCH_UP_EVERY_SECONDS, _send_catch_up,
+                                            (queue, CATCH_UP_AFTER_SECONDS), priority=10)
+
+    def stop(self, c) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+    shutdown = stop
+
+
+def _send_catch_up(queue: str | None, missed_for: float | None) -> None:
     try:
-        standings_catch_up_task.delay()
-    except Exception:  # the broker may still be coming up; the next change schedules anyway
-        log.exception("could not schedule the standings catch-up")
+        standings_catch_up_task.apply_async(
+            kwargs={"missed_for": missed_for}, **({"queue": queue} if queue else {}),
+            **({"expires": CATCH_UP_EVERY_SECONDS * 2} if missed_for is not None else {}))
+    except Exception:  # the broker may be going away again: the next connection sends anew
+        log.warning("could not send the standings catch-up", exc_info=True)
+
+
+app.steps["consumer"].add(StandingsCatchUp)

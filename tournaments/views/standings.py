@@ -107,6 +107,7 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         response = JsonResponse({
             "tournament": tournament.slug, "round": view.round, "current": view.current,
             "computed_at": view.computed_at.isoformat() if view.computed_at else None,
+            "not_counted_since": view.waiting_since.isoformat() if view.waiting_since else None,
             "standings": [
                 {key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
                                             "lost_solos", "round_points", "note")}
@@ -117,6 +118,8 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response.write("\ufeff")  # so spreadsheet programs read the umlauts right
         writer = csv_writer(response, delimiter=";")  # a name like "=HYPERLINK(...)" stays text
+        if view.stale_note:  # first, where a reader looks: the list is behind, and since when
+            writer.writerow([view.stale_note])
         rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
         writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
                          _("Lost solos"), *rounds])
