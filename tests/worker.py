@@ -39,10 +39,11 @@ def test_database_url() -> str:
 
 
 @contextlib.contextmanager
-def celery_worker(queue: str | None = None) -> Iterator[str]:
+def celery_worker(queue: str | None = None, env: dict | None = None) -> Iterator[str]:
     """Start `celery -A schafkopfrennen worker` on its own queue; yield the queue name.
 
-    The worker also loads the tests' own task (``tests/worker_tasks.py``).
+    The worker also loads the tests' own task (``tests/worker_tasks.py``); ``env`` is added to its
+    environment (the browser tests give it production's settings).
     """
     if not redis_reachable():
         skip_or_fail(f"Redis is not reachable at {BROKER_URL}: start redis-server (apt install redis-server)")
@@ -52,6 +53,7 @@ def celery_worker(queue: str | None = None) -> Iterator[str]:
         "CELERY_BROKER_URL": BROKER_URL,
         "DATABASE_URL": test_database_url(),
         "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
+        **(env or {}),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",
