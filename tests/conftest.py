@@ -59,7 +59,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 def collected_static(tmp_path_factory):
     """The static files collected once per run as a deployment collects them (tests/production.py):
     returns the settings in which production differs from the tests, STATIC_ROOT the collected files."""
-    from tests.production import collect_static
+    from tests.production import collect_static  # Django's: the pure engine tests also run on a bare Python
 
     return collect_static(tmp_path_factory.mktemp("staticfiles"))
 

@@ -83,7 +83,7 @@ def production_app():
     from django.core.handlers.wsgi import WSGIHandler
     from django.test.testcases import _MediaFilesHandler
 
-    from schafkopfrennen.polling import UnchangedPolls
+    from schafkopfrennen.polling import UnchangedPolls  # it reads the settings when imported: at first use
 
     return _MediaFilesHandler(UnchangedPolls(WSGIHandler(), listen=settings.POLLS_LISTEN))
 
@@ -98,7 +98,7 @@ def live_server(live_server, collected_static, django_db_setup):
         with override_settings(**collected_static):
             httpd.set_app(OfflineGate(production_app()))
     yield live_server
-    from schafkopfrennen.changes import stop_listener
+    from schafkopfrennen.changes import stop_listener  # beside its use, as UnchangedPolls above
 
     stop_listener()  # UnchangedPolls' listening connection would keep the test database from being dropped
 
@@ -109,6 +109,7 @@ def _celery_queue(django_db_setup, django_db_blocker):
     database, the server's secret and the cache on Redis (tests/worker.py)."""
     from django.conf import settings
 
+    # only when a worker test runs (tests.worker needs redis-py)
     from tests.production import PRODUCTION_ENV
     from tests.worker import BROKER_URL, celery_worker
 
@@ -129,6 +130,7 @@ def _as_production(request, collected_static):
         with override_settings(**collected_static):
             yield
         return
+    # only when a worker test runs, as in _celery_queue
     from tests.production import production_overrides
     from tests.worker import BROKER_URL, real_broker
 
