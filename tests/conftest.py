@@ -16,11 +16,61 @@ else:
     hypothesis_settings.load_profile("schafkopfrennen")
 
 
+# Tests only: a fast password hasher. Every test user costs one hash, and settings.py's default (PBKDF2 with
+# a million iterations, as production keeps it) costs a quarter of a second each. Django's own suite does this.
+TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config):
+    try:
+        from django.conf import settings
+    except ImportError:  # the pure engine tests also run on a bare Python
+        return
+    if settings.configured or os.environ.get("DJANGO_SETTINGS_MODULE"):
+        settings.PASSWORD_HASHERS = TEST_PASSWORD_HASHERS
+
+
 def skip_or_fail(reason: str) -> None:
     """Skip on a newcomer's machine; fail under CI, where nothing may skip for a missing service."""
     if IN_CI:
         pytest.fail(f"CI=true but {reason}")
     pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """At the very end, what did not run and why (a newcomer's machine without PostgreSQL, Redis or
+    Chromium): one line per reason with how many tests it skipped."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    terminalreporter.section("not run on this machine", sep="=", yellow=True, bold=True)
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"{count:4d} skipped: {reason}")
+    terminalreporter.write_line("CI (CI=true, .ci/run) runs them all: there a missing service fails instead.")
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """The static files collected once per run as a deployment collects them (tests/production.py):
+    returns the settings in which production differs from the tests, STATIC_ROOT the collected files."""
+    from tests.production import collect_static  # Django's: the pure engine tests also run on a bare Python
+
+    return collect_static(tmp_path_factory.mktemp("staticfiles"))
+
+
+@pytest.fixture
+def production(collected_static):
+    """The test runs with production's settings: DEBUG off, the manifest storage's hashed static URLs."""
+    from django.test.utils import override_settings
+
+    with override_settings(**collected_static):
+        yield collected_static
 
 
 @pytest.fixture(autouse=True)

@@ -41,10 +41,11 @@ def test_database_url() -> str:
 
 
 @contextlib.contextmanager
-def celery_worker(queue: str | None = None, broker_url: str = BROKER_URL) -> Iterator[str]:
+def celery_worker(queue: str | None = None, broker_url: str = BROKER_URL, env: dict | None = None) -> Iterator[str]:
     """Start `celery -A schafkopfrennen worker` on its own queue; yield the queue name.
 
-    The worker also loads the tests' own task (``tests/worker_tasks.py``).
+    The worker also loads the tests' own task (``tests/worker_tasks.py``); ``env`` is added to its
+    environment (the browser tests give it production's settings).
     """
     if not redis_reachable(broker_url):
         skip_or_fail(f"Redis is not reachable at {broker_url}: start redis-server (apt install redis-server)")
@@ -54,6 +55,7 @@ def celery_worker(queue: str | None = None, broker_url: str = BROKER_URL) -> Ite
         "CELERY_BROKER_URL": broker_url,
         "DATABASE_URL": test_database_url(),
         "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
+        **(env or {}),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",

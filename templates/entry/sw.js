@@ -7,6 +7,8 @@ importScripts({{ workbox_sw_json|safe }});
 var MODULES = {{ modules|safe }};
 var STATIC = {{ static_prefix|safe }};
 var VERSION = {{ cache_version|safe }};
+// The page's styles, scripts and icons under the URLs the server gives them (hashed in production).
+var SHELL = {{ shell|safe }};
 // The table pages: a table's own link, a table card's all-evening link, a player's way to his table.
 var PAGE = /^\/(tisch\/[^/]+|tk\/[^/]+|s\/[^/]+\/tisch)\/$/;
 var PAGES = "skr-table-pages-" + VERSION;
@@ -18,6 +20,11 @@ var routing = workbox.routing, strategies = workbox.strategies, expiration = wor
 var cacheable = workbox.cacheableResponse;
 workbox.core.clientsClaim();
 self.skipWaiting();
+
+// Installed only with the whole shell on the device: a reload without network finds every file the page needs.
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(ASSETS).then(function (cache) { return cache.addAll(SHELL); }));
+});
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {

@@ -1,4 +1,13 @@
-"""Headless Debian Chromium driven by Playwright against Django's live test server.
+"""Headless Debian Chromium driven by Playwright against Django's live test server, as production runs it.
+
+The live server serves with production's settings (issue 33; ``tests/production.py``): settings.py evaluated
+with ``DJANGO_DEBUG=false``, the static files collected once per run into a temporary STATIC_ROOT by the
+manifest storage and served by WhiteNoise under their hashed names, the WSGI entry gunicorn runs
+(``UnchangedPolls`` in front of Django), on the suite's database (PostgreSQL under CI=true). A test marked
+``worker`` also has its tasks (the standings) sent through Redis to a real Celery worker (``tests/worker.py``,
+one for the run), with the cache on Redis as a deployment with workers has it. Every test that uses
+``live_server`` (or ``page``) gets this without asking; ``settings`` and ``monkeypatch`` still reach the
+server, which runs in the test's process.
 
 Screenshots go to test-artifacts/ (kept by CI as artifacts of the run).
 """
@@ -7,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.test.utils import override_settings
 
 from tests.conftest import skip_or_fail
 
@@ -65,13 +75,70 @@ class OfflineGate:
         return self.app(environ, start_response)
 
 
+def production_app():
+    """The WSGI app as schafkopfrennen/wsgi.py composes it for gunicorn (without its gc.freeze, which is the
+    process's business), made now: WhiteNoise reads the collected files and its settings when it is made.
+    Media files are served beside it, as the reverse proxy serves them in a deployment."""
+    from django.conf import settings
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test.testcases import _MediaFilesHandler
+
+    from schafkopfrennen.polling import UnchangedPolls  # it reads the settings when imported: at first use
+
+    return _MediaFilesHandler(UnchangedPolls(WSGIHandler(), listen=settings.POLLS_LISTEN))
+
+
 @pytest.fixture(scope="session")
-def live_server(live_server):
-    """pytest-django's live server, its app wrapped in an OfflineGate (once per session)."""
+def live_server(live_server, collected_static, django_db_setup):
+    """pytest-django's live server serving production's WSGI app (see above), wrapped in an OfflineGate
+    (once per session). pytest-django's own static files handler (files found in the source tree, under
+    their plain names) is left out: the collected, hashed files are served as in production."""
     httpd = live_server.thread.httpd
     if not isinstance(httpd.get_app(), OfflineGate):
-        httpd.set_app(OfflineGate(httpd.get_app()))
-    return live_server
+        with override_settings(**collected_static):
+            httpd.set_app(OfflineGate(production_app()))
+    yield live_server
+    from schafkopfrennen.changes import stop_listener  # beside its use, as UnchangedPolls above
+
+    stop_listener()  # UnchangedPolls' listening connection would keep the test database from being dropped
+
+
+@pytest.fixture(scope="session")
+def _celery_queue(django_db_setup, django_db_blocker):
+    """One real Celery worker for the run's ``worker`` browser tests, with production's settings, the test
+    database, the server's secret and the cache on Redis (tests/worker.py)."""
+    from django.conf import settings
+
+    # only when a worker test runs (tests.worker needs redis-py)
+    from tests.production import PRODUCTION_ENV
+    from tests.worker import BROKER_URL, celery_worker
+
+    with django_db_blocker.unblock(), celery_worker(env={
+        **PRODUCTION_ENV, "DJANGO_SECRET_KEY": settings.SECRET_KEY, "REDIS_CACHE_URL": BROKER_URL,
+    }) as queue:
+        yield queue
+
+
+@pytest.fixture(autouse=True)
+def _as_production(request, collected_static):
+    """While a test that uses the live server runs, this process has production's settings (the pages it
+    renders link the hashed static files); a ``worker`` test's tasks go through Redis to the real worker."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    if request.node.get_closest_marker("worker") is None:
+        with override_settings(**collected_static):
+            yield
+        return
+    # only when a worker test runs, as in _celery_queue
+    from tests.production import production_overrides
+    from tests.worker import BROKER_URL, real_broker
+
+    queue = request.getfixturevalue("_celery_queue")
+    overrides = production_overrides(collected_static["STATIC_ROOT"], CELERY_BROKER_URL=BROKER_URL,
+                                     REDIS_CACHE_URL=BROKER_URL)
+    with override_settings(**overrides), real_broker(queue):
+        yield
 
 
 def cut(route) -> None:
