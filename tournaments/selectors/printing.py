@@ -34,7 +34,7 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
-from .standings import cash_list, prize_list, standings_view, tie_note
+from .standings import cash_list, name_with_substitute, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
@@ -334,7 +334,8 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
     lines = []
     for prize in prizes.prizes:
         winner = prize.winner or {}
-        names = ", ".join(h["name"] for h in prize.holders) if len(prize.holders) > 1 else winner.get("name", "")
+        names = ", ".join(name_with_substitute(h["name"], h.get("substitute_for") or "") for h in prize.holders
+                          if h)
         lines.append(PrizeLine(
             place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),

@@ -642,11 +642,14 @@ class EntryFees:
 
 
 def entry_fees(tournament) -> EntryFees:
-    """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody)."""
+    """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody;
+    a substitute who took over a paid seat without a fee of his own: nobody)."""
     seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
     due = {}
-    for pk, paid, checked_in, withdrawn in tournament.registrations.values_list(
-            "pk", "paid", "checked_in", "withdrawn_after_round"):
+    for pk, paid, checked_in, withdrawn, fee_due in tournament.registrations.values_list(
+            "pk", "paid", "checked_in", "withdrawn_after_round", "fee_due"):
+        if not fee_due:
+            continue
         if paid or pk in seated or (checked_in and withdrawn != 0):
             due[pk] = paid
     fee = tournament.entry_fee_cents
@@ -678,7 +681,9 @@ def prize_list(tournament) -> PrizeList:
                          [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
     by_registration = {r["registration"]: r for r in overall}
     awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
-                       name=by_registration[a.player]["name"], club=by_registration[a.player].get("club", ""),
+                       name=name_with_substitute(by_registration[a.player]["name"],
+                                                 by_registration[a.player].get("substitute_for") or ""),
+                       club=by_registration[a.player].get("club", ""),
                        points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
                        shared_with=a.shared_with, places=a.places) for a in split.awards]
     return PrizeList(
@@ -728,10 +733,6 @@ class CashList(CashBalance):
     pool_left_cents: int = 0  # what the prizes leave in the pool
 
     @property
-    def fees_paid_cents(self) -> int:
-        return self.entry_fees_cents - self.fees_owed_cents
-
-    @property
     def to_pay_cents(self) -> int:
         return sum(r.owes_cents for r in self.rows)
 
@@ -743,9 +744,10 @@ def cash_list(tournament) -> CashList:
     data = snapshot.data if snapshot else {"money": {}, "tischbeste": [], "pot_cents": 0}
     fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
-    for reg in tournament.registrations.select_related("player").order_by("start_number"):
+    for reg in tournament.registrations.select_related("player", "substitute_for__player").order_by("start_number"):
         due = reg.pk in fees.due
-        rows[reg.start_number] = CashRow(reg.start_number, reg.player.name,
+        replaced = reg.substitute_for.player.name if reg.substitute_for else ""
+        rows[reg.start_number] = CashRow(reg.start_number, name_with_substitute(reg.player.name, replaced),
                                          entry_fee_cents=tournament.entry_fee_cents if due else 0,
                                          fee_paid=fees.due.get(reg.pk, True))
     sums: dict[str, int] = defaultdict(int)
@@ -777,6 +779,12 @@ TIEBREAK_REASONS = {
     "lot": lambda: gettext("by lot"),
     "shared": lambda: gettext("shared place"),
 }
+
+
+def name_with_substitute(name: str, substitute_for: str) -> str:
+    """"Quirin Ächter (für Xaver Bräu)": a row of a player who took over another's seat, on every list that
+    is not HTML (the pages say the same in ``standings/_row.html``, with the very same words)."""
+    return f"{name} ({gettext('for %(name)s') % {'name': substitute_for}})" if substitute_for else name
 
 
 def tie_note(note) -> str:
