@@ -8,13 +8,23 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.utils import translation
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.api.conftest import make_tournament, publish_first_round
 from tests.conftest import skip_or_fail
+from tests.factories import ClubFactory
+from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_services_hands import fill, make_table, organiser, rufspiel
 from tournaments.models import AuditEntry, Hand, HandRevision, Round, TableConfirmation
+from scoring.rules.standings import scaled_points
+from tournaments.pdf.score_sheet import render_score_sheet
+from tournaments.pdf.standings import render_standings
 from tournaments.selectors.entry import table_entry_version
+from tournaments.selectors.printing import score_sheet_data, standings_data
+from tournaments.selectors.standings import standings_view
+from tournaments.views.signup import rules_sheet_data
 from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import StateConflict
 from tournaments.services.hands import hand_correct, hand_delete, hand_record, hand_record_at_key, table_confirm
@@ -160,3 +170,67 @@ def test_an_open_table_cannot_be_reopened(closed):
     with pytest.raises(StateConflict) as err:
         table_reopen(table=closed, by=None, reason="nochmal")
     assert err.value.code == "table_open"
+
+
+# --- what the standings and the printed sheets say of a table closed early ------------------------------
+
+
+def pdf_text(content: bytes) -> str:
+    return " ".join(" ".join(page) for page in pdf_pages(content))
+
+
+def closed_in_a_round_of_two_tables(rules: dict, django_capture_on_commit_callbacks):
+    """8 players, 8 games a round: table 1 plays all 8, table 2 is closed after 5 (rules.md section 2)."""
+    tournament = make_tournament(ClubFactory(), rules={"games_per_round": 8, **rules}, standings_public=True)
+    rnd = publish_first_round(tournament)
+    first, second = rnd.tables.order_by("number")
+    with django_capture_on_commit_callbacks(execute=True):
+        fill(first, 8)
+        fill(second, 5)
+        table_close(table=second, by=None, reason=REASON)
+    return tournament, second
+
+
+def test_the_standings_mark_who_played_fewer_games_and_why_and_count_them_as_played(django_capture_on_commit_callbacks):
+    tournament, short = closed_in_a_round_of_two_tables({}, django_capture_on_commit_callbacks)
+    seated = set(short.seats.values_list("registration__start_number", flat=True))
+    with translation.override("en"):
+        view = standings_view(tournament)
+    assert set(view.short) == seated
+    assert view.short[min(seated)] == f"Round 1: 5 of 8 games (table 2: {REASON})"
+    games = {n: sum(h.points.get(str(seat), 0) for h in short.hands.all()) for seat, n in
+             short.seats.values_list("number", "registration__start_number")}
+    assert {r["start_number"]: r["points"] for r in view.rows if r["start_number"] in seated} == games
+    html = Client().get(f"/t/{tournament.slug}/rangliste/", **DE).content.decode()
+    assert html.count(f"Runde 1: 5 von 8 Spielen (Tisch 2: {REASON})") == 4
+
+
+def test_scaled_to_the_full_round_as_a_ruleset_option(django_capture_on_commit_callbacks):
+    tournament, short = closed_in_a_round_of_two_tables({"closed_table_points": "scaled"},
+                                                        django_capture_on_commit_callbacks)
+    played = {n: sum(h.points.get(str(seat), 0) for h in short.hands.all()) for seat, n in
+              short.seats.values_list("number", "registration__start_number")}
+    scaled = {n: scaled_points({0: p}, 5, 8)[0] for n, p in played.items()}
+    assert scaled != played  # the figures of this sheet do change
+    with translation.override("en"):
+        view = standings_view(tournament)
+    assert {r["start_number"]: r["points"] for r in view.rows if r["start_number"] in played} == scaled
+    assert "points scaled to the round" in view.short[min(played)]
+
+
+def test_the_score_sheet_and_the_standings_pdf_say_5_of_8_games_and_why(django_capture_on_commit_callbacks):
+    tournament, short = closed_in_a_round_of_two_tables({}, django_capture_on_commit_callbacks)
+    with translation.override("en"):
+        sheet = score_sheet_data(short)
+        assert sheet.closed_reason == REASON and sheet.games_entered == 5
+        text = pdf_text(render_score_sheet(sheet))
+        assert f"5 of 8 games. Table closed by the organiser: {REASON}" in " ".join(text.split())
+        standings = " ".join(pdf_text(render_standings(standings_data(tournament))).split())
+    assert f"Round 1: 5 of 8 games (table 2: {REASON})" in standings
+
+
+def test_the_printed_rules_state_the_chosen_option():
+    tournament = make_tournament(ClubFactory(), players=0, rules={"closed_table_points": "scaled"})
+    with translation.override("de"):
+        rules = dict(rules_sheet_data(tournament).rules)
+    assert rules["ein vorzeitig geschlossener Tisch"] == "seine Punkte werden auf die volle Runde hochgerechnet"

@@ -21,8 +21,9 @@ from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
-from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, compute_standings, game_money,
-                                     round_results, round_standings, table_result)
+from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, closed_early, compute_standings,
+                                     game_money, round_results, round_standings, table_result)
+from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
@@ -195,6 +196,20 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
         played = sorted(games.get(pk, ()), key=lambda game: game[0])
         totals = {int(seat): total for seat, total in (paper or {}).items()}
         results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
+    return _closed_early(tournament_id, results)
+
+
+def _closed_early(tournament_id: int, results: dict[int, TableResult]) -> dict[int, TableResult]:
+    """The tables the organiser closed before their last game, their points as the ruleset says
+    (``rules.standings.closed_early``: as played, or scaled to the full round). One small read: the
+    closed tables of the tournament (usually none)."""
+    closed = [row for row in Table.objects.filter(round__tournament_id=tournament_id).exclude(closed_reason="")
+              .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+              .values_list("pk", "size", "played").order_by() if row[0] in results]
+    if closed:
+        rules = Tournament.objects.only("rules").get(pk=tournament_id).ruleset
+        for pk, size, played in closed:
+            results[pk] = closed_early(results[pk], played, games_required(rules.games_per_round, size), rules)
     return results
 
 
@@ -309,8 +324,9 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callab
         items += found
     no_money = ()
     get_money = money.get
-    return {pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
-            for pk, rnd, number, seats, totals, won, lost in tables}
+    return _closed_early(tournament_id, {
+        pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
+        for pk, rnd, number, seats, totals, won, lost in tables})
 
 
 def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[int, int] | None) -> list[tuple]:
@@ -421,6 +437,7 @@ class StandingsView:
     total: int = 0  # rows before paging (after a search)
     me: dict[str, Any] | None = None  # the viewer's own row (from his player page), wherever it stands
     version: int = 0
+    short: dict[int, str] = field(default_factory=dict)  # start number -> his fewer games (``short_rounds``)
 
 
 def _snapshot(tournament) -> StandingsSnapshot | None:
@@ -572,7 +589,39 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
         page = min(max(page or 1, 1), pages)
         rows = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
     return StandingsView(rows, round, rounds, snapshot.computed_at, current, True, page=page or 1, pages=pages,
-                         total=total, me=mine, version=snapshot.version)
+                         total=total, me=mine, version=snapshot.version, short=short_rounds(tournament, round))
+
+
+def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
+    """Start number -> "Runde 1: 24 von 32 Spielen (Tisch 7: <reason>)" for every player (the holder of the
+    seat's points) whose table the organiser closed before its last game (rules.md section 2), in every
+    round or in ``round``; the standings mark his row with it. One small read when no table was closed."""
+    tables = Table.objects.filter(round__tournament=tournament).exclude(closed_reason="")
+    if round is not None:
+        tables = tables.filter(round__number=round)
+    rules = tournament.ruleset
+    short = {}
+    for pk, number, table, size, played, reason in (
+            tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+            .values_list("pk", "round__number", "number", "size", "played", "closed_reason")
+            .order_by("round__number", "number")):
+        required = games_required(rules.games_per_round, size)
+        if played < required:
+            facts = {"round": number, "played": played, "required": required, "table": table, "reason": reason}
+            short[pk] = (gettext("Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
+                                 "(table %(table)d: %(reason)s)") if rules.closed_table_points == "scaled" else
+                         gettext("Round %(round)d: %(played)d of %(required)d games (table %(table)d: %(reason)s)")
+                         ) % facts
+    if not short:
+        return {}
+    _count, account = substitutions(tournament.pk)
+    seats = list(Seat.objects.filter(table_id__in=short).values_list("table_id", "registration_id").order_by())
+    numbers = dict(Registration.objects.filter(pk__in={account[reg] for _t, reg in seats})
+                   .values_list("pk", "start_number"))
+    marks: dict[int, list[str]] = defaultdict(list)
+    for table_id, reg in sorted(seats, key=lambda seat: list(short).index(seat[0])):
+        marks[numbers[account[reg]]].append(short[table_id])
+    return {number: "; ".join(texts) for number, texts in marks.items()}
 
 
 @dataclass(frozen=True)

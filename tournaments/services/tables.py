@@ -13,6 +13,7 @@ from ..models import Round, Table, TableConfirmation
 from .audit import audit_record
 from .errors import ServiceError, StateConflict
 from .hands import _locked_table, _require_open, table_complete_if_confirmed
+from .hooks import tournament_changed
 
 ORGANISER_DEVICE = "organiser"
 
@@ -62,6 +63,7 @@ def table_close(*, table: Table, by, reason: str) -> Table:
     audit_record(action="table_close", by=by, tournament=table.round.tournament,
                  subject=f"{table.round.number}/{table.number}", before=before,
                  after={"round": table.round.number, "table": table.number}, reason=reason)
+    tournament_changed(table.round.tournament_id)  # the standings say it (and may scale its points)
     return table
 
 
@@ -82,4 +84,5 @@ def table_reopen(*, table: Table, by, reason: str) -> Table:
     audit_record(action="table_reopen", by=by, tournament=table.round.tournament,
                  subject=f"{table.round.number}/{table.number}", before=before,
                  after={"round": table.round.number, "table": table.number}, reason=reason)
+    tournament_changed(table.round.tournament_id)
     return table
