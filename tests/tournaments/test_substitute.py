@@ -9,12 +9,16 @@ import io
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from tests.api.conftest import make_tournament, member, publish_first_round
 from tests.factories import ClubFactory
+from tests.pdf.conftest import pdf_pages
 from tournaments.archive.build import archive_build
 from tournaments.archive.load import archive_import
 from tournaments.models import ClubMembership, Registration
+from tournaments.pdf.standings import render_standings
+from tournaments.selectors.printing import cash_list_data, certificates_data, standings_data
 from tournaments.selectors.standings import cash_list, entry_fees
 from tournaments.services.registration import player_create, registration_substitute
 from tournaments.services.standings import standings_recompute
@@ -123,3 +127,17 @@ def test_the_archive_carries_the_fee_and_the_round_he_left_in_and_round_trips_th
                                             for p in document["players"]]}
     older = archive_import(doc=old_defaults, slug="abend-alt")
     assert older.registrations.get(start_number=9).fee_due is True  # an archive from before: a fee was due
+
+
+def test_the_printed_lists_and_certificates_say_for_whom_too(evening):
+    tournament, leaving = evening
+    sub = substitute(tournament, leaving)
+    label = "Quirin Ächter (für Vor1 Nach1)"
+    with translation.override("de"):
+        cash = cash_list_data(tournament)
+        certificates = certificates_data(tournament, places=8)
+        standings = pdf_pages(render_standings(standings_data(tournament)))
+    assert label in [line.name for line in cash.lines]
+    assert label in [c.name for c in certificates.certificates]
+    assert "Ersatz für Vor1 Nach1" in " ".join(" ".join(page) for page in standings)
+    assert sub.start_number in [line.start_number for line in cash.lines]

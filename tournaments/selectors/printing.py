@@ -418,6 +418,8 @@ def certificates_data(tournament: Tournament, *, places: int | None = None) -> C
     return Certificates(
         tournament=tournament.name, date=tournament.date, venue=tournament.venue, organiser=club.name,
         logo=_logo(club), current=view.current,
-        certificates=tuple(Certificate(place=row["rank"], name=row["name"], points=row["points"], club=row["club"])
-                           for row in view.rows if row["rank"] in wanted),
+        certificates=tuple(
+            Certificate(place=row["rank"], name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                        points=row["points"], club=row["club"])
+            for row in view.rows if row["rank"] in wanted),
     )
