@@ -19,6 +19,8 @@ from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_services_hands import fill, make_table, organiser, rufspiel
 from tournaments.models import AuditEntry, Hand, HandRevision, Round, TableConfirmation
 from scoring.rules.standings import scaled_points
+from tournaments.archive.build import archive_build
+from tournaments.archive.load import archive_import
 from tournaments.pdf.score_sheet import render_score_sheet
 from tournaments.pdf.standings import render_standings
 from tournaments.selectors.entry import table_entry_version
@@ -29,6 +31,7 @@ from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import StateConflict
 from tournaments.services.hands import hand_correct, hand_delete, hand_record, hand_record_at_key, table_confirm
 from tournaments.services.rounds import round_close
+from tournaments.services.standings import standings_recompute
 from tournaments.services.tables import table_close, table_confirm_for, table_reopen
 from tests.tournaments.test_table_actions import organiser_client
 
@@ -234,3 +237,18 @@ def test_the_printed_rules_state_the_chosen_option():
     with translation.override("de"):
         rules = dict(rules_sheet_data(tournament).rules)
     assert rules["ein vorzeitig geschlossener Tisch"] == "seine Punkte werden auf die volle Runde hochgerechnet"
+
+
+def test_the_archive_round_trips_a_table_closed_early_with_its_reason_and_scaled_points(
+        django_capture_on_commit_callbacks):
+    tournament, short = closed_in_a_round_of_two_tables({"closed_table_points": "scaled"},
+                                                        django_capture_on_commit_callbacks)
+    document = archive_build(tournament)
+    (table,) = [t for t in document["rounds"][0]["tables"] if t["number"] == short.number]
+    assert table["closed_reason"] == REASON and len(table["hands"]) == 5
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = archive_import(doc=document, slug="kopie")
+    standings_recompute(tournament_id=copy.pk)
+    points = {r["start_number"]: r["points"] for r in standings_view(tournament).rows}
+    assert {r["start_number"]: r["points"] for r in standings_view(copy).rows} == points
+    assert standings_view(copy).short == standings_view(tournament).short != {}
