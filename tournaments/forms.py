@@ -56,6 +56,9 @@ class SubstituteForm(ServiceErrorMixin, forms.Form):
     last_name = forms.CharField(label=_("Last name"), max_length=100, required=False)
     club_name = forms.CharField(label=_("Club"), max_length=200, required=False,
                                 widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}))
+    # The desk's answer to "does the substitute pay an entry fee?"; empty: not asked yet (the page asks).
+    pays_fee = forms.TypedChoiceField(choices=[("no", _("no")), ("yes", _("yes"))], required=False,
+                                      coerce=lambda value: value == "yes", empty_value=None)
 
     def clean(self) -> dict:
         data = super().clean()

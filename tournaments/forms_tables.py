@@ -20,12 +20,19 @@ class TableCloseForm(forms.Form):
                              widget=forms.TextInput(attrs={"placeholder": _("e.g. a player fell ill after game 20")}))
 
 
+class TableReopenForm(forms.Form):
+    reason = forms.CharField(label=_("reason"), max_length=300,
+                             widget=forms.TextInput(attrs={"placeholder": _("e.g. closed by mistake")}))
+
+
 def unconfirmed_seats(table: Table) -> list[tuple[int, str]]:
     confirmed = set(table.confirmations.values_list("seat", flat=True))
     return [(s.number, f"{s.number} · {s.registration.player.name}")
             for s in table.seats.select_related("registration__player").order_by("number") if s.number not in confirmed]
 
 
-def action_forms(table: Table, confirm_for: ConfirmForForm | None = None, close: TableCloseForm | None = None) -> dict:
+def action_forms(table: Table, confirm_for: ConfirmForForm | None = None, close: TableCloseForm | None = None,
+                 reopen: TableReopenForm | None = None) -> dict:
     return {"confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
-            "close_form": close or TableCloseForm(prefix="close")}
+            "close_form": close or TableCloseForm(prefix="close"),
+            "reopen_form": reopen or TableReopenForm(prefix="reopen")}

@@ -3,6 +3,10 @@
 Everything the evening took in equals everything it gave out: entry fees + Reuegeld + Weitergeld +
 the sponsored amount = the Tischbester payouts + the money prizes + what the club keeps (its share
 of the fees and what the prizes leave in the pool). The cash page and its PDF both ask this class.
+
+"Eingenommen" (``paid_in_cents``) is what is in the cash box: only the entry fees collected. A fee still
+owed (a late player, a substitute who pays one) is not in the box; it is shown apart, and the two sides
+balance when it is added: paid in + still owed = paid out and kept.
 """
 
 
@@ -17,10 +21,16 @@ class CashBalance:
     prizes_cents: int
     club_share_cents: int
     pool_left_cents: int
+    fees_owed_cents: int  # entry fees due but not collected yet (part of entry_fees_cents)
+
+    @property
+    def fees_collected_cents(self) -> int:
+        return self.entry_fees_cents - self.fees_owed_cents
 
     @property
     def paid_in_cents(self) -> int:
-        return self.entry_fees_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
+        """In the cash box: the fees collected (not the ones still owed), Reuegeld, Weitergeld, sponsored."""
+        return self.fees_collected_cents + self.reuegeld_cents + self.weitergeld_cents + self.sponsored_cents
 
     @property
     def club_keeps_cents(self) -> int:
@@ -32,4 +42,4 @@ class CashBalance:
 
     @property
     def balances(self) -> bool:
-        return self.paid_in_cents == self.paid_out_cents
+        return self.paid_in_cents + self.fees_owed_cents == self.paid_out_cents

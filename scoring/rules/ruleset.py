@@ -23,6 +23,7 @@ KREUZ_TIE_CHOICES = ("lost", "replay")
 MUSS_WIN_CHOICES = (60, 61)
 DRAW_MODE_CHOICES = ("each_round", "all_in_advance", "keep_first_round")
 TIEBREAK_CHOICES = ("won_solos", "lost_solos", "last_round", "shared", "lot")
+CLOSED_TABLE_CHOICES = ("as_played", "scaled")
 FINAL_TIEBREAKS = ("shared", "lot")
 
 
@@ -94,6 +95,11 @@ class Ruleset:
     games_per_round: int = rule(32, gettext_noop("games per round (table of four)"), min=8, max=64, multiple_of=4,
                                 help=gettext_noop("A multiple of 4."))
     tiebreaks: tuple[str, ...] = rule(("won_solos", "lot"), gettext_noop("ties on points"), choices=TIEBREAK_CHOICES)
+    # rules.md section 2: a table the organiser closed early keeps the games it played
+    closed_table_points: str = rule(
+        "as_played", gettext_noop("a table closed early"), choices=CLOSED_TABLE_CHOICES, extra=True,
+        choice_labels={"as_played": gettext_noop("its points count as played"),
+                       "scaled": gettext_noop("its points are scaled to the full round")})
     keep_clubs_apart: bool = rule(False, gettext_noop("keep members of a club apart"), extra=True)
     draw_mode: str = rule("each_round", gettext_noop("seat draw"), choices=DRAW_MODE_CHOICES, extra=True,
                           choice_labels={"each_round": gettext_noop("draw every round anew"),

@@ -76,6 +76,29 @@ def table_result(
     return TableResult(round, table, seats, points, dict(won), dict(lost), tuple(money))
 
 
+def scaled_points(points: Mapping[int, int], played: int, required: int) -> dict[int, int]:
+    """rules.md section 2, option ``closed_table_points = scaled``: a table closed early after ``played`` of
+    ``required`` games, its points × required / played, rounded half away from zero (no game: as they are)."""
+    if played <= 0 or played >= required:
+        return dict(points)
+    return {seat: _half_away(total * required, played) for seat, total in points.items()}
+
+
+def _half_away(numerator: int, denominator: int) -> int:
+    """numerator / denominator (denominator > 0) rounded half away from zero, in whole numbers only."""
+    quotient, rest = divmod(abs(numerator), denominator)
+    quotient += 2 * rest >= denominator
+    return quotient if numerator >= 0 else -quotient
+
+
+def closed_early(result: TableResult, played: int, required: int, rules: Ruleset) -> TableResult:
+    """A table the organiser closed after ``played`` of ``required`` games: its points as played (DEFAULT)
+    or scaled to the full round; its solos and money are the games' own either way."""
+    if rules.closed_table_points != "scaled" or played >= required:
+        return result
+    return result._replace(points=scaled_points(result.points, played, required))
+
+
 def game_money(number: int, reuegeld: Mapping[int, int], weitergeld: Mapping[int, int],
                lost_solo: bool) -> list[Money]:
     """What one game costs its seats, in the ledger's order: Reuegeld, then Weitergeld, each in seat order."""

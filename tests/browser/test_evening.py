@@ -178,16 +178,19 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     night.go(f"/o/{night.slug}/kasse/")
     owed = page.locator(f'[data-testid="cash-players"] tr[data-start="{UNPAID}"]')
     expect(owed).to_contain_text("offen")
-    assert page.get_by_test_id("paid-in").inner_text() == page.get_by_test_id("paid-out").inner_text()
     cash = cash_list(tournament)
     assert cash.fees_owed_cents == 1000 and cash.balances
+    euro = lambda cents: f"{cents // 100},{cents % 100:02d} €"  # noqa: E731
+    # "Eingenommen" is the cash box: the owed fee is not in it, and closes the balance apart
+    assert page.get_by_test_id("paid-in").inner_text() == euro(cash.paid_in_cents)
+    assert page.get_by_test_id("fees-owed").inner_text() == euro(1000)
+    assert page.get_by_test_id("paid-out").inner_text() == euro(cash.paid_in_cents + 1000)
     night.screenshot("cash-laptop")
     pdf = download(page, page.get_by_test_id("cash-pdf"))
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "10,00 € (offen)" in text
-    total = f"{cash.paid_in_cents // 100},{cash.paid_in_cents % 100:02d} €"
-    assert re.search(rf"Eingenommen\s*{re.escape(total)}", text) and re.search(
-        rf"Ausgezahlt und beim Verein\s*{re.escape(total)}", text), text[-800:]
+    assert re.search(rf"Eingenommen\s*{re.escape(euro(cash.paid_in_cents))}", text) and re.search(
+        rf"Ausgezahlt und beim Verein\s*{re.escape(euro(cash.paid_in_cents + 1000))}", text), text[-800:]
 
     # --- publish, and the public page leads with the podium ------------------------------------------------
     night.go(f"/o/{night.slug}/")

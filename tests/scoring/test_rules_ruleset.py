@@ -53,6 +53,7 @@ def test_default_rules_are_section_10():
 def test_extra_keys_and_their_defaults():
     assert EXTRA_RULE_KEYS == {
         "reuegeld_free_solos": 0,
+        "closed_table_points": "as_played",
         "keep_clubs_apart": False,
         "draw_mode": "each_round",
     }
@@ -121,6 +122,7 @@ def test_round_trip_of_the_full_dict():
         "muss_win": 61,
         "tiebreaks": ["won_solos", "lost_solos", "last_round", "shared"],
         "reuegeld_free_solos": 2,
+        "closed_table_points": "scaled",
         "keep_clubs_apart": True,
         "draw_mode": "all_in_advance",
     }

@@ -85,7 +85,7 @@ def test_each_organiser_action_is_logged_with_who_and_before_after(club, orga):
     registration_substitute(withdrawn=tournament.registrations.get(start_number=8),
                             player=PlayerFactory(club=club, first_name="Ersatz", last_name="Mann"), by=orga)
     (sub,) = entries(tournament, "registration.substitute")
-    assert sub.after == {"substitute": "9: Mann, Ersatz"}
+    assert sub.after == {"substitute": "9: Mann, Ersatz", "pays_fee": False}
 
     prizes_set(tournament=tournament, prizes=[{"place": 1, "amount_cents": 5000}], by=orga)
     prizes_set(tournament=tournament, prizes=[{"place": 1, "amount_cents": 6000}], by=orga)

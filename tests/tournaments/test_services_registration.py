@@ -127,7 +127,8 @@ def test_a_substitute_takes_over_seats_of_open_rounds_only():
     assert not Seat.objects.filter(round=second, registration=leaving).exists()
     leaving.refresh_from_db()
     assert leaving.withdrawn_after_round == 2
-    assert substitute.start_number == 9 and substitute.paid and substitute.checked_in
+    assert substitute.start_number == 9 and substitute.checked_in
+    assert not substitute.paid and not substitute.fee_due  # he took over a paid seat: no fee, never marked paid
     with pytest.raises(ServiceError) as err:
         registration_substitute(withdrawn=leaving, player=PlayerFactory())
     assert error_status(err.value) == 409 and err.value.field == "substitute_for"

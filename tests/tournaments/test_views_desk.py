@@ -215,11 +215,12 @@ def test_a_substitute_from_the_database_takes_over_the_seat(orga, tournament):
     page = orga.get(url("desk_substitute", "herbst", 2), {"q": "ersatz"}, HTTP_HX_TARGET="substitute-results", **HTMX)
     assert f'data-testid="take-over-{sub.pk}"' in page.content.decode()
     seat = Seat.objects.get(round=rnd, registration__start_number=2)
-    response = orga.post(url("desk_substitute", "herbst", 2), {"player": sub.pk})
+    response = orga.post(url("desk_substitute", "herbst", 2), {"player": sub.pk, "pays_fee": "no"})
     assert response.status_code == 302
     seat.refresh_from_db()
     assert seat.registration.player == sub and seat.registration.substitute_for.start_number == 2
-    again = orga.post(url("desk_substitute", "herbst", 2), {"player": PlayerFactory(club=tournament.club).pk})
+    again = orga.post(url("desk_substitute", "herbst", 2), {"player": PlayerFactory(club=tournament.club).pk,
+                                                              "pays_fee": "no"})
     assert again.status_code == 409
     assert b'data-testid="substitute-error"' in again.content
 
@@ -228,8 +229,12 @@ def test_a_new_person_substitutes(orga, tournament):
     (reg,) = register(tournament, 1, checked_in=True)
     registration_withdraw(registration=reg)
     assert orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu"}).status_code == 400
-    response = orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling"})
+    asked = orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling"})
+    assert asked.status_code == 200 and b'data-testid="substitute-fee"' in asked.content  # the fee question
+    response = orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling",
+                                                                "pays_fee": "yes"})
     assert response.status_code == 302
+    assert Registration.objects.get(player__last_name="Ling").fee_due
     assert Registration.objects.get(player__last_name="Ling").substitute_for == reg
 
 

@@ -84,6 +84,8 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
         "last_name": player.last_name,
         "checked_in": reg.checked_in,
         "substitute_for": reg.substitute_for.start_number if reg.substitute_for else None,
+        "fee_due": reg.fee_due,  # false: a substitute who took over a paid seat owes no fee
+        "left_during_round": reg.left_during_round,
     }
     if with_keys:
         entry["key"] = reg.key

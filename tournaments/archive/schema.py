@@ -260,6 +260,8 @@ class PlayerSchema(Schema):
     checked_in = Flag(default=False)
     withdrawn_after_round = WholeNumber(0, SMALL_MAX, allow_null=True)
     substitute_for = WholeNumber(1, INT_MAX, allow_null=True, default=None)
+    fee_due = Flag(default=True)  # false: no entry fee due (a substitute who took over a paid seat)
+    left_during_round = Flag(default=False)  # he left while round withdrawn_after_round was under way
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -110,6 +110,10 @@ class Registration(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_by",
         verbose_name=_("substitute for"),
     )
+    # False: no entry fee is due (a substitute who takes over a seat that was paid, the desk's default).
+    fee_due = models.BooleanField(_("owes an entry fee"), default=True)
+    # He left while round ``withdrawn_after_round`` was under way ("ausgeschieden in Runde 2"), not after it.
+    left_during_round = models.BooleanField(_("left during the round"), default=False)
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)

@@ -147,11 +147,10 @@ def _tischbeste_table(data: CashListDocument) -> Table:
 
 
 def _balance_table(data: CashListDocument) -> Table:
-    """In = out, as the cash page shows it: fees + Reuegeld/Weitergeld (+ sponsored) = Tischbeste + prizes + club."""
-    paid = data.entry_fees_cents - data.fees_owed_cents
+    """In = out, as the cash page shows it: fees collected + Reuegeld/Weitergeld (+ sponsored) = Eingenommen;
+    with the fees still owed = Tischbeste + prizes + club."""
     rows = [
-        [_("Entry fees") + f" ({_('%(paid)s paid, %(owed)s owed') % {'paid': money(paid), 'owed': money(data.fees_owed_cents)}})",
-         money(data.entry_fees_cents)],
+        [_("Entry fees collected"), money(data.fees_collected_cents)],
         [_("Reuegeld"), money(data.reuegeld_cents)],
         [_("Weitergeld"), money(data.weitergeld_cents)],
     ]
@@ -159,6 +158,8 @@ def _balance_table(data: CashListDocument) -> Table:
         rows.append([_("Sponsored"), money(data.sponsored_cents)])
     rows.append([_("Paid in"), money(data.paid_in_cents)])
     total_in = len(rows) - 1
+    if data.fees_owed_cents:  # not in the cash box: collected at the desk still
+        rows.append([_("Entry fees still owed"), money(data.fees_owed_cents)])
     rows += [
         [_("paid out to Tischbeste"), money(data.payouts_cents)],
         [_("Prizes (money)"), money(data.prizes_cents)],
@@ -179,7 +180,7 @@ def render_cash_list(data: CashListDocument) -> bytes:
         story += [heading(_("Tischbeste")), _tischbeste_table(data)]
     story += [heading(_("Balance")), _balance_table(data)]
     if (data.reuegeld_cents + data.weitergeld_cents - data.payouts_cents != data.pot_cents
-            or data.paid_in_cents != data.paid_out_cents):
+            or not data.balances):
         story.append(Paragraph(escape(_("The amounts do not balance: recompute the standings.")), NOTE))
     templates = [list_template(data.head, "cash", _("Cash list"))]
     return render_list(templates, story, title=_("Cash list") + f" \u2013 {data.head.tournament}")

@@ -80,6 +80,7 @@ class ScoreSheet:
     redeal: bool = False  # all pass = thrown in (Strich, Weitergeld) instead of a Muss
     zero_sum: bool = True  # plus/minus scoring: the totals add up to 0
     paper_totals: bool = False  # the totals were entered from the paper sheet, without games
+    closed_reason: str = ""  # the organiser closed the table (before its last game, perhaps): why
 
 
 # --- the form, in millimetres from the top left corner of an A4 page -------------------------
@@ -380,6 +381,9 @@ def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
     canv.setFont(REGULAR, 7.5)
     if sheet.paper_totals:
         status = _("Round totals entered from the paper sheet")
+    elif sheet.filled and sheet.closed_reason:
+        status = _("%(entered)d of %(games)d games. Table closed by the organiser: %(reason)s") % {
+            "entered": sheet.games_entered, "games": sheet.games, "reason": sheet.closed_reason}
     elif sheet.filled:
         status = _("%(entered)d of %(games)d games entered") % {"entered": sheet.games_entered, "games": sheet.games}
     elif sheet.size == 5:

@@ -31,6 +31,7 @@ ACTIONS = {
     # written by the evening's table tools and the series (their own codes)
     "table_confirm_for": gettext_lazy("Confirmed for a player"),
     "table_close": gettext_lazy("Table closed with a reason"),
+    "table_reopen": gettext_lazy("Table reopened"),
     "series_create": gettext_lazy("Series created"),
     "series_update": gettext_lazy("Series changed"),
     "series_tournament_add": gettext_lazy("Tournament added to a series"),

@@ -165,7 +165,8 @@ class EntrySheet:
     thrown_in: int
     open_for_entry: bool  # a published round whose games are not all entered (and no paper totals)
     games_complete: bool  # every game entered: the players confirm
-    read_only: bool  # the round is closed (or not published yet)
+    read_only: bool  # the round is closed (or not published yet), or the organiser closed the table
+    closed_reason: str = ""  # the organiser closed the table in a round under way: why (no more games)
 
     @property
     def table(self) -> Table:
@@ -210,13 +211,15 @@ def table_entry_sheet(table: Table) -> EntrySheet:
     published = sheet.round_status == Round.Status.PUBLISHED
     paper = table.paper_totals is not None
     games_complete = not paper and sheet.games_entered >= sheet.games_required
+    closed_reason = table.closed_reason if published else ""
     return EntrySheet(
         sheet=sheet, tournament=tournament, rules=tournament.ruleset, rows=rows,
         names={s.seat: s.name for s in sheet.seats},
         thrown_in=sum(1 for row in rows if row.thrown_in),
-        open_for_entry=published and not paper and not games_complete,
+        open_for_entry=published and not paper and not games_complete and not closed_reason,
         games_complete=games_complete,
-        read_only=not published,
+        read_only=not published or bool(closed_reason),
+        closed_reason=closed_reason,
     )
 
 
@@ -232,7 +235,7 @@ def rounds_with_tables(tournament: Tournament) -> list[Round]:
 
 def table_entry_version(table: Table) -> str:
     """A short tag that changes whenever the table's page would (a game, a confirmation, the round's
-    state, who sits where).
+    state, who sits where, whether the organiser closed the table).
 
     Every change to a game writes a revision, so the newest revision's id stands for the games; a seat
     swap writes new seats and a substitute takes a seat over, so the seats' ids and their players'
@@ -243,7 +246,8 @@ def table_entry_version(table: Table) -> str:
         revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
         seat_ids=Subquery(seated.annotate(s=Sum("id")).values("s")),
         who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
-    ).values("revision", "confirmed", "seat_ids", "who").get()
+    ).values("revision", "confirmed", "seat_ids", "who", "closed_reason").get()
     rnd = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).first()
     paper = "p" if table.paper_totals is not None else ""
-    return f"{rnd}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-{facts['seat_ids']}-{facts['who']}"
+    closed = "c" if facts["closed_reason"] else ""  # closed or reopened by the organiser
+    return f"{rnd}{closed}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-{facts['seat_ids']}-{facts['who']}"

@@ -34,7 +34,7 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
-from .standings import cash_list, prize_list, standings_view, tie_note
+from .standings import cash_list, name_with_substitute, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
@@ -155,7 +155,7 @@ def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]],
             tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
             table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
             entry_url=entry_url(url_base, table.entry_key), filled=filled, redeal=rules.all_pass == "redeal",
-            zero_sum=not rules.plus_only,
+            zero_sum=not rules.plus_only, closed_reason=table.closed_reason if filled else "",
         )
         if not filled:
             sheets.append(ScoreSheet(rows=_blank_rows(table.size, games), **common))
@@ -297,10 +297,11 @@ def _list_head(tournament, computed_at, current: bool) -> ListHead:
                     logo=_logo(tournament.club))
 
 
-def _standings_lines(rows: list[dict], rounds: int) -> tuple[StandingsLine, ...]:
+def _standings_lines(rows: list[dict], rounds: int, short: dict[int, str]) -> tuple[StandingsLine, ...]:
     return tuple(
         StandingsLine(place=row["rank"], start_number=row["start_number"], name=row["name"], club=row["club"],
-                      points=row["points"], won_solos=row["won_solos"], note=tie_note(row["note"]),
+                      points=row["points"], won_solos=row["won_solos"],
+                      note="; ".join(filter(None, (tie_note(row["note"]), short.get(row["start_number"], "")))),
                       substitute_for=row.get("substitute_for") or "",
                       round_points=tuple(row["round_points"]) if rounds else ())
         for row in rows
@@ -310,13 +311,17 @@ def _standings_lines(rows: list[dict], rounds: int) -> tuple[StandingsLine, ...]
 def standings_data(tournament: Tournament, *, round: int | None = None) -> Standings:
     """The standings from the snapshot: overall and every round (or only ``round``)."""
     view = standings_view(tournament)
+
+    def of_round(number: int) -> tuple[StandingsLine, ...]:
+        shown = standings_view(tournament, round=number)
+        return _standings_lines(shown.rows, 0, shown.short)
+
     if round is not None:
-        sections = [StandingsSection(round=round, lines=_standings_lines(standings_view(tournament, round=round).rows, 0))]
+        sections = [StandingsSection(round=round, lines=of_round(round))]
     else:
-        sections = [StandingsSection(round=None, lines=_standings_lines(view.rows, len(view.rounds)),
+        sections = [StandingsSection(round=None, lines=_standings_lines(view.rows, len(view.rounds), view.short),
                                      rounds=tuple(view.rounds))]
-        sections += [StandingsSection(round=r, lines=_standings_lines(standings_view(tournament, round=r).rows, 0))
-                     for r in view.rounds]
+        sections += [StandingsSection(round=r, lines=of_round(r)) for r in view.rounds]
     return Standings(head=_list_head(tournament, view.computed_at, view.current), sections=tuple(sections))
 
 
@@ -334,7 +339,8 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
     lines = []
     for prize in prizes.prizes:
         winner = prize.winner or {}
-        names = ", ".join(h["name"] for h in prize.holders) if len(prize.holders) > 1 else winner.get("name", "")
+        names = ", ".join(name_with_substitute(h["name"], h.get("substitute_for") or "") for h in prize.holders
+                          if h)
         lines.append(PrizeLine(
             place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
@@ -412,6 +418,8 @@ def certificates_data(tournament: Tournament, *, places: int | None = None) -> C
     return Certificates(
         tournament=tournament.name, date=tournament.date, venue=tournament.venue, organiser=club.name,
         logo=_logo(club), current=view.current,
-        certificates=tuple(Certificate(place=row["rank"], name=row["name"], points=row["points"], club=row["club"])
-                           for row in view.rows if row["rank"] in wanted),
+        certificates=tuple(
+            Certificate(place=row["rank"], name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                        points=row["points"], club=row["club"])
+            for row in view.rows if row["rank"] in wanted),
     )

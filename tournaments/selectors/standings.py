@@ -24,8 +24,9 @@ from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
-from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, compute_standings, game_money,
-                                     round_results, round_standings, table_result)
+from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, closed_early, compute_standings,
+                                     game_money, round_results, round_standings, table_result)
+from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
@@ -198,6 +199,20 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
         played = sorted(games.get(pk, ()), key=lambda game: game[0])
         totals = {int(seat): total for seat, total in (paper or {}).items()}
         results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
+    return _closed_early(tournament_id, results)
+
+
+def _closed_early(tournament_id: int, results: dict[int, TableResult]) -> dict[int, TableResult]:
+    """The tables the organiser closed before their last game, their points as the ruleset says
+    (``rules.standings.closed_early``: as played, or scaled to the full round). One small read: the
+    closed tables of the tournament (usually none)."""
+    closed = [row for row in Table.objects.filter(round__tournament_id=tournament_id).exclude(closed_reason="")
+              .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+              .values_list("pk", "size", "played").order_by() if row[0] in results]
+    if closed:
+        rules = Tournament.objects.only("rules").get(pk=tournament_id).ruleset
+        for pk, size, played in closed:
+            results[pk] = closed_early(results[pk], played, games_required(rules.games_per_round, size), rules)
     return results
 
 
@@ -312,8 +327,9 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callab
         items += found
     no_money = ()
     get_money = money.get
-    return {pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
-            for pk, rnd, number, seats, totals, won, lost in tables}
+    return _closed_early(tournament_id, {
+        pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
+        for pk, rnd, number, seats, totals, won, lost in tables})
 
 
 def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[int, int] | None) -> list[tuple]:
@@ -447,6 +463,7 @@ class StandingsView:
     me: dict[str, Any] | None = None  # the viewer's own row (from his player page), wherever it stands
     version: int = 0
     waiting_since: Any = None  # when the first game not counted was entered (None: current)
+    short: dict[int, str] = field(default_factory=dict)  # start number -> his fewer games (``short_rounds``)
 
     @property
     def stale_note(self) -> str:
@@ -610,13 +627,46 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
         page = min(max(page or 1, 1), pages)
         rows = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
     return StandingsView(rows, round, rounds, snapshot.computed_at, current, True, page=page or 1, pages=pages,
-                         total=total, me=mine, version=snapshot.version, waiting_since=waiting)
+                         total=total, me=mine, version=snapshot.version, waiting_since=waiting,
+                         short=short_rounds(tournament, round))
 
 
 def _waiting_since(tournament_id: int, revision: int):
     """When the first game revision newer than ``revision`` was made (None: none is)."""
     return (HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id)
             .order_by("pk").values_list("at", flat=True).first())
+
+
+def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
+    """Start number -> "Runde 1: 24 von 32 Spielen (Tisch 7: <reason>)" for every player (the holder of the
+    seat's points) whose table the organiser closed before its last game (rules.md section 2), in every
+    round or in ``round``; the standings mark his row with it. One small read when no table was closed."""
+    tables = Table.objects.filter(round__tournament=tournament).exclude(closed_reason="")
+    if round is not None:
+        tables = tables.filter(round__number=round)
+    rules = tournament.ruleset
+    short = {}
+    for pk, number, table, size, played, reason in (
+            tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+            .values_list("pk", "round__number", "number", "size", "played", "closed_reason")
+            .order_by("round__number", "number")):
+        required = games_required(rules.games_per_round, size)
+        if played < required:
+            facts = {"round": number, "played": played, "required": required, "table": table, "reason": reason}
+            short[pk] = (gettext("Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
+                                 "(table %(table)d: %(reason)s)") if rules.closed_table_points == "scaled" else
+                         gettext("Round %(round)d: %(played)d of %(required)d games (table %(table)d: %(reason)s)")
+                         ) % facts
+    if not short:
+        return {}
+    _count, account = substitutions(tournament.pk)
+    seats = list(Seat.objects.filter(table_id__in=short).values_list("table_id", "registration_id").order_by())
+    numbers = dict(Registration.objects.filter(pk__in={account[reg] for _t, reg in seats})
+                   .values_list("pk", "start_number"))
+    marks: dict[int, list[str]] = defaultdict(list)
+    for table_id, reg in sorted(seats, key=lambda seat: list(short).index(seat[0])):
+        marks[numbers[account[reg]]].append(short[table_id])
+    return {number: "; ".join(texts) for number, texts in marks.items()}
 
 
 @dataclass(frozen=True)
@@ -686,11 +736,14 @@ class EntryFees:
 
 
 def entry_fees(tournament) -> EntryFees:
-    """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody)."""
+    """Who owes the entry fee: whoever paid, checked in or sat at a table (withdrawn before the start: nobody;
+    a substitute who took over a paid seat without a fee of his own: nobody)."""
     seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
     due = {}
-    for pk, paid, checked_in, withdrawn in tournament.registrations.values_list(
-            "pk", "paid", "checked_in", "withdrawn_after_round"):
+    for pk, paid, checked_in, withdrawn, fee_due in tournament.registrations.values_list(
+            "pk", "paid", "checked_in", "withdrawn_after_round", "fee_due"):
+        if not fee_due:
+            continue
         if paid or pk in seated or (checked_in and withdrawn != 0):
             due[pk] = paid
     fee = tournament.entry_fee_cents
@@ -722,7 +775,9 @@ def prize_list(tournament) -> PrizeList:
                          [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
     by_registration = {r["registration"]: r for r in overall}
     awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
-                       name=by_registration[a.player]["name"], club=by_registration[a.player].get("club", ""),
+                       name=name_with_substitute(by_registration[a.player]["name"],
+                                                 by_registration[a.player].get("substitute_for") or ""),
+                       club=by_registration[a.player].get("club", ""),
                        points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
                        shared_with=a.shared_with, places=a.places) for a in split.awards]
     return PrizeList(
@@ -772,10 +827,6 @@ class CashList(CashBalance):
     pool_left_cents: int = 0  # what the prizes leave in the pool
 
     @property
-    def fees_paid_cents(self) -> int:
-        return self.entry_fees_cents - self.fees_owed_cents
-
-    @property
     def to_pay_cents(self) -> int:
         return sum(r.owes_cents for r in self.rows)
 
@@ -787,9 +838,10 @@ def cash_list(tournament) -> CashList:
     data = snapshot.data if snapshot else {"money": {}, "tischbeste": [], "pot_cents": 0}
     fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
-    for reg in tournament.registrations.select_related("player").order_by("start_number"):
+    for reg in tournament.registrations.select_related("player", "substitute_for__player").order_by("start_number"):
         due = reg.pk in fees.due
-        rows[reg.start_number] = CashRow(reg.start_number, reg.player.name,
+        replaced = reg.substitute_for.player.name if reg.substitute_for else ""
+        rows[reg.start_number] = CashRow(reg.start_number, name_with_substitute(reg.player.name, replaced),
                                          entry_fee_cents=tournament.entry_fee_cents if due else 0,
                                          fee_paid=fees.due.get(reg.pk, True))
     sums: dict[str, int] = defaultdict(int)
@@ -821,6 +873,12 @@ TIEBREAK_REASONS = {
     "lot": lambda: gettext("by lot"),
     "shared": lambda: gettext("shared place"),
 }
+
+
+def name_with_substitute(name: str, substitute_for: str) -> str:
+    """"Quirin Ächter (für Xaver Bräu)": a row of a player who took over another's seat, on every list that
+    is not HTML (the pages say the same in ``standings/_row.html``, with the very same words)."""
+    return f"{name} ({gettext('for %(name)s') % {'name': substitute_for}})" if substitute_for else name
 
 
 def tie_note(note) -> str:

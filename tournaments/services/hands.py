@@ -51,6 +51,13 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
                                code="round_closed")
         if not reason.strip():
             raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
+    elif table.closed_reason:  # closed by the organiser: no game, correction or confirmation until he reopens it
+        raise StateConflict("table", table_closed_text(table.closed_reason), code="table_closed")
+
+
+def table_closed_text(reason: str) -> str:
+    """What a closed table's phone says and every refused write answers: the organiser's reason."""
+    return _("Table closed by the organiser: %(reason)s") % {"reason": reason}
 
 
 dealer_for = table_rules.dealer_for  # the table's sequence: scoring/rules/table.py

@@ -23,7 +23,7 @@ def start_number_next(*, tournament: Tournament) -> int:
 @transaction.atomic
 def registration_create(
     *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
-    substitute_for: Registration | None = None, by=None,
+    substitute_for: Registration | None = None, fee_due: bool = True, by=None,
 ) -> Registration:
     """Register a player; start numbers are given in order and never reused.
 
@@ -36,7 +36,7 @@ def registration_create(
     tournament.last_start_number = start_number
     reg = Registration.objects.create(
         tournament=locked, player=player, start_number=start_number, paid=paid, checked_in=checked_in,
-        substitute_for=substitute_for,
+        substitute_for=substitute_for, fee_due=fee_due,
     )
     if by is not None:
         audit_record(action="registration.create", by=by, tournament=locked, subject=registration_label(reg),
@@ -106,30 +106,43 @@ def registration_withdraw(*, registration: Registration, by=None) -> Registratio
     reg = Registration.objects.select_for_update().select_related("player", "tournament__club").get(pk=registration.pk)
     if reg.withdrawn:
         raise StateConflict("withdrawn", _("%(name)s is withdrawn already.") % {"name": reg.player.name})
-    reg.withdrawn_after_round = _last_played_round(reg)
-    reg.save(update_fields=["withdrawn_after_round"])
+    _leave(reg)
     audit_record(action="registration.withdraw", by=by, tournament=reg.tournament, subject=registration_label(reg),
                  before=None, after={"withdrawn_after_round": reg.withdrawn_after_round})
     return reg
 
 
+def _leave(reg: Registration) -> None:
+    """The player leaves after the last round he was seated in, or during it while it is under way."""
+    reg.withdrawn_after_round = _last_played_round(reg)
+    reg.left_during_round = Round.objects.filter(
+        tournament_id=reg.tournament_id, number=reg.withdrawn_after_round, status=Round.Status.PUBLISHED).exists()
+    reg.save(update_fields=["withdrawn_after_round", "left_during_round"])
+
+
 @transaction.atomic
-def registration_substitute(*, withdrawn: Registration, player: Player, by=None) -> Registration:
-    """A substitute takes over a withdrawn player's seat (in the round under way) and points."""
+def registration_substitute(*, withdrawn: Registration, player: Player, pays_fee: bool = False,
+                            by=None) -> Registration:
+    """A substitute takes over a withdrawn player's seat (in the round under way) and points.
+
+    ``pays_fee``: the desk asked whether he pays an entry fee. DEFAULT no: he takes over a seat that was
+    paid, and no fee is due. Yes: his fee is owed until the desk marks it paid (never marked paid unasked).
+    """
     reg = Registration.objects.select_for_update().select_related("tournament__club", "player").get(pk=withdrawn.pk)
     if not reg.withdrawn:
-        reg.withdrawn_after_round = _last_played_round(reg)
-        reg.save(update_fields=["withdrawn_after_round"])
+        _leave(reg)
     if Registration.objects.filter(substitute_for=reg).exists():
         raise StateConflict("substitute_for", _("%(name)s has a substitute already.") % {"name": reg.player.name})
     substitute = registration_create(
-        tournament=reg.tournament, player=player, paid=True, checked_in=True, substitute_for=reg
+        tournament=reg.tournament, player=player, paid=False, checked_in=True, substitute_for=reg,
+        fee_due=pays_fee,
     )
     # The substitute sits down in the withdrawn player's seat of every round not yet closed.
     Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).update(registration=substitute)
     tournament_changed(reg.tournament_id)
     audit_record(action="registration.substitute", by=by, tournament=reg.tournament, subject=registration_label(reg),
-                 before={"player": registration_label(reg)}, after={"substitute": registration_label(substitute)})
+                 before={"player": registration_label(reg)},
+                 after={"substitute": registration_label(substitute), "pays_fee": pays_fee})
     return substitute
 
 
@@ -148,9 +161,9 @@ def registration_quick_add(
 @transaction.atomic
 def registration_substitute_new(
     *, withdrawn: Registration, first_name: str, last_name: str, club_name: str = "", may_create_club: bool = False,
-    by=None,
+    pays_fee: bool = False, by=None,
 ) -> Registration:
     """A person not yet in the database substitutes for a withdrawn player (created in the same step)."""
     club = club_by_name(name=club_name, may_create=may_create_club, field="club_name")
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_substitute(withdrawn=withdrawn, player=player, by=by)
+    return registration_substitute(withdrawn=withdrawn, player=player, pays_fee=pays_fee, by=by)

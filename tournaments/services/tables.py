@@ -1,6 +1,7 @@
 """The organiser at a table that cannot finish by itself: confirm for an absent player, or close it with a reason.
 
-Both are logged in the audit log (who, which table, why) and need a reason.
+All are logged in the audit log (who, which table, why) and need a reason. A closed table is closed: it takes
+no game, correction or confirmation (``hands._require_open``) until the organiser reopens it here.
 """
 from django.db import transaction
 from django.utils import timezone
@@ -8,10 +9,11 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.table import games_required
 
-from ..models import Hand, Table, TableConfirmation
+from ..models import Round, Table, TableConfirmation
 from .audit import audit_record
 from .errors import ServiceError, StateConflict
 from .hands import _locked_table, _require_open, table_complete_if_confirmed
+from .hooks import tournament_changed
 
 ORGANISER_DEVICE = "organiser"
 
@@ -61,4 +63,26 @@ def table_close(*, table: Table, by, reason: str) -> Table:
     audit_record(action="table_close", by=by, tournament=table.round.tournament,
                  subject=f"{table.round.number}/{table.number}", before=before,
                  after={"round": table.round.number, "table": table.number}, reason=reason)
+    tournament_changed(table.round.tournament_id)  # the standings say it (and may scale its points)
+    return table
+
+
+@transaction.atomic
+def table_reopen(*, table: Table, by, reason: str) -> Table:
+    """Open a table the organiser closed (closed by mistake, the ill player is back): it takes games again."""
+    reason = _reason(reason)
+    table = _locked_table(table)
+    if table.round.status != Round.Status.PUBLISHED:
+        raise StateConflict("round", _("Only a table of a round under way can be reopened."), code="round_not_open")
+    if not table.closed_reason:
+        raise StateConflict("table", _("Table %(table)d is not closed.") % {"table": table.number}, code="table_open")
+    before = {"closed_reason": table.closed_reason}
+    table.closed_reason = ""
+    table.completed_at = None
+    table.save(update_fields=["closed_reason", "completed_at"])
+    table_complete_if_confirmed(table)
+    audit_record(action="table_reopen", by=by, tournament=table.round.tournament,
+                 subject=f"{table.round.number}/{table.number}", before=before,
+                 after={"round": table.round.number, "table": table.number}, reason=reason)
+    tournament_changed(table.round.tournament_id)
     return table

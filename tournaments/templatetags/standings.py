@@ -35,7 +35,7 @@ _ROWS_KEPT = 20_000
 
 
 @register.simple_tag
-def standings_row(row: dict, projector: bool = False, round: int | None = None) -> str:
+def standings_row(row: dict, projector: bool = False, round: int | None = None, short: dict | None = None) -> str:
     """One row of the standings list (``standings/_row.html``), rendered once per process for its content,
     the columns shown and the language.
 
@@ -43,13 +43,14 @@ def standings_row(row: dict, projector: bool = False, round: int | None = None) 
     whole list) reads as before, and rendering them again was most of the CPU of a standings poll
     during play (each poll then meets a new snapshot).
     """
-    key = (orjson.dumps(row), bool(projector), round is None, get_language())
+    fewer = (short or {}).get(row["start_number"], "")  # fewer games than the round's: why (rules.md section 2)
+    key = (orjson.dumps(row), bool(projector), round is None, get_language(), fewer)
     html = _ROWS.get(key)
     if html is None:
         if len(_ROWS) >= _ROWS_KEPT:
             _ROWS.clear()
         html = _ROWS[key] = render_to_string("standings/_row.html", {
-            "row": row, "projector": projector, "overall": round is None})
+            "row": row, "projector": projector, "overall": round is None, "short": fewer})
     return html
 
 

@@ -18,6 +18,7 @@ from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, Substitute
 from ..models import Registration, Tournament
 from ..services.errors import ServiceError
 from ..services.registration import (
+    club_by_name,
     registration_create,
     registration_quick_add,
     registration_substitute,
@@ -205,16 +206,25 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = SubstituteForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
+        player = None
+        if data["player"] is not None:
+            player = player_for_desk(tournament=tournament, pk=data["player"])
+            if player is None:
+                raise Http404("No such player")
         try:
-            if data["player"] is not None:
-                player = player_for_desk(tournament=tournament, pk=data["player"])
-                if player is None:
-                    raise Http404("No such player")
-                new = registration_substitute(withdrawn=reg, player=player, by=request.user)
+            if data["pays_fee"] is None:  # the desk is asked first: his fee is never assumed, either way
+                if player is None and data["club_name"] and not _may_create_club(request, tournament):
+                    club_by_name(name=data["club_name"], may_create=False)  # an unknown club: refused before asking
+                name = player.name if player else " ".join(p for p in (data["first_name"], data["last_name"]) if p)
+                return render(request, "desk/substitute_fee.html", {**context, "form": form, "name": name})
+            if player is not None:
+                new = registration_substitute(withdrawn=reg, player=player, pays_fee=data["pays_fee"],
+                                              by=request.user)
             else:
                 new = registration_substitute_new(withdrawn=reg, by=request.user, first_name=data["first_name"],
                                                   last_name=data["last_name"], club_name=data["club_name"],
-                                                  may_create_club=_may_create_club(request, tournament))
+                                                  may_create_club=_may_create_club(request, tournament),
+                                                  pays_fee=data["pays_fee"])
         except ServiceError as err:
             form.add_service_error(err)
             return render(request, "desk/substitute.html", {**context, "form": form}, status=error_status(err))

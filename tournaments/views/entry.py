@@ -13,12 +13,13 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 
+from ..http import error_status
 from ..models import Round, Table
 from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
 from ..http import WrongKey
 from ..services.errors import ServiceError
-from .entry_base import EntryMode, EntryUrls, EntryView, device_id_of, device_of
+from .entry_base import EntryMode, EntryUrls, EntryView, device_id_of, device_of, render_page
 
 
 def tablet_mode(table: Table) -> EntryMode:
@@ -80,7 +81,7 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
     try:
         hand_services.table_confirm(table=table, seat=seat, device=device_of(request),
                                      device_id=device_id_of(request))
-    except ServiceError as err:
+    except ServiceError as err:  # the page again with why (a closed table: the organiser's reason), and the status
         messages.error(request, err.message)
-        return redirect(page)
+        return render_page(request, table, tablet_mode(table), status=error_status(err))
     return redirect(f"{page}#confirm")

@@ -181,7 +181,8 @@ def page_context(
         "delete_url": mode.urls.delete(editing.number) if editing is not None else "",
         "dealer_name": entry.names.get(dealer or 0, ""),
         "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
-            number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN)),
+            number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN
+            and not entry.closed_reason)),
         "values": _values(form, initial), "errors": errors or {},
         "contracts": visible_contracts(entry.rules), "entry_buttons": BUTTONS_JSON, "suits": Hand.Suit.choices,
         "kreuz_pairs": pairs,
@@ -416,7 +417,7 @@ class EntryView(View):
         mode = self.get_mode(table)
         if request.method == "POST":
             return submit_game(request, table, mode, hand=hand, template=self.template_name)
-        if self.closed_read_only and table.round.status != Round.Status.PUBLISHED:
+        if self.closed_read_only and (table.round.status != Round.Status.PUBLISHED or table.closed_reason):
             return redirect(mode.urls.page)  # a closed round's sheet is read-only
         return render_page(request, table, mode, template=self.template_name, editing=hand)
 

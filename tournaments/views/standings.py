@@ -18,7 +18,7 @@ from .. import access
 from ..forms_setup import cents_to_euro
 from ..models import Tournament
 from ..selectors.public import tournament_for_slug
-from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
+from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
 from ..services.prizes import prizes_set, tournament_standings_publish
 from ..services.schedule import standings_schedule
@@ -109,8 +109,9 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
             "computed_at": view.computed_at.isoformat() if view.computed_at else None,
             "not_counted_since": view.waiting_since.isoformat() if view.waiting_since else None,
             "standings": [
-                {key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
-                                            "lost_solos", "round_points", "note")}
+                {**{key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
+                                              "lost_solos", "round_points", "note")},
+                 "substitute_for": row.get("substitute_for") or None}
                 for row in view.rows
             ],
         }, json_dumps_params={"ensure_ascii": False, "indent": 1})
@@ -124,7 +125,8 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
                          _("Lost solos"), *rounds])
         for row in view.rows:
-            writer.writerow([row["rank"], row["start_number"], row["name"], row["club"], row["points"],
+            writer.writerow([row["rank"], row["start_number"],
+                             name_with_substitute(row["name"], row.get("substitute_for") or ""), row["club"], row["points"],
                              row["won_solos"], row["lost_solos"], *row["round_points"]])
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response

@@ -1,4 +1,4 @@
-"""The organiser closes what a table cannot: confirm for an absent player, close the table with a reason."""
+"""The organiser closes what a table cannot: confirm for an absent player, close the table (and reopen it) with a reason."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -6,10 +6,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms_tables import ConfirmForForm, TableCloseForm, action_forms, unconfirmed_seats
+from ..forms_tables import ConfirmForForm, TableCloseForm, TableReopenForm, action_forms, unconfirmed_seats
 from ..models import Table
 from ..services.errors import ServiceError
-from ..services.tables import table_close, table_confirm_for
+from ..services.tables import table_close, table_confirm_for, table_reopen
 from . import entry_base as entry
 from .paper import TEMPLATE, _table, paper_mode
 
@@ -52,3 +52,19 @@ def close(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
             messages.success(request, _("Table %(table)d is closed.") % {"table": table.number})
             return redirect("tournaments:paper", slug, table.pk)
     return _again(request, table, close=form)
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _table(request, slug, table_id)
+    form = TableReopenForm(request.POST, prefix="reopen")
+    if form.is_valid():
+        try:
+            table_reopen(table=table, by=request.user, reason=form.cleaned_data["reason"])
+        except ServiceError as err:
+            form.add_error(err.field if err.field in form.fields else None, err.message)
+        else:
+            messages.success(request, _("Table %(table)d is open again.") % {"table": table.number})
+            return redirect("tournaments:paper", slug, table.pk)
+    return _again(request, table, reopen=form)
