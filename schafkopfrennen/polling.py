@@ -35,6 +35,7 @@ from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import condition
 
+from . import forget
 from .changes import listener
 
 State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
@@ -45,7 +46,8 @@ _UNREAD = object()
 
 
 def _tag(token: str, query: str, language: str, hx: bool, who: int) -> str:
-    parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who)))
+    # with the names' generation: after an erase no page a phone kept (naming him) is "unchanged" (forget.py)
+    parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who), forget.generation()))
     return hashlib.blake2b(parts.encode(), digest_size=12).hexdigest()
 
 

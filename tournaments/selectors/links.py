@@ -15,6 +15,7 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import get_language
 
+from schafkopfrennen import forget
 from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
@@ -222,6 +223,7 @@ def _table_facts(tables: str) -> list[str]:
 
 _ROUNDS: dict[tuple, dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
 _ROUNDS_LOCK = threading.Lock()
+forget.keeps(_ROUNDS.clear)  # its rounds name the table mates: an erase empties it
 _ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
 
 
@@ -255,6 +257,7 @@ RANK_SHOWN = ("start_number", "rank", "points")
 _STANDINGS: dict[tuple, PackedRows] = {}  # snapshot key -> the overall list (read by start number)
 _STANDINGS_KEPT = 8
 _STANDINGS_LOCK = threading.Lock()
+forget.keeps(_STANDINGS.clear)
 
 
 def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> PackedRows:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from schafkopfrennen import forget
 from schafkopfrennen.polling import polled_page
 
 from ..selectors import links
@@ -115,6 +116,7 @@ def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
 
 _ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
 _ROUND_HTML_LOCK = threading.Lock()
+forget.keeps(_ROUND_HTML.clear)  # rendered names: an erase empties it
 _ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
 
 
