@@ -200,6 +200,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
+    "tournaments:table_cards_renew": {"POST": ORGANISER},
     "tournaments:print_pack": {"GET": DESK},
     "tournaments:print_table_pick": {"GET": DESK},
     "tournaments:print_document": {"GET": DESK},

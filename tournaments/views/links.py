@@ -95,6 +95,8 @@ def _registration_or_404(key: str):
 def table_link(request: HttpRequest, key: str) -> HttpResponse:
     """The table card's QR code: this number's table now, or what the table waits for."""
     link = _link_or_404(key)
+    if link.state == links.TableLink.REVOKED:  # gone for good: the organiser printed new table cards
+        return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament}, status=410)
     follow = _follow(reverse("tournaments:table_link_status", args=[key]), link.signature)
     if link.table is not None and link.state != links.TableLink.MISSING:
         mode = link_mode(link.table, key)
