@@ -9,12 +9,15 @@ cache (Redis with ``REDIS_CACHE_URL``); every other process sees it within ``CHE
 its own. The generation is part of every polled page's tag (``polling._tag``) and of the standings'
 fragment keys, so a page kept from before the erase is never "unchanged".
 """
+import logging
 import threading
 import time
 import uuid
 from collections.abc import Callable
 
 from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 KEY = "schafkopfrennen:names-generation"
 CHECK_SECONDS = 1.0  # how often a process asks the shared cache whether names were forgotten elsewhere
@@ -40,7 +43,12 @@ def generation() -> str:
     now = time.monotonic()
     if now - _seen["checked"] < CHECK_SECONDS:
         return _seen["generation"] or ""
-    found = cache.get(KEY) or ""
+    try:
+        found = cache.get(KEY) or ""
+    except Exception:  # the shared cache (Redis) is down: the pages go on, with what this process knows
+        logger.warning("names generation unreadable; asking again in %.0f s", CHECK_SECONDS, exc_info=True)
+        _seen["checked"] = now
+        return _seen["generation"] or ""
     with _LOCK:
         if _seen["generation"] is not None and found != _seen["generation"]:
             _clear_all()
@@ -51,7 +59,10 @@ def generation() -> str:
 def names_forget() -> str:
     """Forget every name kept: this process's caches now, the others' within ``CHECK_SECONDS``."""
     new = uuid.uuid4().hex
-    cache.set(KEY, new, timeout=None)
+    try:
+        cache.set(KEY, new, timeout=None)
+    except Exception:  # the shared cache (Redis) is down: this process forgets now, the others at their restart
+        logger.error("names generation not shared: other processes keep names until they restart", exc_info=True)
     with _LOCK:
         _clear_all()
         _seen["generation"], _seen["checked"] = new, time.monotonic()
