@@ -172,7 +172,7 @@ def make(args: argparse.Namespace) -> None:
     call_command("simulate_tournament", players=args.players, rounds=args.rounds, games=args.games, seed=args.seed,
                  slug=slug, stdout=io.StringIO())
     Tournament.objects.filter(slug=slug).update(date=FIXED_DATE)
-    call_command("demo", stdout=io.StringIO(), stderr=io.StringIO())
+    call_command("demo", allow_without_debug=True, stdout=io.StringIO(), stderr=io.StringIO())
     simulated = time.perf_counter() - started
     tournament = Tournament.objects.get(slug=slug)
     rounds = list(tournament.rounds.order_by("number").values_list("number", flat=True))

@@ -24,29 +24,35 @@ from datetime import datetime
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousOperation
-from django.core.handlers.wsgi import get_bytes_from_wsgi, get_path_info
+from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.core.handlers.wsgi import WSGIRequest, get_bytes_from_wsgi, get_path_info
 from django.db import DatabaseError, close_old_connections, connection, reset_queries
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.http.cookie import parse_cookie
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import condition
 
+from . import forget
 from .changes import listener
 
 State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
 CACHE_CONTROL = {"private": True, "no_cache": True}  # kept by the browser, asked again every time
+# the middleware (of settings.MIDDLEWARE) whose headers the 304s before Django carry too
+HEADER_MIDDLEWARE = ("django.middleware.security.SecurityMiddleware",
+                     "django.middleware.clickjacking.XFrameOptionsMiddleware", "csp.middleware.CSPMiddleware")
 _STATE = "schafkopfrennen.polled_state"  # the environ's (request.META's) key of the state read for this request
 _UNREAD = object()
 
 
 def _tag(token: str, query: str, language: str, hx: bool, who: int) -> str:
-    parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who)))
+    # with the names' generation: after an erase no page a phone kept (naming him) is "unchanged" (forget.py)
+    parts = "|".join((token, query, language or "", "hx" if hx else "page", str(who), forget.generation()))
     return hashlib.blake2b(parts.encode(), digest_size=12).hexdigest()
 
 
@@ -141,6 +147,11 @@ class UnchangedPolls:
         # the view's own caching headers, made once
         made = _polled_headers(HttpResponseNotModified())
         self.headers = [(name, made[name]) for name in ("Cache-Control", "Vary")]
+        # Django's middleware that add the security headers (CSP, nosniff, Referrer-Policy, HSTS ...) to every
+        # answer, made as Django makes them (reading the settings now): the 304s here get the same headers.
+        self.header_middleware = [import_string(name)(lambda request: None) for name in settings.MIDDLEWARE
+                                  if name in HEADER_MIDDLEWARE]
+        self.security: dict[tuple[str, bool], list[tuple[str, str]]] = {}  # (path, https) -> those headers
 
     def __call__(self, environ, start_response):
         sent = environ.get("HTTP_IF_NONE_MATCH")
@@ -154,13 +165,16 @@ class UnchangedPolls:
     def not_modified(self, environ, sent: str) -> list[tuple[str, str]] | None:
         """The 304's headers if the tag sent is the page's, None to let Django answer."""
         cookies = parse_cookie(environ["HTTP_COOKIE"]) if environ.get("HTTP_COOKIE") else {}
-        if any(name in cookies for name in self.skip_cookies) or (settings.SECURE_SSL_REDIRECT and not _secure(environ)):
+        secure = _secure(environ)
+        if any(name in cookies for name in self.skip_cookies) or (settings.SECURE_SSL_REDIRECT and not secure):
+            return None
+        if not _host_allowed(environ):  # Django answers it: 400, as every request naming a host not allowed
             return None
         path = get_path_info(environ) or "/"
         generation, key = self.generation(), None
         if generation is not None:  # the same phone's same poll, while nothing committed: the same answer
             key = (path, environ.get("QUERY_STRING", ""), cookies.get(settings.LANGUAGE_COOKIE_NAME),
-                   environ.get("HTTP_ACCEPT_LANGUAGE"), bool(environ.get("HTTP_HX_REQUEST")), sent)
+                   environ.get("HTTP_ACCEPT_LANGUAGE"), bool(environ.get("HTTP_HX_REQUEST")), sent, secure)
             decided = self.unchanged.get(key)
             if decided is not None and decided[0] == generation and not _due(decided[2]):
                 return decided[1]
@@ -182,10 +196,22 @@ class UnchangedPolls:
         wanted = {t.removeprefix("W/") for t in parse_etags(sent)}
         if tag not in wanted and "*" not in wanted:
             return None
-        headers = [("ETag", tag), *self.headers]
+        headers = [("ETag", tag), *self.headers, *self.security_headers(environ, path, secure)]
         if key is not None:
             _kept(self.unchanged)[key] = (generation, headers, _recheck_after(found))
         return headers
+
+    def security_headers(self, environ, path: str, secure: bool) -> list[tuple[str, str]]:
+        """What Django's header middleware add to an answer to ``path`` (over https or not), worked out
+        once per path by those very middleware on a 304 (issue 33.11a)."""
+        found = self.security.get((path, secure))
+        if found is None:
+            request, response = WSGIRequest(environ), HttpResponseNotModified()
+            own = set(response.headers)
+            for middleware in self.header_middleware:
+                response = middleware.process_response(request, response)
+            found = _kept(self.security)[path, secure] = [(k, v) for k, v in response.items() if k not in own]
+        return found
 
     def generation(self) -> int | None:
         """The generation of committed changes (``listen``), None if nothing may be taken as unchanged."""
@@ -246,6 +272,27 @@ def _language(cookie: str | None, accept: str | None) -> str:
     """The language LocaleMiddleware picks for this language cookie and Accept-Language header."""
     return get_language_from_request(SimpleNamespace(COOKIES={} if cookie is None else {settings.LANGUAGE_COOKIE_NAME: cookie},
                                                      META={} if accept is None else {"HTTP_ACCEPT_LANGUAGE": accept}))
+
+
+def _host_allowed(environ) -> bool:
+    """Whether Django would take the request's host (``HttpRequest.get_host`` against ``ALLOWED_HOSTS``)."""
+    forwarded = environ.get("HTTP_X_FORWARDED_HOST") if settings.USE_X_FORWARDED_HOST else None
+    return _allowed(forwarded, environ.get("HTTP_HOST"), environ.get("SERVER_NAME"), environ.get("SERVER_PORT"),
+                    tuple(settings.ALLOWED_HOSTS), settings.DEBUG)
+
+
+@functools.lru_cache(maxsize=256)
+def _allowed(forwarded: str | None, host: str | None, server: str | None, port: str | None,
+             allowed_hosts: tuple, debug: bool) -> bool:
+    """``_host_allowed`` once per host sent and settings: Django's own check decides."""
+    request = HttpRequest()
+    request.META = {name: value for name, value in (("HTTP_X_FORWARDED_HOST", forwarded), ("HTTP_HOST", host),
+                                                    ("SERVER_NAME", server), ("SERVER_PORT", port)) if value}
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return False
+    return True
 
 
 def _secure(environ) -> bool:

@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # the API's tokens, stored as digests (tournaments/api/auth.py)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -163,6 +163,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # not a rule for passwords: told of every password change, it revokes the user's API token (issue 33.11b)
+    {"NAME": "tournaments.services.account.TokensRevokedOnPasswordChange"},
 ]
 # Login throttling (django-axes): wrong passwords for one account from one address lock that pair for a
 # while. The pair, not the address alone: a whole hall shares one address behind its router, and one
@@ -262,7 +264,7 @@ REST_FRAMEWORK = {
     # own pages use the session. No passwords travel to the API.
     # Token first: a script with a wrong or revoked token gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tournaments.api.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -129,7 +129,7 @@ def test_the_compiled_catalogue_matches_its_po_file(lang):
 
 @pytest.fixture
 def demo(client):
-    call_command("demo")
+    call_command("demo", allow_without_debug=True)
     client.force_login(get_user_model().objects.get(username="organisator"))
     table = Table.objects.filter(round__tournament__slug="herbstrennen", round__status=Round.Status.PUBLISHED).first()
     return table

@@ -30,6 +30,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
+from tournaments.services.account import api_token_create, api_token_revoke
 from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
@@ -200,6 +201,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).
     "tournaments:print_round": {"GET": DESK, "POST": DESK},
     "tournaments:print_status": {"GET": DESK},
+    "tournaments:table_cards_renew": {"POST": ORGANISER},
     "tournaments:print_pack": {"GET": DESK},
     "tournaments:print_table_pick": {"GET": DESK},
     "tournaments:print_document": {"GET": DESK},
@@ -311,7 +313,7 @@ class World:
 
 
 def _build() -> World:
-    call_command("demo", stdout=io.StringIO())
+    call_command("demo", allow_without_debug=True, stdout=io.StringIO())
     tournament = Tournament.objects.select_related("club").get(slug="herbstrennen")
     standings_recompute(tournament_id=tournament.pk)
     club_a = tournament.club
@@ -459,11 +461,9 @@ def accepted(expected: str, role: str, api: bool) -> set[str]:
 
 def token_client_for(user) -> Client:
     """A script's client: no session, the user's API token in the Authorization header."""
-    from rest_framework.authtoken.models import Token
-
     if user is None:
         return Client()
-    return Client(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)}")
 
 
 def check(world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None,
@@ -569,15 +569,12 @@ def test_who_gets_in_with_an_api_token(name, world, db):
 @pytest.mark.parametrize("name", sorted(n for n, methods in PERMISSIONS.items()
                                         if n.startswith("api:") and KEY not in methods.values()))
 def test_a_wrong_or_revoked_token_is_401(name, world, db):
-    from rest_framework.authtoken.models import Token
-
     url = site_urls()[name]
     (kwargs,) = kwargs_for(url, world)[:1]
     path = reverse(name, kwargs=kwargs)
-    token = Token.objects.create(user=world.users["organiser"])
-    key = token.key
-    token.delete()
-    for header in (f"Token {key}", "Token " + "0" * 40, "Basic b3JnYW5pc2VyLWE6cHc="):  # revoked, made up, a password
+    key = api_token_create(user=world.users["organiser"])
+    api_token_revoke(user=world.users["organiser"])
+    for header in (f"Token {key}", "Token " + "0" * 64, "Basic b3JnYW5pc2VyLWE6cHc="):  # revoked, made up, a password
         for method in PERMISSIONS[name]:
             response = request(Client(HTTP_AUTHORIZATION=header), method, path, api=True)
             assert response.status_code == 401 if header.startswith("Token") else response.status_code in (401, 403), \

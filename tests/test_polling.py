@@ -193,3 +193,37 @@ def test_the_states_are_the_selectors():
     assert standings.standings.polled_state is standings_selectors.standings_state
     assert link_views.player.polled_state is links.player_page_state
     assert seatlist.seatlist.polled_state is seatlist.seatlist_tables.polled_state is public.seat_list_state
+
+
+SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
+                    "Cross-Origin-Opener-Policy", "Strict-Transport-Security")
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_the_entrys_304_carries_djangos_security_headers(field, settings, secure):
+    """Issue 33.11a: the 304 answered before Django has every security header Django's answers have."""
+    settings.SECURE_HSTS_SECONDS, settings.SECURE_PROXY_SSL_HEADER = 3600, ("HTTP_X_FORWARDED_PROTO", "https")
+    django_app = Django()  # its middleware read the settings when they are made, as the entry's
+    entry = UnchangedPolls(django_app)
+    https = {"HTTP_X_FORWARDED_PROTO": "https"} if secure else {}
+    url = "/t/saal/sitzplan/"
+    status, page, _ = get(entry, url, **https)
+    status, again, _ = get(entry, url, HTTP_IF_NONE_MATCH=page["ETag"], **https)
+    assert status == 304 and django_app.calls == 1
+    expected = {name: page[name] for name in SECURITY_HEADERS if name in page}
+    assert {"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"} <= set(expected)
+    assert ("Strict-Transport-Security" in expected) is secure
+    policy = {name: set(again.get(name, "").split("; ")) if name == "Content-Security-Policy" else again.get(name)
+              for name in expected}
+    assert policy == {**expected, "Content-Security-Policy": set(expected["Content-Security-Policy"].split("; "))}
+
+
+def test_a_304_to_a_host_not_allowed_is_djangos_400(field, entry, django_app, settings):
+    """Issue 33.11a: ALLOWED_HOSTS holds before Django too: a poll naming another host is refused (400)."""
+    settings.ALLOWED_HOSTS = ["rennen.example.org"]
+    url = "/t/saal/sitzplan/"
+    status, page, _ = get(entry, url, HTTP_HOST="rennen.example.org")
+    assert status == 200
+    assert get(entry, url, HTTP_HOST="rennen.example.org", HTTP_IF_NONE_MATCH=page["ETag"])[0] == 304
+    assert get(entry, url, HTTP_HOST="evil.example.com", HTTP_IF_NONE_MATCH=page["ETag"])[0] == 400
+    assert get(entry, url, HTTP_HOST="evil.example.com", HTTP_IF_NONE_MATCH=page["ETag"])[0] == 400  # kept, still 400

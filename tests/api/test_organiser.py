@@ -39,7 +39,7 @@ def test_token_auth_works_and_basic_auth_is_gone(organiser, tournament):
     from tournaments.services.account import api_token_create
 
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION="Token " + api_token_create(user=organiser).key)
+    api.credentials(HTTP_AUTHORIZATION="Token " + api_token_create(user=organiser))
     assert api.get(BASE + "registrations/").status_code == 200
     basic = APIClient()
     basic.credentials(HTTP_AUTHORIZATION="Basic " + __import__("base64").b64encode(

@@ -1,5 +1,7 @@
 """Login throttling (django-axes), API tokens instead of passwords, the table API's rate limit, and the
 password reset that is offered only with e-mail."""
+import io
+import re
 import uuid
 from contextlib import contextmanager
 
@@ -8,16 +10,20 @@ import yaml
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from django.urls import reverse
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from tests.api.conftest import entry, make_tournament, member, publish_first_round
 from tests.factories import ClubFactory
-from tournaments.models import ClubMembership
+from tournaments.models import ClubMembership, Tournament
+from tournaments.services.account import api_token_create
 
 pytestmark = pytest.mark.django_db
+NEW_KEY = re.compile(r'data-testid="new-token">([^<]+)<')
 
 
 @pytest.fixture(autouse=True)
@@ -100,9 +106,8 @@ def test_a_token_is_made_shown_once_replaced_and_revoked_on_the_account_page(org
     assert 'data-testid="token-create"' in page and "SK Musterdorf" in page
 
     client.post("/o/zugang/token/")
-    key = Token.objects.get(user=orga).key
     shown = client.get("/o/zugang/").content.decode()
-    assert key in shown
+    key = NEW_KEY.search(shown).group(1)
     assert key not in client.get("/o/zugang/").content.decode()  # only once
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
@@ -111,19 +116,18 @@ def test_a_token_is_made_shown_once_replaced_and_revoked_on_the_account_page(org
     client.post("/o/zugang/token/")  # replace: the old key stops working
     assert api.get(url).status_code == 401
     new = APIClient()
-    new.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=orga).key}")
+    new.credentials(HTTP_AUTHORIZATION=f"Token {NEW_KEY.search(client.get('/o/zugang/').content.decode()).group(1)}")
     assert new.get(url).status_code == 200
 
     client.post("/o/zugang/token/widerrufen/")
-    assert not Token.objects.filter(user=orga).exists()
+    assert not AuthToken.objects.filter(user=orga).exists()
     assert new.get(url).status_code == 401
 
 
 def test_a_token_opens_only_its_users_clubs(orga):
     tournament = make_tournament(ClubFactory(name="SC Anderswo"), slug="anderswo")
-    Token.objects.create(user=orga)
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {orga.auth_token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=orga)}")
     assert api.get(f"/api/tournaments/{tournament.slug}/registrations/").status_code == 404
 
 
@@ -295,3 +299,45 @@ def test_the_tablet_pages_posts_are_rate_limited_per_key_but_not_their_reads_or_
         assert client.get(f"/tisch/{first.entry_key}/").status_code == 200
         assert client.post(f"/tisch/{first.entry_key}/vorschau/", {}).status_code != 429
         assert client.post(f"/tisch/{second.entry_key}/bestaetigen/", {"seat": "9"}).status_code != 429
+
+
+def test_a_token_is_stored_only_as_a_digest(orga):
+    """Issue 33.11b: the database holds no usable key (django-rest-knox keeps a SHA-512 digest)."""
+    key = api_token_create(user=orga)
+    (stored,) = AuthToken.objects.filter(user=orga).values()
+    assert key not in str(stored) and stored["digest"] != key and len(key) >= 64
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")  # the documented header, as before
+    assert api.get(_registrations(orga)).status_code == 200
+
+
+@pytest.mark.parametrize("how", ["set_password", "password_change_page", "changepassword"])
+def test_a_password_change_revokes_the_token(orga, how, monkeypatch):
+    """Issue 33.11b: a token made with the old password stops working when the password changes."""
+    key = api_token_create(user=orga)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get(_registrations(orga)).status_code == 200
+    new = "ein-ganz-neues-Passwort-42"
+    if how == "set_password":
+        orga.set_password(new)
+        orga.save()
+    elif how == "password_change_page":
+        client = Client()
+        client.force_login(orga)
+        response = client.post(reverse("password_change"), {"old_password": "richtig-geheim-1", "new_password1": new,
+                                                             "new_password2": new})
+        assert response.status_code == 302
+    else:
+        monkeypatch.setattr("getpass.getpass", lambda prompt="": new)
+        call_command("changepassword", orga.get_username(), stdout=io.StringIO())
+    response = api.get(_registrations(orga))
+    assert response.status_code == 401 and response["WWW-Authenticate"] == "Token"
+    assert not AuthToken.objects.filter(user=orga).exists()
+
+
+def _registrations(orga) -> str:
+    """An organiser API's URL of the organiser's club."""
+    if not Tournament.objects.filter(slug="token-probe").exists():
+        make_tournament(orga.club_memberships.get().club, slug="token-probe")
+    return "/api/tournaments/token-probe/registrations/"

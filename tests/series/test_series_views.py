@@ -259,3 +259,27 @@ def test_the_series_pdf_carries_the_clubs_logo_and_its_charts(demo, client, sett
     charts = with_logo.pages[-1].extract_text()
     assert "Verlauf der Wertung" in charts  # German first
     assert "Rufspiel" in charts  # the bar chart's category axis
+
+
+def _history_row(html: str, name: str) -> str:
+    """The history table's row of the tournament ``name``."""
+    return next(row for row in html.split("<tr>") if name in row and 'class="num rank"' in row)
+
+
+def test_the_history_shows_no_place_of_a_tournament_whose_standings_are_hidden(demo, client):
+    """Issue 33.11e: his history (by his key, and in the series) keeps hidden standings hidden."""
+    data = series_standings(demo)
+    row = next(r for r in data.rows if r.participations == 3)
+    player = Player.objects.get(pk=row.player_id)
+    hidden = data.played[0]
+    registration = player.registrations.get(tournament__slug="herbstrennen")
+    pages = [url("player_history", registration.key), url("series_player", demo.slug, row.player_id)]
+    for page in pages:  # published: his place is there
+        assert 'class="num rank">–' not in _history_row(client.get(page).content.decode(), hidden.name)
+    Tournament.objects.filter(pk=hidden.pk).update(standings_public=False)
+    for page in pages:
+        html = client.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        cells = _history_row(html, hidden.name)
+        assert 'class="num rank">–' in cells and 'class="num points">–' in cells, page
+        assert "Die Rangliste ist noch nicht veröffentlicht." in cells
+        assert "data-testid=\"history-chart\"" not in html or hidden.name not in html.split('data-testid="history-chart"')[1]

@@ -130,7 +130,7 @@ def test_copy_for_next_year(client, organiser):
 
 
 def test_control_panel_shows_tables_and_warnings(client):
-    call_command("demo")
+    call_command("demo", allow_without_debug=True)
     client.login(username="organisator", password="herbstrennen-demo")
     page = client.get("/o/herbstrennen/", **EN)
     body = page.content.decode()

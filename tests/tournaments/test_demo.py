@@ -1,7 +1,10 @@
+import io
+
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.checks import run_checks
+from django.core.management import CommandError, call_command
 
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
@@ -9,14 +12,14 @@ from tournaments.selectors.public import round_current_public
 from tournaments.models import Registration, Round, Seat, Tournament
 from tournaments.selectors.tables import games_required, table_progress
 from tournaments.seating import draw_tables
-from tournaments.services.demo import DEMO_SLUG
+from tournaments.services.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERNAME
 
 pytestmark = pytest.mark.django_db
 
 
 def test_demo_is_idempotent_and_prints_the_login(capsys):
-    call_command("demo")
-    call_command("demo")
+    call_command("demo", allow_without_debug=True)
+    call_command("demo", allow_without_debug=True)
     out = capsys.readouterr().out
     assert "organisator" in out
     tournament = Tournament.objects.get(slug="herbstrennen")
@@ -28,7 +31,7 @@ def test_demo_is_idempotent_and_prints_the_login(capsys):
 
 
 def test_admin_shows_the_demo_tournament_with_22_registrations(client):
-    call_command("demo")
+    call_command("demo", allow_without_debug=True)
     assert client.login(username="organisator", password="herbstrennen-demo")
     tournament = Tournament.objects.get(slug="herbstrennen")
     page = client.get("/admin/tournaments/tournament/")
@@ -40,7 +43,7 @@ def test_admin_shows_the_demo_tournament_with_22_registrations(client):
 
 
 def test_home_page_lists_the_demo(client):
-    call_command("demo")
+    call_command("demo", allow_without_debug=True)
     page = client.get("/")
     assert page.status_code == 200
     body = page.content.decode()
@@ -56,7 +59,7 @@ def demo(django_capture_on_commit_callbacks):
     """demo() runs the command and then what it scheduled for after the commit (the recompute)."""
     def run():
         with django_capture_on_commit_callbacks(execute=True):
-            call_command("demo")
+            call_command("demo", allow_without_debug=True)
         return Tournament.objects.get(slug=DEMO_SLUG)
     return run
 
@@ -140,3 +143,35 @@ def test_running_the_demo_twice_changes_nothing(demo):
     demo()
 
     assert _everything() == before
+
+
+def test_the_demo_refuses_to_run_with_debug_off_unless_asked(settings):
+    """Issue 33.11c: the demo's superuser has a published password; with DEBUG off it is not made by mistake."""
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("demo")
+    assert not get_user_model().objects.filter(username=DEMO_USERNAME).exists()
+    assert not Tournament.objects.filter(slug=DEMO_SLUG).exists()
+    settings.DEBUG = True
+    call_command("demo", stdout=io.StringIO())  # on one's own machine
+    assert get_user_model().objects.filter(username=DEMO_USERNAME).exists()
+
+
+def test_check_deploy_warns_while_a_login_has_the_demo_password():
+    """Issue 33.11c: ``check --deploy`` names the logins the demo's published password opens."""
+    def warned() -> list:
+        return [m for m in run_checks(include_deployment_checks=True) if m.id == "schafkopfrennen.W002"]
+
+    users = get_user_model().objects
+    users.create_user("kassier", password="ein-eigenes-langes-passwort", is_staff=True)
+    assert warned() == []
+    user = users.create_user(DEMO_USERNAME, password=DEMO_PASSWORD, is_staff=True, is_superuser=True)
+    users.create_user("vorstand", password=DEMO_PASSWORD, is_staff=True)
+    (warning,) = warned()
+    assert f"{DEMO_USERNAME}, vorstand" in warning.msg and "kassier" not in warning.msg
+    assert "changepassword" in warning.hint
+    for name in (DEMO_USERNAME, "vorstand"):
+        user = users.get(username=name)
+        user.set_password("ein-neues-langes-passwort")
+        user.save()
+    assert warned() == []

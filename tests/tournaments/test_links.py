@@ -6,10 +6,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournaments.services.standings import standings_recompute
-from tests.api.conftest import make_tournament
+from tests.api.conftest import make_tournament, member
 from tests.factories import ClubFactory
 from tournaments.links import table_link_key, table_link_parse
-from tournaments.models import Round, TableConfirmation
+from tournaments.models import AuditEntry, ClubMembership, Hand, Round, TableConfirmation
 from tournaments.services.hands import table_sheet_record
 from tournaments.services.registration import registration_withdraw
 from tournaments.services.rounds import round_draw, round_publish
@@ -61,7 +61,7 @@ def draw_and_publish(tournament) -> Round:
 
 def test_a_key_names_its_tournament_and_number_and_cannot_be_altered(tournament):
     key = table_link_key(tournament.pk, 3)
-    assert table_link_parse(key) == (tournament.pk, 3)
+    assert table_link_parse(key) == (tournament.pk, 3, 0)
     mac = key.split("-", 2)[2]
     assert table_link_parse(f"{tournament.pk}-4-{mac}") is None  # another number, same signature
     assert table_link_parse(f"{tournament.pk + 1}-3-{mac}") is None
@@ -337,3 +337,55 @@ def test_the_player_pages_share_a_tables_sheet_until_it_changes(tournament):
     Round.objects.filter(pk=first.pk).update(status=Round.Status.CLOSED)
     page, reads = page_and_game_reads(seats[2].registration)
     assert reads == 1 and not page.rounds[0].open
+
+
+# --- new table cards; a tournament that is over (issue 33.11d) -------------------------------------------------
+
+
+def test_a_later_generations_key_is_signed_with_it(tournament):
+    key = table_link_key(tournament.pk, 3, 2)
+    assert table_link_parse(key) == (tournament.pk, 3, 2)
+    mac = key.split("-", 3)[3]
+    assert table_link_parse(f"{tournament.pk}-3-1-{mac}") is None  # another generation, same signature
+    assert table_link_parse(f"{tournament.pk}-3-{mac}") is None
+
+
+def test_new_table_cards_revoke_the_old_ones(client, tournament):
+    rnd = draw_and_publish(tournament)
+    table = rnd.tables.get(number=2)
+    old = table_link_key(tournament.pk, 2)
+    assert client.get(f"/tk/{old}/").status_code == 200
+    renew = reverse("tournaments:table_cards_renew", args=[tournament.slug, rnd.number])
+    desk = member(tournament.club, ClubMembership.Role.DESK, "tisch-helfer")
+    client.force_login(desk)
+    assert client.post(renew).status_code == 404  # organisers only
+    assert 'data-testid="table-cards-renew"' not in client.get(
+        reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    client.force_login(member(tournament.club, ClubMembership.Role.ORGANISER, "orga-karten"))
+    assert 'data-testid="table-cards-renew"' in client.get(
+        reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    assert client.post(renew).status_code == 302
+    client.logout()
+    gone = client.get(f"/tk/{old}/")
+    assert gone.status_code == 410 and "This table card is no longer valid" in gone.content.decode()
+    assert 'data-testid="game-form"' not in gone.content.decode()
+    assert client.post(f"/tk/{old}/1/spiel/", {"client_id": str(uuid.uuid4()), **RUF_FIELDS}, **JSON).status_code == 404
+    assert not Hand.objects.filter(table=table).exists()
+    new = table_link_key(tournament.pk, 2, 1)
+    assert client.get(f"/tk/{new}/").context["table"] == table
+    assert client.post(f"/tk/{new}/1/spiel/", {"client_id": str(uuid.uuid4()), **RUF_FIELDS}, **JSON).status_code == 200
+    assert Hand.objects.filter(table=table).count() == 1
+    assert AuditEntry.objects.filter(tournament=tournament, action="tournament.table_cards_renew").exists()
+
+
+def test_once_the_tournament_is_over_the_card_takes_no_games(client, tournament):
+    for _ in range(RULES["rounds"]):
+        last = play_round(tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    key = table_link_key(tournament.pk, 1)
+    page = client.get(f"/tk/{key}/").content.decode()
+    assert "no more games are entered here" in page and 'data-testid="game-form"' not in page
+    games = Hand.objects.count()
+    posted = client.post(f"/tk/{key}/{last.number}/spiel/", {"client_id": str(uuid.uuid4()), **RUF_FIELDS}, **JSON)
+    assert posted.status_code == 404 and Hand.objects.count() == games

@@ -1,16 +1,24 @@
 """A player's personal data: an organiser exports it as JSON and anonymises the player; results stay."""
+import io
 import json
+import pathlib
 
+import pypdf
 import pytest
 from django.test import Client
 
 from tournaments.services.standings import standings_recompute
 from tests.api.conftest import make_tournament, member
 from tests.factories import ClubFactory
+from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_audit import play_round
+from tests.tournaments.test_links import player_url
+from tournaments.services.printing import round_print_pack_build
+from tournaments.services.prizes import tournament_standings_publish
 from tournaments.models import AuditEntry, ClubMembership, SeatSwap
 from tournaments.services.registration import registration_update
 from tournaments.services.rounds import round_close, round_draw, round_publish, seat_swap
+from tournaments.services.personal_data import player_anonymise
 
 pytestmark = pytest.mark.django_db
 Role = ClubMembership.Role
@@ -113,3 +121,56 @@ def test_only_the_players_club_organisers_may(played):
 
 def _overall(tournament):
     return tournament.standings_snapshot.overall
+
+
+def _texts_under(root) -> list[str]:
+    """Every file under ``root`` as text (a PDF's extracted text and its raw bytes)."""
+    texts = []
+    for path in pathlib.Path(root).rglob("*"):
+        if path.is_file():
+            raw = path.read_bytes()
+            texts.append(raw.decode("latin-1"))
+            if raw.startswith(b"%PDF"):
+                texts.extend(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(raw)).pages)
+    return texts
+
+
+def test_erasing_leaves_the_name_nowhere_not_in_the_log_the_files_or_the_caches(
+        played, settings, tmp_path, django_capture_on_commit_callbacks):
+    """Issue 33.10: right after the erase, in the same process, no log entry, file under MEDIA_ROOT,
+    cached list or page (polled with the tag it had before) names him."""
+    settings.MEDIA_ROOT = tmp_path
+    tournament, reg, orga, client = played
+    tournament_standings_publish(tournament=tournament, public=True)
+    rnd = tournament.rounds.get()
+    mate = (tournament.registrations.filter(seats__table__seats__registration=reg).exclude(pk=reg.pk).first())
+    assert client.get(f"/o/spieler/{reg.player.pk}/daten.json").status_code == 200  # logs "player.export"
+    round_print_pack_build(round=rnd)
+    phone = Client(HTTP_ACCEPT_LANGUAGE="de")
+    pages = [f"/t/{tournament.slug}/rangliste/", f"/t/{tournament.slug}/rangliste/?runde=1",
+             f"/t/{tournament.slug}/rangliste/beamer/", f"/t/{tournament.slug}/sitzplan/",
+             player_url(mate), player_url(reg)]
+    tags = {}
+    for url in pages:  # read once: every cache holds what the page showed
+        response = phone.get(url)
+        assert response.status_code == 200
+        tags[url] = response.get("ETag")
+    assert "Nach2" in phone.get(player_url(mate)).content.decode()
+    assert any("Nach2" in t for t in _texts_under(tmp_path))
+
+    with django_capture_on_commit_callbacks(execute=True):  # as in a request: the erase commits
+        player_anonymise(player=reg.player, club=tournament.club, by=orga)
+
+    for url in pages:  # a phone that kept nothing: the process's caches (lists, rounds, rendered rows)
+        assert "Nach2" not in Client(HTTP_ACCEPT_LANGUAGE="de").get(url).content.decode(), url
+    for url in pages:  # a phone that kept the page: it is not "unchanged"
+        response = phone.get(url, **({"HTTP_IF_NONE_MATCH": tags[url]} if tags[url] else {}))
+        assert response.status_code == 200, url  # not "unchanged": the page the phone kept names him
+        assert "Nach2" not in response.content.decode(), url
+    seat_list = client.get(f"/o/{tournament.slug}/runde/1/druck/sitzplan.pdf")
+    assert seat_list.status_code == 200 and "Nach2" not in str(pdf_pages(seat_list.content))
+    assert not [t for t in _texts_under(tmp_path) if "Nach2" in t]
+    assert client.get(f"/o/{tournament.slug}/runde/1/druck/druckpaket.pdf").status_code == 404  # built again on request
+    log = AuditEntry.objects.filter(club=tournament.club)
+    assert log.filter(action="player.export").exists()
+    assert not [e for e in log if "Nach2" in json.dumps([e.subject, e.before, e.after, e.reason], ensure_ascii=False)]

@@ -402,3 +402,21 @@ def test_the_invitations_csv_neutralises_what_the_public_typed(client, tournamen
     download = client.get(reverse("tournaments:invitations", args=[tournament.club_id]))
     rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[1][:5] == ["'=cmd|' /C calc'!A0", "'+Huber", "'@SUM(A1:A9)", "", "'+49 171 2"]
+
+
+def test_an_unconfirmed_address_gets_one_confirmation_mail_a_day(client, tournament, django_capture_on_commit_callbacks):
+    """Issue 33.11f: a second sign-up with the same address within 24 h sends no second mail, and its page says so."""
+    with django_capture_on_commit_callbacks(execute=True):
+        first = client.post(reverse("tournaments:signup", args=["herbst"]),
+                            form_data(first_name="Sepp", last_name="Huber", email="sepp@example.org"))
+        second = client.post(reverse("tournaments:signup", args=["herbst"]),
+                             form_data(first_name="Anna", last_name="Huber", email="SEPP@example.org "))
+    assert [m.to for m in mail.outbox] == [["sepp@example.org"]]
+    page = client.get(second["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'data-testid="mail-withheld"' in page and "in den letzten 24 Stunden schon eine Bestätigung" in page
+    assert 'data-testid="mail-withheld"' not in client.get(first["Location"]).content.decode()
+    # A day later the address gets its mail again.
+    SignUp.objects.update(created_at=timezone.now() - datetime.timedelta(hours=25))
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(tournament, "Toni", "Huber", email="sepp@example.org")
+    assert len(mail.outbox) == 2

@@ -55,6 +55,10 @@ class Tournament(models.Model):
         _("seed of the lot"), default=new_lot_seed,
         help_text=_("Decides ties the other tie-breaks leave open; stored so the order can be explained and repeated."),
     )
+    table_cards_generation = models.PositiveIntegerField(
+        _("table cards' generation"), default=0, editable=False,
+        help_text=_("Raised by \"New table cards\": the table cards printed before stop working."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -23,6 +23,7 @@ ACTIONS = {
     "round.swap": gettext_lazy("Seats swapped"),
     "tournament.rules": gettext_lazy("Rules changed"),
     "tournament.details": gettext_lazy("Tournament details changed"),
+    "tournament.table_cards_renew": gettext_lazy("New table cards"),
     "prizes.set": gettext_lazy("Prizes changed"),
     "standings.publish": gettext_lazy("Standings shown to the public"),
     "role.change": gettext_lazy("Role changed"),

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import get_language
 
+from schafkopfrennen import forget
 from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
@@ -35,6 +36,7 @@ class TableLink:
     FINISHED = "finished"  # the last round is closed
     MISSING = "missing"  # the published round has no table with this number
     WAITING = "waiting"  # no round is published yet
+    REVOKED = "revoked"  # a card of an earlier generation: the organiser printed new table cards
 
     key: str
     tournament: Tournament
@@ -58,18 +60,22 @@ def table_link_resolve(key: str) -> TableLink | None:
     parsed = table_link_parse(key)
     if parsed is None:
         return None
-    tournament_id, number = parsed
+    tournament_id, number, generation = parsed
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
+    if generation != tournament.table_cards_generation:
+        return TableLink(key=key, tournament=tournament, number=number, state=TableLink.REVOKED)
     rnd = round_current_public(tournament)
     if rnd is None:
         return TableLink(key=key, tournament=tournament, number=number, state=TableLink.WAITING)
     rnd.tournament = tournament
     table = rnd.tables.filter(number=number).select_related("round__tournament").first()
-    if rnd.status == Round.Status.PUBLISHED:
+    if tournament.status == Tournament.Status.FINISHED:  # over: the card opens no entry page any more
+        state, table = TableLink.FINISHED, None
+    elif rnd.status == Round.Status.PUBLISHED:
         state = TableLink.PLAY if table is not None else TableLink.MISSING
-    elif tournament.status == Tournament.Status.FINISHED or rnd.number >= tournament.ruleset.rounds:
+    elif rnd.number >= tournament.ruleset.rounds:
         state = TableLink.FINISHED
     else:
         state = TableLink.CLOSED
@@ -85,10 +91,13 @@ def table_for_link(key: str, round_number: int) -> Table | None:
     parsed = table_link_parse(key)
     if parsed is None:
         return None
-    tournament_id, number = parsed
+    tournament_id, number, generation = parsed
+    # a revoked card's key opens nothing (404), and nothing is written through a card once the tournament is over
     return (Table.objects.select_related("round__tournament")
-            .filter(round__tournament_id=tournament_id, round__number=round_number, number=number)
-            .exclude(round__status=Round.Status.DRAWN).first())
+            .filter(round__tournament_id=tournament_id, round__number=round_number, number=number,
+                    round__tournament__table_cards_generation=generation)
+            .exclude(round__status=Round.Status.DRAWN).exclude(round__tournament__status=Tournament.Status.FINISHED)
+            .first())
 
 
 def table_for_player(key: str, round_number: int) -> Table | None:
@@ -222,6 +231,7 @@ def _table_facts(tables: str) -> list[str]:
 
 _ROUNDS: dict[tuple, dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
 _ROUNDS_LOCK = threading.Lock()
+forget.keeps(_ROUNDS.clear)  # its rounds name the table mates: an erase empties it
 _ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
 
 
@@ -255,6 +265,7 @@ RANK_SHOWN = ("start_number", "rank", "points")
 _STANDINGS: dict[tuple, PackedRows] = {}  # snapshot key -> the overall list (read by start number)
 _STANDINGS_KEPT = 8
 _STANDINGS_LOCK = threading.Lock()
+forget.keeps(_STANDINGS.clear)
 
 
 def _standings_by_number(tournament: Tournament | int, snapshot: tuple) -> PackedRows:

@@ -52,7 +52,8 @@ def entry_url(url_base: str, entry_key: str) -> str:
 
 def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
     """The absolute address of table ``number``'s all-evening link (the QR code on its table card)."""
-    return url_base.rstrip("/") + TABLE_LINK_PATH.format(key=table_link_key(tournament.pk, number))
+    return url_base.rstrip("/") + TABLE_LINK_PATH.format(
+        key=table_link_key(tournament.pk, number, tournament.table_cards_generation))
 
 
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
@@ -267,13 +268,13 @@ def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blan
     """A short hash of everything the print pack shows, from a few cheap queries.
 
     Equal fingerprints mean an equal pack: the tournament's name, date, venue and rules; the tables
-    and their links; who sits where (names, start numbers); the games (how many, their ids and the
+    and their links (and the table cards' generation); who sits where (names, start numbers); the games (how many, their ids and the
     latest change); paper totals; the language; the address in the QR codes; the layout version.
     """
     tournament = rnd.tournament
     parts: list = [
         PRINT_FORMAT_VERSION, translation.get_language() or settings.LANGUAGE_CODE, url_base.rstrip("/"), blank,
-        tournament.name, tournament.date.isoformat(), tournament.venue,
+        tournament.name, tournament.date.isoformat(), tournament.venue, tournament.table_cards_generation,
         json.dumps(tournament.rules, sort_keys=True),
         rnd.pk, rnd.number,
         list(Table.objects.filter(round=rnd).order_by("number").values_list("id", "number", "size", "entry_key",

@@ -187,6 +187,7 @@ class HistoryRow:
     points: int | None
     won_solos: int
     tischbester: int
+    hidden: bool = False  # its standings are not published: no result shown (``player_history(public=True)``)
 
 
 @dataclass(frozen=True)
@@ -211,13 +212,18 @@ class PlayerHistory:
         return sum(r.tischbester for r in self.rows)
 
 
-def player_history(player: Player, *, tournaments: list[Tournament] | None = None) -> PlayerHistory:
-    """Every tournament the player was registered for (or only ``tournaments``), with his result."""
+def player_history(player: Player, *, tournaments: list[Tournament] | None = None, public: bool = False) -> PlayerHistory:
+    """Every tournament the player was registered for (or only ``tournaments``), with his result;
+    ``public`` (a page anyone may open): no result of a tournament whose standings are hidden (issue 33.11e)."""
     qs = Tournament.objects.filter(registrations__player=player).select_related("club").distinct()
     if tournaments is not None:
         qs = qs.filter(pk__in=[t.pk for t in tournaments])
     rows = []
     for tournament in qs.order_by("-date", "name"):
+        if public and not tournament.standings_public:
+            rows.append(HistoryRow(tournament=tournament, place=None, field_size=0, points=None, won_solos=0,
+                                   tischbester=0, hidden=True))
+            continue
         outcome = tournament_outcome(tournament)
         placing = next((p for p in outcome.placings.placings if p.player == player.pk), None)
         rows.append(HistoryRow(

@@ -78,6 +78,20 @@ def waiting_position(signup: SignUp) -> int | None:
     return earlier.count() + 1
 
 
+# An address nobody has confirmed gets one confirmation mail a day at most: whoever types someone else's
+# address into the form again and again sends him one mail, not a flood (issue 33.11f).
+MAIL_ONCE_PER = datetime.timedelta(hours=24)
+
+
+def signup_mail_withheld(signup: SignUp) -> bool:
+    """Whether the sign-up's confirmation mail is not sent: the same address signed up (anywhere) in the
+    ``MAIL_ONCE_PER`` before it, and got its confirmation then."""
+    if not signup.email:
+        return False
+    return SignUp.objects.filter(email__iexact=signup.email, pk__lt=signup.pk,
+                                 created_at__gt=signup.created_at - MAIL_ONCE_PER).exists()
+
+
 def signup_for_key(key: str) -> SignUp | None:
     return (SignUp.objects.select_related("tournament__club", "registration__player", "club")
             .filter(key=key).first())
@@ -97,6 +111,7 @@ class SignUpPage:
     can_withdraw: bool
     consent_withdrawn: bool
     checked_in: bool
+    mail_withheld: bool = False  # no confirmation mail: one went to the same address a moment ago
 
     @property
     def when(self) -> datetime.date:
@@ -114,6 +129,7 @@ def signup_page(signup: SignUp) -> SignUpPage:
         can_withdraw=not withdrawn and not tournament.rounds.exists(),
         consent_withdrawn=signup.consent_withdrawn_at is not None,
         checked_in=bool(reg is not None and reg.checked_in),
+        mail_withheld=signup_mail_withheld(signup),
     )
 
 

@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.formats import time_format
 from django.utils.translation import gettext
 
+from schafkopfrennen import forget
 from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
@@ -556,6 +557,7 @@ def standings_state(slug: str | None = None, *,
 _LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
 _LISTS_KEPT = 8
 _LISTS_LOCK = threading.Lock()
+forget.keeps(_LISTS.clear)  # its lists name the players: an erase empties it
 
 
 @functools.cache

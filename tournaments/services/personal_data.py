@@ -3,10 +3,13 @@ import json
 import re
 
 from django.db import transaction
+from django.db.models import Q
+
+from schafkopfrennen.forget import names_forget
 
 from scoring.models import StandingsSnapshot
 
-from ..models import AuditEntry, Club, Player, Registration, SeatSwap, SignUp
+from ..models import AuditEntry, Club, Player, PrintPack, Registration, SeatSwap, SignUp
 from .audit import audit_record
 from .standings import standings_recompute
 
@@ -38,7 +41,9 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
             text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", new, text)
         return text
 
-    for entry in AuditEntry.objects.filter(tournament__in=tournaments).select_for_update():
+    # The log of his tournaments, and his club's own log (an export of his data names him: "player.export").
+    log = AuditEntry.objects.filter(Q(tournament__in=tournaments) | Q(club=club, tournament=None))
+    for entry in log.select_for_update():
         fields = {"subject": scrub(entry.subject), "reason": scrub(entry.reason)}
         for name in ("before", "after"):
             value = getattr(entry, name)
@@ -51,8 +56,17 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
         if description != swap.description:
             SeatSwap.objects.filter(pk=swap.pk).update(description=description)
     audit_record(action="player.anonymise", by=by, club=club, subject=new)
+    # The print packs of his tournaments' rounds print his name: their files go (a pack is built again on request).
+    packs = PrintPack.objects.filter(round__tournament__in=tournaments).select_for_update()
+    files = [(pack.file.storage, pack.file.name) for pack in packs if pack.file]
+    packs.delete()
+    transaction.on_commit(lambda: [storage.delete(name) for storage, name in files])
     # The standings snapshots carry names: recompute those of his tournaments (same points, the new name).
     for tournament_id in StandingsSnapshot.objects.filter(tournament__in=tournaments).values_list(
             "tournament_id", flat=True):
         standings_recompute(tournament_id=tournament_id)
+    # What the processes keep of names (lists, rendered rows, pages' tags): forgotten now, and again once
+    # committed (a page read meanwhile read the old name).
+    names_forget()
+    transaction.on_commit(names_forget)
     return player

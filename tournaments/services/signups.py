@@ -19,6 +19,7 @@ from ..models import Club, Player, Registration, SignUp, SignUpOptions, Tourname
 from ..selectors.signup import (
     consent_text,
     places_taken,
+    signup_mail_withheld,
     signup_options_for,
     signup_refusal,
     started,
@@ -87,7 +88,7 @@ def _give_place(signup: SignUp, *, checked_in: bool = False, by=None) -> Registr
 
 
 def _mail_on_commit(signup: SignUp, kind: str, url_base: str) -> None:
-    if not signup.email or not url_base:
+    if not signup.email or not url_base or (kind == "confirmation" and signup_mail_withheld(signup)):
         return
     signup_mail_task.delay(signup.pk, kind, url_base)  # sent when the transaction commits
 

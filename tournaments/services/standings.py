@@ -30,6 +30,7 @@ from django.db.models import Max, Q
 from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
+from schafkopfrennen import forget
 from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import StandingsSnapshot, pack_rows
 from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables,
@@ -55,6 +56,7 @@ REVISION_LOOKBACK = 1000
 # once the write has committed, and used only while the stored version is still theirs.
 _DOCUMENTS: dict[int, tuple[tuple[int, int], dict, list, dict]] = {}  # tournament -> ((pk, version), ...)
 _DOCUMENTS_KEPT = 2
+forget.keeps(_DOCUMENTS.clear)  # the documents name the players: an erase empties it
 
 
 def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> tuple[list[dict[str, Any]], dict[str, Any]]:

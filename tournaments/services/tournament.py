@@ -88,3 +88,15 @@ def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.
         Prize(tournament=copy, place=p.place, amount_cents=p.amount_cents, goods=p.goods) for p in source.prizes.all()
     )
     return copy
+
+
+@transaction.atomic
+def table_cards_renew(*, tournament: Tournament, by=None) -> Tournament:
+    """"Neue Tischkarten": new all-evening keys for every table; the cards printed before answer 410 (issue 33.11d)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = locked.table_cards_generation
+    locked.table_cards_generation = before + 1
+    locked.save(update_fields=["table_cards_generation"])
+    audit_record(action="tournament.table_cards_renew", by=by, tournament=locked,
+                 before={"generation": before}, after={"generation": locked.table_cards_generation})
+    return locked

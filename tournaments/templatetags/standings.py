@@ -3,7 +3,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from schafkopfrennen import formats
+from schafkopfrennen import forget, formats
 
 from ..selectors.standings import podium, tie_note, tournament_progress
 
@@ -32,6 +32,7 @@ def signed(value) -> str:
 # One rendered row of the standings list per what it shows, per process (``standings_row``).
 _ROWS: dict[tuple, str] = {}
 _ROWS_KEPT = 20_000
+forget.keeps(_ROWS.clear)  # rendered names: an erase empties it
 
 
 @register.simple_tag

@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from ..models import ClubMembership
 from ..services.account import api_token_create, api_token_revoke
@@ -13,7 +13,7 @@ from ..services.account import api_token_create, api_token_revoke
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    token = Token.objects.filter(user=request.user).first()
+    token = AuthToken.objects.filter(user=request.user).first()
     return render(request, "console/account.html", {
         "memberships": ClubMembership.objects.filter(user=request.user).select_related("club"),
         "token": token,
@@ -25,8 +25,7 @@ def account(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
-    token = api_token_create(user=request.user)
-    request.session["new_api_token"] = token.key
+    request.session["new_api_token"] = api_token_create(user=request.user)
     messages.success(request, _("A new API token was made. Any older token no longer works."))
     return redirect("tournaments:account")
 

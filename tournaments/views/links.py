@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from schafkopfrennen import forget
 from schafkopfrennen.polling import polled_page
 
 from ..selectors import links
@@ -95,6 +96,8 @@ def _registration_or_404(key: str):
 def table_link(request: HttpRequest, key: str) -> HttpResponse:
     """The table card's QR code: this number's table now, or what the table waits for."""
     link = _link_or_404(key)
+    if link.state == links.TableLink.REVOKED:  # gone for good: the organiser printed new table cards
+        return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament}, status=410)
     follow = _follow(reverse("tournaments:table_link_status", args=[key]), link.signature)
     if link.table is not None and link.state != links.TableLink.MISSING:
         mode = link_mode(link.table, key)
@@ -116,6 +119,7 @@ def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
 
 _ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
 _ROUND_HTML_LOCK = threading.Lock()
+forget.keeps(_ROUND_HTML.clear)  # rendered names: an erase empties it
 _ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
 
 

@@ -81,7 +81,8 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
             "paper": reverse("tournaments:paper", args=[slug, item.table.pk]),
             # the table card's link for the whole evening (this number in whatever round is current)
             "evening": request.build_absolute_uri(
-                reverse("tournaments:table_link", args=[table_link_key(tournament.pk, item.table.number)])),
+                reverse("tournaments:table_link", args=[table_link_key(tournament.pk, item.table.number,
+                                                                  tournament.table_cards_generation)])),
         }
         for item in overview
     ]

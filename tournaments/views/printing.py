@@ -2,18 +2,20 @@
 single documents), and the documents of the tournament's end (standings, prize list, cash list, certificates)."""
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..selectors import printing as print_selectors
-from ..access import DESK, tournament_for
+from ..access import DESK, ORGANISER, has_role, tournament_for
 from ..models import Round, Table, Tournament
 from ..printables import PRINTABLES, ROUND_DOCUMENTS, TABLE_DOCUMENTS
 from ..services.printing import round_print_pack_request, round_print_pack_state
+from ..services.tournament import table_cards_renew
 
 # The round's single documents, as named in their URLs (o/<slug>/runde/<n>/druck/<doc>.pdf).
 DOCUMENTS = tuple(ROUND_DOCUMENTS)
@@ -51,7 +53,19 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return render(request, "printing/_pack.html", _context(rnd, state))
         return redirect("tournaments:print_round", slug=slug, number=number)
     state = round_print_pack_state(round=rnd, url_base=_url_base(request))
-    return render(request, "printing/round.html", _context(rnd, state))
+    return render(request, "printing/round.html", {
+        **_context(rnd, state), "can_renew_cards": has_role(request.user, rnd.tournament, ORGANISER)})
+
+
+@login_required
+@require_POST
+def table_cards_renew_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """ "Neue Tischkarten" (organisers): new keys on every table card; the old cards stop working."""
+    tournament_for(request.user, slug, ORGANISER)  # 404 for anyone else
+    rnd = _round(request, slug, number)
+    table_cards_renew(tournament=rnd.tournament, by=request.user)
+    messages.success(request, _("New table cards: print them now. The cards printed before no longer work."))
+    return redirect("tournaments:print_round", slug=slug, number=number)
 
 
 @login_required

@@ -74,7 +74,7 @@ def series_player(request: HttpRequest, series: str, player_id: int) -> HttpResp
     obj = _visible_series(request, series)
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     tournaments = [e.tournament for e in obj.entries.select_related("tournament__club")]
-    history = player_history(player, tournaments=tournaments)
+    history = player_history(player, tournaments=tournaments, public=True)
     if not history.rows:
         raise Http404("The player played no tournament of this series")
     data = series_standings(obj)
@@ -96,7 +96,7 @@ def player_history_page(request: HttpRequest, player_key: str) -> HttpResponse:
     """The player's whole history, opened with his personal key (from his private page)."""
     registration = get_object_or_404(Registration.objects.select_related("player__club", "tournament"), key=player_key)
     player = registration.player
-    history = player_history(player)
+    history = player_history(player, public=True)
     return render(request, "series/player.html", {"series": None, "player": player, "history": history,
                                                   "registration": registration, "row": None,
                                                   **_player_context(player, history)})

@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from schafkopfrennen import forget
 from schafkopfrennen.polling import polled_page, polled_state
 from scoring.forms import PrizeFormSet
 
@@ -67,7 +68,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # the poll's token, which changes more often (every game until its merge, every confirmation).
     rows = "|".join(str(part) for part in (
         tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.round, view.page,
-        q.strip().casefold()[:40], get_language()))
+        q.strip().casefold()[:40], get_language(), forget.generation()))
     key = f"standings-html:{polled_state(request)[0]}|{view.current}|{rows}"
     table_html = cache.get(key)
     if table_html is None:

@@ -7,6 +7,8 @@ from . import printing
 urlpatterns = [
     path("o/<slug:slug>/runde/<int:number>/druck/", printing.print_round, name="print_round"),
     path("o/<slug:slug>/runde/<int:number>/druck/status/", printing.print_status, name="print_status"),
+    path("o/<slug:slug>/runde/<int:number>/druck/neue-tischkarten/", printing.table_cards_renew_view,
+         name="table_cards_renew"),
     path("o/<slug:slug>/runde/<int:number>/druck/druckpaket.pdf", printing.print_pack, name="print_pack"),
     path("o/<slug:slug>/runde/<int:number>/druck/tisch/", printing.print_table_pick, name="print_table_pick"),
     path("o/<slug:slug>/runde/<int:number>/druck/<slug:doc>.pdf", printing.print_document, name="print_document"),
