@@ -365,6 +365,10 @@ def test_paper_mode_corrects_a_closed_round_only_with_a_reason(client, organiser
     slug = table.round.tournament.slug
     page = client.get(url("paper_game", slug, table.pk, 4)).content.decode()
     assert 'name="reason"' in page
+    # the page says which step this is: a logged correction with a reason (or reopening the round), not "read only"
+    assert "can only be read" not in page
+    assert "you correct a game only with a reason; the correction is logged" in page
+    assert url("rounds", slug) in page
     response = client.post(url("paper_game", slug, table.pk, 4), {**RUF_FIELDS, "number": "4"}, **JSON)
     assert response.status_code == 400 and "reason" in response.json()["errors"]
     response = client.post(url("paper_game", slug, table.pk, 4),
