@@ -251,6 +251,18 @@ def test_the_mail_in_german_by_default(tournament, django_capture_on_commit_call
         sign_up(tournament, "Sepp", "Huber", email="sepp@example.org", language="de")
     (sent,) = mail.outbox
     assert "Startnummer" in sent.body
+    # the tournament's name stands in quotes after "Turnier", so no article has to agree with it ("für das Großes …")
+    assert "Sie sind zum Turnier „Herbstrennen“ angemeldet." in sent.body
+
+
+def test_the_german_waiting_list_mails_name_the_tournament_without_an_article(tournament,
+                                                                            django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(4):
+            sign_up(tournament, "Spieler", f"Nummer{i}")
+        sign_up(tournament, "Warte", "Liste", email="w@example.org", language="de")
+    (sent,) = mail.outbox
+    assert "das Turnier „Herbstrennen“ ist ausgebucht" in sent.body
 
 
 def test_withdraw_through_the_personal_link(client, tournament, en):
