@@ -84,6 +84,7 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
         "last_name": player.last_name,
         "checked_in": reg.checked_in,
         "substitute_for": reg.substitute_for.start_number if reg.substitute_for else None,
+        "prize_handed_over": reg.prize_handed_over,
     }
     if with_keys:
         entry["key"] = reg.key

@@ -260,6 +260,7 @@ class PlayerSchema(Schema):
     checked_in = Flag(default=False)
     withdrawn_after_round = WholeNumber(0, SMALL_MAX, allow_null=True)
     substitute_for = WholeNumber(1, INT_MAX, allow_null=True, default=None)
+    prize_handed_over = Flag(default=False)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

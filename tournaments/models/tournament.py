@@ -110,6 +110,10 @@ class Registration(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_by",
         verbose_name=_("substitute for"),
     )
+    prize_handed_over = models.BooleanField(
+        _("prize handed over"), default=False,
+        help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
+    )
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)

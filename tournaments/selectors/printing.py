@@ -34,7 +34,7 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
-from .standings import cash_list, prize_list, standings_view, tie_note
+from .standings import cash_list, lot_tie_text, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
@@ -338,14 +338,14 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         lines.append(PrizeLine(
             place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
-            points=winner.get("points"),
+            points=winner.get("points"), note=lot_tie_text() if prize.by_lot else "",
         ))
     awards = tuple(
         AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
                   amount_cents=a.amount_cents, goods=a.goods,
                   shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
                                                                        "last": a.places[-1]})
-                  if a.shared_with > 1 else "")
+                  if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "", handed_over=a.handed_over)
         for a in prizes.awards
     )
     return PrizeListDocument(
@@ -355,6 +355,7 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         entry_share_cents=prizes.entry_share_cents, pot_share_cents=prizes.pot_share_cents,
         sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
         awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
+        handed_over_cents=prizes.handed_over_cents,
     )
 
 
