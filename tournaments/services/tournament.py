@@ -88,3 +88,27 @@ def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.
         Prize(tournament=copy, place=p.place, amount_cents=p.amount_cents, goods=p.goods) for p in source.prizes.all()
     )
     return copy
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
+    """End the evening once every round is played and closed: the standings are final ("Endstand"), the prize
+    and cash lists are the evening's last word, and no game is written any more (``hands._require_open``)
+    until the organiser reopens the last round with a reason (``round_reopen``). ``Tournament.status`` is
+    the one home of "finished"."""
+    locked = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    if locked.status == Tournament.Status.FINISHED:
+        raise StateConflict("tournament", _("The tournament is finished already."), code="finished")
+    planned = locked.ruleset.rounds
+    closed = locked.rounds.filter(status=Round.Status.CLOSED, number__lte=planned).count()
+    if closed < planned:
+        raise StateConflict("tournament", _("Only %(closed)d of %(planned)d rounds are closed: close every round "
+                                            "first.") % {"closed": closed, "planned": planned},
+                            code="rounds_open")
+    before = locked.status
+    locked.status = Tournament.Status.FINISHED
+    locked.save(update_fields=["status"])
+    audit_record(action="tournament.finish", by=by, tournament=locked, before={"status": before},
+                 after={"status": locked.status})
+    tournament.status = locked.status
+    return locked
