@@ -34,6 +34,7 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
+from .public import namesakes
 from .standings import cash_list, lot_tie_text, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
@@ -188,14 +189,17 @@ def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) ->
     tournament = rnd.tournament
     entries = []
     by_table = []
+    suffixes = namesakes(tournament.pk)  # namesakes as the page tells them apart (seat_rows)
     for table in tables:
         table_seats = []
         for seat in seats[table.pk]:
             player, start = seat.registration.player, seat.registration.start_number
+            suffix = suffixes.get(start, "")
             key = name_sort_key(player.last_name, player.first_name)  # the same order as the page (seat_rows)
-            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name), name=player.sort_name,
-                                                      start_number=start, table=table.number, seat=seat.number)))
-            table_seats.append(SeatListSeat(seat=seat.number, name=player.name, start_number=start))
+            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name),
+                                                      name=player.sort_name + suffix, start_number=start,
+                                                      table=table.number, seat=seat.number)))
+            table_seats.append(SeatListSeat(seat=seat.number, name=player.name + suffix, start_number=start))
         by_table.append(SeatListTable(number=table.number, seats=tuple(table_seats)))
     entries.sort(key=lambda item: (item[0], item[1]))
     return SeatList(tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,

@@ -20,6 +20,7 @@ from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
+from scoring.rules.collation import namesake_suffixes
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, compute_standings, game_money,
                                      round_results, round_standings, table_result)
@@ -99,6 +100,10 @@ def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInf
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
                               club or "", ""))
             for pk, number, _sub_for, first, last, club in regs}
+    # namesakes: every list shows their start numbers (and clubs when they differ), from the snapshot's names
+    for pk, suffix in namesake_suffixes((p.registration_id, p.name, p.start_number, p.club)
+                                        for p in info.values()).items():
+        info[pk] = info[pk]._replace(name=info[pk].name + suffix, sort_name=info[pk].sort_name + suffix)
     pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
     for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
         info[pk] = info[pk]._replace(substitute_for=info[sub_for].name)
