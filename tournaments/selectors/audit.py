@@ -108,7 +108,8 @@ def _changed_keys(entry: AuditEntry) -> str:
     parts = []
     for key in dict.fromkeys([*before, *after]):
         label = (_ruleset_label(key) if entry.action == "tournament.rules" else None) or _key_label(str(key))
-        parts.append(f"{label} {_text(before.get(key), entry.action, key)} → {_text(after.get(key), entry.action, key)}")
+        old, new = _text(before.get(key), entry.action, key), _text(after.get(key), entry.action, key)
+        parts.append(f"{label} {old} → {new}")
     return "; ".join(parts)
 
 
@@ -198,11 +199,13 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "prizes.set": _prizes,
     "prize.hand_over": _yes_no(gettext_noop("Prize handed over to %(who)s"),
                                gettext_noop("Prize for %(who)s marked as not handed over")),
-    "standings.publish": lambda e: _("Standings shown to the public") if e.after else _("Standings hidden from the public"),
+    "standings.publish": lambda e: (_("Standings shown to the public") if e.after
+                                    else _("Standings hidden from the public")),
     "role.change": _role,
     "player.export": lambda e: _("%(who)s: personal data exported") % {"who": e.subject},
     "player.anonymise": lambda e: _("A player was anonymised (now %(who)s)") % {"who": e.subject},
-    "table_confirm_for": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")),
+    "table_confirm_for": lambda e: _table(
+        e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")),
     "table_close": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s closed by the organiser")),
     "series_create": lambda e: _("Series %(name)s created") % {"name": e.subject},
     "series_update": lambda e: _("Series %(name)s changed") % {"name": e.subject},
