@@ -414,3 +414,19 @@ def test_the_invitations_csv_neutralises_what_the_public_typed(client, tournamen
     download = client.get(reverse("tournaments:invitations", args=[tournament.club_id]))
     rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[1][:5] == ["'=cmd|' /C calc'!A0", "'+Huber", "'@SUM(A1:A9)", "", "'+49 171 2"]
+
+
+def test_a_genuine_namesake_signs_up_when_he_says_he_is_another_person(client, tournament, en):
+    """The refusal of a name taken points to the box; ticked, the second Sepp Huber gets his own place."""
+    first = sign_up(tournament, "Sepp", "Huber", club_name="Schafkopffreunde Musterdorf")
+    response = client.post(reverse("tournaments:signup", args=["herbst"]), form_data())
+    text = response.content.decode()
+    assert response.status_code in (400, 409) and "Sepp Huber is signed up already" in text
+    assert "Another person of the same name? Tick “I am another person of the same name”" in text
+    assert 'data-testid="another-person"' in text and SignUp.objects.count() == 1
+
+    response = client.post(reverse("tournaments:signup", args=["herbst"]), form_data(another_person="on"))
+    assert response.status_code == 302
+    second = SignUp.objects.exclude(pk=first.pk).get()
+    assert (second.first_name, second.last_name) == ("Sepp", "Huber")
+    assert second.registration.start_number != first.registration.start_number
