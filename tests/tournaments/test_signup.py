@@ -430,3 +430,5 @@ def test_a_genuine_namesake_signs_up_when_he_says_he_is_another_person(client, t
     second = SignUp.objects.exclude(pk=first.pk).get()
     assert (second.first_name, second.last_name) == ("Sepp", "Huber")
     assert second.registration.start_number != first.registration.start_number
+    # the desk confirms at check-in whether he is the one signed up before (the sign-up's match question)
+    assert (second.match_id, second.match_state) == (first.registration.player_id, SignUp.Match.PENDING)
