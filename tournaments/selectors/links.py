@@ -307,17 +307,19 @@ def _decided_by_lot(tournament: Tournament | int, snapshot: tuple) -> frozenset[
     return found
 
 
-def _shown(tournament: Tournament | int, snapshot: tuple, row: dict[str, Any]) -> dict[str, Any]:
-    """His row as the page shows it: RANK_SHOWN and whether a lot decided his place (``by_lot``)."""
+def _shown(tournament: Tournament | int, snapshot: tuple, row: dict[str, Any], finished: bool) -> dict[str, Any]:
+    """His row as the page shows it: RANK_SHOWN and, once the tournament is finished, whether a lot decided his
+    place (``by_lot``: the whole list is read for it, once per snapshot; not while every game changes it)."""
     return {**{k: row.get(k) for k in RANK_SHOWN},
-            "by_lot": row["start_number"] in _decided_by_lot(tournament, snapshot)}
+            "by_lot": finished and row["start_number"] in _decided_by_lot(tournament, snapshot)}
 
 
 def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
     """His row of the overall standings (``_shown``), None when the snapshot has none (or there is no snapshot)."""
     snapshot = _snapshot_key(tournament.pk)
     row = None if snapshot is None else _standings_by_number(tournament, snapshot).by_number(start_number)
-    return None if row is None else _shown(tournament, snapshot, row)
+    return None if row is None else _shown(tournament, snapshot, row,
+                                           tournament.status == Tournament.Status.FINISHED)
 
 
 @functools.cache
@@ -428,6 +430,7 @@ def player_page_state(key: str) -> tuple[str, Any] | None:
     if public and snapshot_id is not None:
         snapshot = (tournament_id, snapshot_id, version, computed_at)
         row = _standings_by_number(tournament_id, snapshot).by_number(start_number)
-        standing = row and tuple(_shown(tournament_id, snapshot, row).values())
+        finished = rest[-2] == Tournament.Status.FINISHED  # t.status, the statement's last but one column
+        standing = row and tuple(_shown(tournament_id, snapshot, row, finished).values())
     facts = (start_number, first, last, name, slug, bool(public), standing, *rest)
     return "|".join(map(str, facts)), None
