@@ -215,6 +215,8 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:standings_publish": {"POST": ORGANISER},
     "tournaments:standings_refresh": {"POST": DESK},
     "tournaments:prizes": {"GET": VIEWER, "POST": ORGANISER},
+    "tournaments:prize_handed_over": {"POST": DESK},
+    "tournaments:tournament_finish": {"POST": ORGANISER},  # "Turnier beenden"  # the tick per winner at the prize-giving
     "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
     "api:registrations": {"GET": VIEWER, "POST": DESK},

@@ -1,9 +1,9 @@
 """The organiser's form for a series (Saison or Cup): scoring, best N, placement points, minimum, tie-breaks."""
 from django import forms
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from .models import Club, Series
+from .slugs import german_slugify
 
 SERIES_TIEBREAK_CHOICES = [
     ("participations,wins,best_result,lot", _("more participations, more wins, better best result, then lot")),
@@ -65,7 +65,7 @@ class SeriesForm(forms.Form):
         data = super().clean()
         if self.instance is None:
             if data.get("name") and not data.get("slug"):
-                data["slug"] = slugify(data["name"])[:100]
+                data["slug"] = german_slugify(data["name"])
             if data.get("slug") and Series.objects.filter(slug=data["slug"]).exists():
                 self.add_error("slug", _("This short name is taken; choose another."))
         return data

@@ -3,7 +3,6 @@ import dataclasses
 from decimal import Decimal
 
 from django import forms
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import rule_error_text
@@ -11,6 +10,7 @@ from scoring.rules import PRESET_LABELS, RuleError, ruleset_from_dict, ruleset_t
 from scoring.rules.ruleset import ruleset_fields
 
 from .models import Club, Player, Tournament
+from .slugs import german_slugify
 
 PRESET_CHOICES = [(key, _(label)) for key, label in PRESET_LABELS.items()]  # the labels' one home: scoring.rules
 
@@ -52,7 +52,7 @@ class TournamentForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("name") and not data.get("slug"):
-            data["slug"] = slugify(data["name"])[:100]
+            data["slug"] = german_slugify(data["name"])
         if data.get("slug") and Tournament.objects.filter(slug=data["slug"]).exists():
             self.add_error("slug", _("This short name is taken; choose another."))
         return data

@@ -1,8 +1,10 @@
 """Forms of the online sign-up, its options and the check-in at the door."""
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from .forms import ServiceErrorMixin
+from .services.signups import another_person_label
 
 HONEYPOT = "website"
 
@@ -22,6 +24,8 @@ class SignUpForm(ServiceErrorMixin, forms.Form):
     phone = forms.CharField(label=_("Phone (optional)"), max_length=50, required=False,
                             widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}))
     consent = forms.BooleanField(label=_("I agree"), required=False)
+    # a genuine namesake of someone signed up already (the refusal of a name taken points here)
+    another_person = forms.BooleanField(label=lazy(another_person_label, str)(), required=False)
     # The honeypot: hidden from people by the stylesheet, filled in by programs that fill in everything.
     website = forms.CharField(label=_("Leave this field empty"), required=False, max_length=200,
                               widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))

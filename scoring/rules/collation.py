@@ -24,3 +24,21 @@ def name_sort_key(last_name: str, first_name: str = "") -> tuple[str, str]:
 def name_initial(last_name: str, empty: str = "#") -> str:
     """The letter a name is listed under (A for Ächter); ``empty`` for a name without letters."""
     return (german_fold(last_name)[:1] or empty).upper()
+
+
+def namesake_suffixes(people) -> dict:
+    """What tells namesakes apart on every list: ``people`` are (key, name, start number, club) of one
+    tournament's registrations; a name two or more of them share (compared as ``german_fold`` compares)
+    gets its start number, and its club too when the namesakes' clubs differ: key -> " (12)" or
+    " (12, SK Öd)". Names nobody shares get nothing (they are not in the result)."""
+    groups: dict[str, list] = {}
+    for person in people:
+        groups.setdefault(german_fold(" ".join(person[1].split())), []).append(person)
+    suffixes = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        clubs_differ = len({club for _key, _name, _number, club in group}) > 1
+        for key, _name, number, club in group:
+            suffixes[key] = f" ({number}, {club})" if clubs_differ and club else f" ({number})"
+    return suffixes

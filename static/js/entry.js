@@ -363,7 +363,7 @@
     var pendingBox = document.getElementById("pending");
     if (pendingBox) {
       pendingBox.hidden = !q.length;
-      pendingBox.querySelector("[data-pending-text]").textContent = text("pending", { n: q.length });
+      pendingBox.querySelector("[data-pending-text]").textContent = text(q.length === 1 ? "pending-one" : "pending-other", { n: q.length });
     }
     var running = {};
     var known = {};

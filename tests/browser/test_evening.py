@@ -149,6 +149,11 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     page.get_by_test_id("close-1").click()
     page.wait_for_url(re.compile(rf"/o/{night.slug}/runden/"))
     tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING  # the last round closed: the console offers to finish
+    night.go(f"/o/{night.slug}/")
+    page.get_by_test_id("finish-tournament").click()
+    page.locator("ul.messages li.success").wait_for()
+    tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
     # --- prizes on shared places ------------------------------------------------------------------------

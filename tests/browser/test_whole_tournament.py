@@ -287,6 +287,9 @@ def test_a_whole_tournament_of_twelve_through_the_console(page, browser, screens
         for link in table_links(night, round_number):
             totals.update(play_table(night, link, round_number, rules))
         close_round(night, round_number)
+    night.to_control()
+    page.get_by_test_id("finish-tournament").click()  # "Turnier beenden" after the last round
+    page.locator("ul.messages li.success").wait_for()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert len(totals) == 12 and sum(totals.values()) == 0

@@ -126,7 +126,7 @@ def test_shared_places_share_the_prizes_of_the_places_they_occupy(client, shared
     assert prizes.leftover_cents == prizes.pool_cents - each * len(group)
 
     lines = lines_of(render_prize_list(prize_list_data(tournament)))
-    assert "Who receives what" in lines and after(lines, "Paid to the winners") == [money(each * len(group))]
+    assert "Who receives what" in lines and after(lines, "Planned for the winners") == [money(each * len(group))]
     assert after(lines, "Left in the prize pool") == [money(prizes.leftover_cents)]
     rule = " ".join(lines[lines.index(next(x for x in lines if x.startswith("Shared places:"))):][:3])
     assert "rounded down to the cent" in rule

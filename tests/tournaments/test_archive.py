@@ -249,3 +249,23 @@ def test_import_of_a_file_that_is_not_json_is_a_command_error(tmp_path):
 def test_export_of_an_unknown_slug_is_a_command_error():
     with pytest.raises(CommandError, match="slug"):
         call_command("export_tournament", "gibt-es-nicht")
+
+
+def test_a_finished_tournament_and_a_prize_handed_over_go_through_export_import_export(tmp_path):
+    """The end of the evening is kept: the tournament finished, which winner the desk handed his prize."""
+    tournament = _tournament_with_a_played_table()
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    winner = tournament.registrations.order_by("start_number").first()
+    Registration.objects.filter(pk=winner.pk).update(prize_handed_over=True)
+    first = _export(tournament.slug, tmp_path)
+    assert first["tournament"]["status"] == "finished"
+    assert [p["prize_handed_over"] for p in first["players"]] == [True, False, False, False, False]
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps({**first, "exported_at": "2026-11-22T21:15:00+01:00"}), encoding="utf-8")
+
+    _empty_database()
+    call_command("import_tournament", str(path))
+    assert Registration.objects.get(start_number=winner.start_number).prize_handed_over
+    assert Tournament.objects.get(slug=tournament.slug).status == Tournament.Status.FINISHED
+    assert _export(tournament.slug, tmp_path) == first

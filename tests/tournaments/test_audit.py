@@ -156,7 +156,7 @@ def test_organisers_read_the_log_per_tournament_and_per_club(club, orga):
     client.force_login(orga)
     page = client.get(f"/o/{tournament.slug}/protokoll/").content.decode()
     assert page.count('data-testid="audit-entry"') == 2
-    assert "Runde veröffentlicht" in page and "· Runde 1" in page and "sepp" in page
+    assert "Runde 1 veröffentlicht: Sitzpläne und Tisch-Links sind freigeschaltet" in page and "sepp" in page
     club_page = client.get(f"/o/verein/{club.pk}/protokoll/").content.decode()
     assert club_page.count('data-testid="audit-entry"') == 3
     # Desk helpers and viewers do not read it; another club's organiser gets a 404.
@@ -210,3 +210,36 @@ def test_registrations_from_the_system_are_logged_without_a_user(club):
     assert entry.by is None and entry.by_name == ""
     assert registration_create  # the creation itself is not an organiser change and is not logged
     assert publish_first_round
+
+
+def test_every_action_kind_the_code_logs_has_a_describer():
+    """One describer per action kind: an action a service starts logging without one fails here."""
+    import re
+    from pathlib import Path
+
+    from tournaments.selectors.audit import DESCRIBERS
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in Path("tournaments").rglob("*.py"))
+    logged = set(re.findall(r'audit_record\(\s*action="([\w.]+)"', source))
+    logged |= {f"registration.{field}" for field in ("paid", "checked_in")}  # action=f"registration.{field}"
+    assert len(logged) > 25 and not logged - set(DESCRIBERS), sorted(logged - set(DESCRIBERS))
+
+
+def test_the_log_speaks_german_sentences_not_keys_and_json(club, orga):
+    tournament = make_tournament(club, players=8, slug="saetze")
+    prizes_set(tournament=tournament, by=orga, prizes=[{"place": 1, "amount_cents": 12000, "goods": ""},
+                                                       {"place": 2, "amount_cents": 8000, "goods": "Brotzeitbrettl"},
+                                                       {"place": None, "amount_cents": None, "goods": "Kartenspiel"}])
+    tournament_update(tournament=tournament, by=orga, rules={**tournament.rules, "solo_base": 10},
+                      entry_fee_cents=1200)
+    (rnd,) = round_draw(tournament=tournament, seed=1, by=orga)
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(orga)
+    page = client.get(f"/o/{tournament.slug}/protokoll/").content.decode()
+    assert ("Preise geändert: 1. Platz 120,00 €, 2. Platz 80,00 € + Brotzeitbrettl, letzter Platz Kartenspiel"
+            in page)
+    assert "Regeln geändert: Grundwert Wenz und Farbsolo 5 → 10" in page
+    assert "Startgeld (Cent) 1000 → 1200" in page
+    assert f"Runde 1 ausgelost: {rnd.tables.count()} Tische (Losnummer {rnd.seed})" in page
+    for raw in ('"place"', "amount_cents", "solo_base", "{", "[", "entry_fee_cents"):
+        assert raw not in page.split('data-testid="audit"')[1].split("</ol>")[0], raw

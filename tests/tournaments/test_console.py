@@ -82,8 +82,16 @@ def test_new_tournament_from_a_preset(client, organiser):
         "club": organiser.pk, "name": "Frühjahrsrennen 2027", "slug": "", "date": "2027-03-20", "venue": "Post",
         "entry_fee": "12.50", "payout_percent": "80", "preset": "sechs_zwei"}, **EN)
     assert response.status_code == 302
-    tournament = Tournament.objects.get(slug="fruhjahrsrennen-2027")
+    tournament = Tournament.objects.get(slug="fruehjahrsrennen-2027")  # German transliteration: ü → ue
     assert tournament.entry_fee_cents == 1250 and tournament.rules["solo_base"] == 2
+
+
+def test_a_new_short_name_is_transliterated_the_german_way(client, organiser):
+    response = client.post("/o/neu/", {
+        "club": organiser.pk, "name": "Großes Kärwa-Rennen Öd", "slug": "", "date": "2027-07-20", "venue": "Post",
+        "entry_fee": "10", "payout_percent": "100", "preset": "default"}, **EN)
+    assert response.status_code == 302
+    assert Tournament.objects.filter(slug="grosses-kaerwa-rennen-oed").exists()
 
 
 def test_rules_form_error_names_the_key_and_nothing_changes(client, organiser):

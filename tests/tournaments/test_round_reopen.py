@@ -11,6 +11,7 @@ from tournaments.models import ClubMembership, Round, Tournament
 from tournaments.services.errors import ServiceError, StateConflict
 from tournaments.services.hands import hand_correct, table_confirm
 from tournaments.services.rounds import round_close, round_draw, round_publish, round_reopen
+from tournaments.services.tournament import tournament_finish
 
 pytestmark = pytest.mark.django_db
 Role = ClubMembership.Role
@@ -102,13 +103,76 @@ def test_reopening_the_last_round_makes_a_finished_tournament_running_again(club
     tournament.save()
     rnd = closed_round(tournament, orga)
     tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING  # closing the last round does not finish the evening
+    tournament_finish(tournament=tournament, by=orga)
+    tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     round_reopen(round=rnd, reason=REASON, by=orga)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     round_close(round=rnd, by=orga)
     tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+
+
+def test_the_console_finishes_the_tournament_after_the_last_round_and_the_public_page_says_endstand(club, orga):
+    tournament = make_tournament(club, players=8, slug="herbst")
+    tournament.rules = {**tournament.rules, "rounds": 1}
+    tournament.standings_public = True
+    tournament.save()
+    web = Client()
+    web.force_login(orga)
+    (rnd,) = round_draw(tournament=tournament, seed=5, by=orga)
+    round_publish(round=rnd, by=orga)
+    play_round(rnd)
+    refused = web.post("/o/herbst/beenden/", HTTP_ACCEPT_LANGUAGE="en")  # the round is still open
+    assert refused.status_code == 409 and "Only 0 of 1 rounds are closed" in refused.content.decode()
+    round_close(round=rnd, by=orga)
+    page = web.get("/o/herbst/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="finish-tournament"' in page and 'data-testid="next-end"' not in page
+    assert "Final standings" not in web.get("/t/herbst/rangliste/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert web.post("/o/herbst/beenden/").status_code == 302
+    tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+    (logged,) = entries(tournament, "tournament.finish")
+    assert (logged.by, logged.before, logged.after) == (orga, {"status": "running"}, {"status": "finished"})
+    page = web.get("/o/herbst/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="finish-tournament"' not in page and 'data-testid="next-end"' in page
+    with translation.override("de"):
+        public = web.get("/t/herbst/rangliste/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Endstand" in public
+    assert web.post("/o/herbst/beenden/", HTTP_ACCEPT_LANGUAGE="en").status_code == 409  # finished already
+
+
+def test_a_finished_tournament_refuses_even_the_organisers_logged_correction(club, orga):
+    tournament = make_tournament(club, players=8, slug="herbst")
+    tournament.rules = {**tournament.rules, "rounds": 1}
+    tournament.save()
+    rnd = closed_round(tournament, orga)
+    table = rnd.tables.order_by("number").first()
+    hand = table.hands.order_by("number").first()
+    tournament_finish(tournament=tournament, by=orga)
+    with pytest.raises(StateConflict) as refused:
+        hand_correct(hand=hand, record=rufspiel(hand.number, augen=80), organiser=True, reason=REASON, by=orga)
+    assert refused.value.code == "tournament_finished"
+    round_reopen(round=rnd, reason=REASON, by=orga)  # the way back: the last round reopened, with a reason
+    hand_correct(hand=hand, record=rufspiel(hand.number, augen=80), organiser=True, reason=REASON, by=orga)
+
+
+def test_only_an_organiser_finishes_and_only_his_clubs_tournament(club, orga):
+    tournament = make_tournament(club, players=8, slug="herbst")
+    tournament.rules = {**tournament.rules, "rounds": 1}
+    tournament.save()
+    closed_round(tournament, orga)
+    desk = Client()
+    desk.force_login(member(club, Role.DESK, "kasse"))
+    assert desk.post("/o/herbst/beenden/").status_code == 404  # access.tournament_for: not his to finish
+    stranger = Client()
+    stranger.force_login(member(ClubFactory(name="Anderer Verein"), Role.ORGANISER, "fremd"))
+    assert stranger.post("/o/herbst/beenden/").status_code == 404
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
 
 
 def test_the_rounds_page_offers_it_for_the_closed_round_and_asks_why(club, orga):

@@ -251,6 +251,18 @@ def test_the_mail_in_german_by_default(tournament, django_capture_on_commit_call
         sign_up(tournament, "Sepp", "Huber", email="sepp@example.org", language="de")
     (sent,) = mail.outbox
     assert "Startnummer" in sent.body
+    # the tournament's name stands in quotes after "Turnier", so no article has to agree with it ("für das Großes …")
+    assert "Sie sind zum Turnier „Herbstrennen“ angemeldet." in sent.body
+
+
+def test_the_german_waiting_list_mails_name_the_tournament_without_an_article(tournament,
+                                                                            django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(4):
+            sign_up(tournament, "Spieler", f"Nummer{i}")
+        sign_up(tournament, "Warte", "Liste", email="w@example.org", language="de")
+    (sent,) = mail.outbox
+    assert "das Turnier „Herbstrennen“ ist ausgebucht" in sent.body
 
 
 def test_withdraw_through_the_personal_link(client, tournament, en):
@@ -420,3 +432,21 @@ def test_an_unconfirmed_address_gets_one_confirmation_mail_a_day(client, tournam
     with django_capture_on_commit_callbacks(execute=True):
         sign_up(tournament, "Toni", "Huber", email="sepp@example.org")
     assert len(mail.outbox) == 2
+
+
+def test_a_genuine_namesake_signs_up_when_he_says_he_is_another_person(client, tournament, en):
+    """The refusal of a name taken points to the box; ticked, the second Sepp Huber gets his own place."""
+    first = sign_up(tournament, "Sepp", "Huber", club_name="Schafkopffreunde Musterdorf")
+    response = client.post(reverse("tournaments:signup", args=["herbst"]), form_data())
+    text = response.content.decode()
+    assert response.status_code in (400, 409) and "Sepp Huber is signed up already" in text
+    assert "Another person of the same name? Tick “I am another person of the same name”" in text
+    assert 'data-testid="another-person"' in text and SignUp.objects.count() == 1
+
+    response = client.post(reverse("tournaments:signup", args=["herbst"]), form_data(another_person="on"))
+    assert response.status_code == 302
+    second = SignUp.objects.exclude(pk=first.pk).get()
+    assert (second.first_name, second.last_name) == ("Sepp", "Huber")
+    assert second.registration.start_number != first.registration.start_number
+    # the desk confirms at check-in whether he is the one signed up before (the sign-up's match question)
+    assert (second.match_id, second.match_state) == (first.registration.player_id, SignUp.Match.PENDING)

@@ -378,3 +378,29 @@ def test_the_public_tournament_page_links_to_the_seat_list(client, tournament):
     assert url("seatlist", "herbst") in html
     assert url("desk", "herbst") not in html  # the organiser links only for the club's people
     assert client.get(url("public_tournament", "nirgends")).status_code == 404
+
+
+def test_the_desk_asks_the_same_or_another_before_it_registers_a_namesake(orga, tournament, en):
+    """A second Hans Meier is registered only when the desk answers "another" (new person or a player of the
+    database alike); "the same" registers nobody."""
+    first = registration_create(tournament=tournament,
+                                player=PlayerFactory(club=tournament.club, first_name="Hans", last_name="Meier"))
+    response = orga.post(url("desk_quick_add", "herbst"), {"first_name": "Hans", "last_name": "meier",
+                                                           "club_name": "", "paid": "on"})
+    html = " ".join(response.content.decode().split())
+    assert response.status_code == 409 and 'data-testid="desk-namesake"' in html
+    assert f"Hans meier is registered already: start number {first.start_number}" in html
+    assert "The same person or another?" in html and 'name="paid" value="on"' in html
+    assert Registration.objects.filter(tournament__slug="herbst").count() == 1
+
+    response = orga.post(url("desk_quick_add", "herbst"), {"first_name": "Hans", "last_name": "meier",
+                                                           "club_name": "", "paid": "on", "namesake": "another"})
+    assert response.status_code == 302
+    second = Registration.objects.exclude(pk=first.pk).get(tournament__slug="herbst")
+    assert second.paid and second.start_number == first.start_number + 1
+
+    known = PlayerFactory(club=tournament.club, first_name="Hans", last_name="Meier")  # a third, in the database
+    response = orga.post(url("desk_register", "herbst"), {"player": known.pk})
+    assert response.status_code == 409 and b'data-testid="namesake-another"' in response.content
+    assert orga.post(url("desk_register", "herbst"), {"player": known.pk, "namesake": "another"}).status_code == 302
+    assert Registration.objects.filter(tournament__slug="herbst").count() == 3

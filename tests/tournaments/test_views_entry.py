@@ -1,4 +1,5 @@
 """The table's tablet page, its JSON answers for entry.js, the preview, the organiser's tables and paper mode."""
+import re
 import uuid
 
 import pytest
@@ -405,6 +406,10 @@ def test_paper_mode_corrects_a_closed_round_only_with_a_reason(client, organiser
     slug = table.round.tournament.slug
     page = client.get(url("paper_game", slug, table.pk, 4)).content.decode()
     assert 'name="reason"' in page
+    # the page says which step this is: a logged correction with a reason (or reopening the round), not "read only"
+    assert "can only be read" not in page
+    assert "you correct a game only with a reason; the correction is logged" in page
+    assert url("rounds", slug) in page
     response = client.post(url("paper_game", slug, table.pk, 4), {**RUF_FIELDS, "number": "4"}, **JSON)
     assert response.status_code == 400 and "reason" in response.json()["errors"]
     response = client.post(url("paper_game", slug, table.pk, 4),
@@ -431,3 +436,25 @@ def test_paper_totals_are_refused_unless_they_sum_to_zero(client, organiser_clie
     html = client.get(url("entry_table", table.entry_key)).content.decode()
     assert 'data-testid="game-form"' not in html and 'data-testid="total-1">9<' in html
     assert not Hand.objects.exists() and RUF
+
+
+def test_a_won_tout_says_won_once_on_the_sheet(client):
+    """The badge says it; the result beside the game's name does not say it again ("won ✓ won")."""
+    table = make_table()
+    post_game(client, table, {"contract": "solo", "declarer": "3", "trump": "gras", "announce": "tout", "won": "1",
+                              "laufende": "5"}, number=1)
+    html = client.get(url("entry_table", table.entry_key)).content.decode()
+    row = html[html.index('data-testid="game-1"') + len('data-testid="game-1">'):]
+    row = row[:row.index('<span class="who"')]
+    text = " ".join(re.sub(r"<[^>]+>", " ", row).split())
+    assert text == "1 Gras-Solo Tout 5 Lf. ✓ won", text
+
+
+def test_the_unsent_games_line_is_worded_for_one_and_for_several_games(client):
+    """ngettext's two forms for entry.js (which picks by the count), not "Spiel(e)"."""
+    table = make_table()
+    with translation.override("de"):
+        html = client.get(url("entry_table", table.entry_key), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "(e)" not in html
+    assert '<span data-text="pending-one">Noch nicht gesendet: {n} Spiel.</span>' in html
+    assert '<span data-text="pending-other">Noch nicht gesendet: {n} Spiele.</span>' in html

@@ -86,6 +86,7 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
         "substitute_for": reg.substitute_for.start_number if reg.substitute_for else None,
         "fee_due": reg.fee_due,  # false: a substitute who took over a paid seat owes no fee
         "left_during_round": reg.left_during_round,
+        "prize_handed_over": reg.prize_handed_over,
     }
     if with_keys:
         entry["key"] = reg.key

@@ -222,6 +222,7 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             tournament=tournament, player=player, start_number=p["start_number"], paid=p["paid"],
             checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
             fee_due=p["fee_due"], left_during_round=p["left_during_round"],
+            prize_handed_over=p["prize_handed_over"],
             **({"key": p["key"]} if keep_key else {}),
         )
     for p in players:

@@ -262,6 +262,7 @@ class PlayerSchema(Schema):
     substitute_for = WholeNumber(1, INT_MAX, allow_null=True, default=None)
     fee_due = Flag(default=True)  # false: no entry fee due (a substitute who took over a paid seat)
     left_during_round = Flag(default=False)  # he left while round withdrawn_after_round was under way
+    prize_handed_over = Flag(default=False)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

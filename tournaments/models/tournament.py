@@ -118,6 +118,10 @@ class Registration(models.Model):
     fee_due = models.BooleanField(_("owes an entry fee"), default=True)
     # He left while round ``withdrawn_after_round`` was under way ("ausgeschieden in Runde 2"), not after it.
     left_during_round = models.BooleanField(_("left during the round"), default=False)
+    prize_handed_over = models.BooleanField(
+        _("prize handed over"), default=False,
+        help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
+    )
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)

@@ -25,6 +25,7 @@ class PrizeLine:
     start_number: int | None
     club: str
     points: int | None
+    note: str = ""  # "Gleichstand – durch Los" when a lot decided the place
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class AwardLine:
     amount_cents: int
     goods: str
     shared: str  # "" alone, else "2 share places 1–2"
+    note: str = ""  # "Gleichstand – durch Los" when a lot decided his place
+    handed_over: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class PrizeListDocument:
     awards: tuple[AwardLine, ...] = ()
     awarded_cents: int = 0  # the money that goes to players
     rounding_cents: int = 0  # cents of shared places that do not divide
+    handed_over_cents: int = 0  # the money prizes the desk ticked as handed over
 
     @property
     def leftover_cents(self) -> int:
@@ -78,6 +82,8 @@ def _winner(line: PrizeLine) -> list:
     flowables = [cell(line.winner, WINNER_CELL)]
     if line.club:
         flowables.append(cell(line.club, CLUB_CELL))
+    if line.note:
+        flowables.append(cell(line.note, CLUB_CELL))
     return flowables
 
 
@@ -111,7 +117,8 @@ def _pool_table(data: PrizeListDocument) -> Table:
         [_("Sponsored"), money(data.sponsored_cents)],
         [_("Prize pool"), money(data.pool_cents)],
         [_("Assigned as money prizes"), money(data.assigned_cents)],
-        [_("Paid to the winners"), money(data.awarded_cents)],
+        [_("Planned for the winners"), money(data.awarded_cents)],
+        [_("Handed over to the winners so far"), money(data.handed_over_cents)],
         [_("Left in the prize pool"), money(data.leftover_cents)],
     ]
     return amounts_table(rows, POOL_WIDTHS, total_row=4)
@@ -124,7 +131,7 @@ AWARD_WIDTHS = (22 * mm, CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 
 def _awards_table(data: PrizeListDocument) -> Table:
     rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Money"), _("Goods")]]
     for line in data.awards:
-        winner = [cell(line.winner, CELL)] + ([cell(line.shared, CLUB_CELL)] if line.shared else [])
+        winner = [cell(line.winner, CELL)] + [cell(text, CLUB_CELL) for text in (line.shared, line.note) if text]
         rows.append([f"{line.place}.", winner, str(line.start_number), signed(line.points),
                      money(line.amount_cents) if line.amount_cents else "\u2013",
                      cell(line.goods, CELL) if line.goods else "\u2013"])

@@ -47,6 +47,14 @@ def round_panel(rnd: Round, now: datetime.datetime | None = None) -> RoundPanel:
     return RoundPanel(rnd, tiles, complete, action)
 
 
+def tournament_finishable(tournament: Tournament) -> bool:
+    """Every round the rules plan is played and closed, and the organiser has not finished the evening yet."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return False
+    planned = tournament.ruleset.rounds
+    return tournament.rounds.filter(status=Round.Status.CLOSED, number__lte=planned).count() >= planned
+
+
 def tournament_panels(tournament: Tournament) -> tuple[list[RoundPanel], bool]:
     """Every round's panel, and whether the next round can be drawn now."""
     rounds = list(tournament.rounds.order_by("number"))

@@ -3,6 +3,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from scoring.rules.collation import german_fold
+
 from .. import seating
 from ..models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, Tournament
 from .public import SeatRow, seats_by_table
@@ -51,6 +53,15 @@ def players_search(*, tournament: Tournament, query: str, limit: int = 12) -> li
         .values_list("pk", flat=True).distinct()
     )
     return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("last_name", "first_name", "id")[:limit])
+
+
+def registration_namesakes(*, tournament: Tournament, first_name: str, last_name: str) -> list[Registration]:
+    """The tournament's registrations of that name (as ``german_fold`` compares): the desk asks "the same or
+    another?" before it registers a second one."""
+    wanted = german_fold(" ".join(f"{first_name} {last_name}".split()))
+    found = tournament.registrations.filter(player__last_name__iexact=last_name.strip()).select_related(
+        "player__club").order_by("start_number")
+    return [r for r in found if german_fold(" ".join(r.player.name.split())) == wanted]
 
 
 def club_names() -> list[str]:

@@ -19,12 +19,12 @@ from schafkopfrennen import forget
 from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
-from ..models import (Club, HandRevision, Player, Registration, Round, Seat, Table, TableConfirmation,
+from ..models import (Club, HandRevision, Player, Prize, Registration, Round, Seat, Table, TableConfirmation,
                       Tournament)
 from .entry import EntrySheet, table_entry_sheet
 from .rows import columns, one
 from .public import round_current_public
-from .standings import standings_view
+from .standings import AwardRow, lot_decided, prize_list, standings_view
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,7 @@ class PlayerPage:
     rank: dict | None  # his standings row, when the standings are public
     standings_public: bool
     total: int = 0
+    prize: AwardRow | None = None  # what he receives, once the tournament is finished and its standings public
 
     @property
     def signature(self) -> str:
@@ -302,11 +303,34 @@ def _snapshot_key(tournament_id: int) -> tuple | None:
     return (tournament_id, *row) if row else None
 
 
+_LOTS: dict[tuple, frozenset[int]] = {}  # snapshot key -> start numbers whose place a lot decided
+
+
+def _decided_by_lot(tournament: Tournament | int, snapshot: tuple) -> frozenset[int]:
+    """``lot_decided`` over the overall list, once per process and snapshot (as ``_standings_by_number``)."""
+    found = _LOTS.get(snapshot)
+    if found is None:
+        found = frozenset(lot_decided(_standings_by_number(tournament, snapshot)))
+        with _STANDINGS_LOCK:
+            _LOTS[snapshot] = found
+            while len(_LOTS) > _STANDINGS_KEPT:
+                _LOTS.pop(next(iter(_LOTS)))
+    return found
+
+
+def _shown(tournament: Tournament | int, snapshot: tuple, row: dict[str, Any], finished: bool) -> dict[str, Any]:
+    """His row as the page shows it: RANK_SHOWN and, once the tournament is finished, whether a lot decided his
+    place (``by_lot``: the whole list is read for it, once per snapshot; not while every game changes it)."""
+    return {**{k: row.get(k) for k in RANK_SHOWN},
+            "by_lot": finished and row["start_number"] in _decided_by_lot(tournament, snapshot)}
+
+
 def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
-    """His row of the overall standings (RANK_SHOWN), None when the snapshot has none (or there is no snapshot)."""
+    """His row of the overall standings (``_shown``), None when the snapshot has none (or there is no snapshot)."""
     snapshot = _snapshot_key(tournament.pk)
     row = None if snapshot is None else _standings_by_number(tournament, snapshot).by_number(start_number)
-    return None if row is None else {k: row.get(k) for k in RANK_SHOWN}
+    return None if row is None else _shown(tournament, snapshot, row,
+                                           tournament.status == Tournament.Status.FINISHED)
 
 
 @functools.cache
@@ -342,10 +366,13 @@ def player_page(registration: Registration) -> PlayerPage:
               for number, table_id, *facts in seats]
     current = rounds[0] if rounds and current_round and rounds[0].number == current_round.number else None
     rank = player_standing(tournament, registration.start_number) if tournament.standings_public else None
+    prize = None
+    if rank is not None and tournament.status == Tournament.Status.FINISHED:
+        prize = next((a for a in prize_list(tournament).awards if a.registration == registration.pk), None)
     return PlayerPage(
         registration=registration, tournament=tournament, rounds=rounds, current=current,
         current_round=current_round, rank=rank, standings_public=tournament.standings_public,
-        total=sum(r.total for r in rounds),
+        total=sum(r.total for r in rounds), prize=prize,
     )
 
 
@@ -371,13 +398,16 @@ def player_signature(key: str) -> str | None:
 @functools.cache
 def _state_sql() -> str:
     """One statement for the player page's poll token; standard SQL over the models' tables, written once."""
-    g, p, t, r, s, snap = (m._meta.db_table for m in (Registration, Player, Tournament, Round, Seat, StandingsSnapshot))
+    g, p, t, r, s, snap, z = (m._meta.db_table for m in (Registration, Player, Tournament, Round, Seat, StandingsSnapshot,
+                                                        Prize))
     mine = f'SELECT x.table_id FROM "{s}" x WHERE x.registration_id = g.id'
     return (
         f"SELECT g.tournament_id, g.start_number, p.first_name, p.last_name, t.name, t.slug, t.standings_public, "
         f"sn.id, sn.version, sn.computed_at, r.number, r.status, "
         f"(SELECT COUNT(*) FROM \"{r}\" x WHERE x.tournament_id = t.id AND x.status = 'closed'), "
-        f"{', '.join(_table_facts(mine))} "
+        f"{', '.join(_table_facts(mine))}, "
+        # his prize, shown once the tournament is finished: the prizes as saved (new rows each time), his tick
+        f'(SELECT MAX(z.id) FROM "{z}" z WHERE z.tournament_id = t.id), t.status, g.prize_handed_over '
         f'FROM "{g}" g JOIN "{p}" p ON p.id = g.player_id JOIN "{t}" t ON t.id = g.tournament_id '
         f'LEFT JOIN "{snap}" sn ON sn.tournament_id = t.id '
         f'LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x WHERE x.tournament_id = t.id '
@@ -409,7 +439,9 @@ def player_page_state(key: str) -> tuple[str, Any] | None:
     version, computed_at, *rest = found[8:]
     standing = None
     if public and snapshot_id is not None:
-        row = _standings_by_number(tournament_id, (tournament_id, snapshot_id, version, computed_at)).by_number(start_number)
-        standing = row and tuple(row.get(k) for k in RANK_SHOWN)
+        snapshot = (tournament_id, snapshot_id, version, computed_at)
+        row = _standings_by_number(tournament_id, snapshot).by_number(start_number)
+        finished = rest[-2] == Tournament.Status.FINISHED  # t.status, the statement's last but one column
+        standing = row and tuple(_shown(tournament_id, snapshot, row, finished).values())
     facts = (start_number, first, last, name, slug, bool(public), standing, *rest)
     return "|".join(map(str, facts)), None

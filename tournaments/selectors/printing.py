@@ -34,7 +34,8 @@ from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
 from ..pdf.standings import Standings, StandingsLine, StandingsSection
 from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
-from .standings import cash_list, name_with_substitute, prize_list, standings_view, tie_note
+from .public import namesakes
+from .standings import cash_list, lot_tie_text, name_with_substitute, prize_list, standings_view, tie_note
 from .tables import games_required, hand_partner
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
@@ -189,14 +190,17 @@ def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) ->
     tournament = rnd.tournament
     entries = []
     by_table = []
+    suffixes = namesakes(tournament.pk)  # namesakes as the page tells them apart (seat_rows)
     for table in tables:
         table_seats = []
         for seat in seats[table.pk]:
             player, start = seat.registration.player, seat.registration.start_number
+            suffix = suffixes.get(start, "")
             key = name_sort_key(player.last_name, player.first_name)  # the same order as the page (seat_rows)
-            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name), name=player.sort_name,
-                                                      start_number=start, table=table.number, seat=seat.number)))
-            table_seats.append(SeatListSeat(seat=seat.number, name=player.name, start_number=start))
+            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name),
+                                                      name=player.sort_name + suffix, start_number=start,
+                                                      table=table.number, seat=seat.number)))
+            table_seats.append(SeatListSeat(seat=seat.number, name=player.name + suffix, start_number=start))
         by_table.append(SeatListTable(number=table.number, seats=tuple(table_seats)))
     entries.sort(key=lambda item: (item[0], item[1]))
     return SeatList(tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
@@ -345,14 +349,14 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         lines.append(PrizeLine(
             place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
-            points=winner.get("points"),
+            points=winner.get("points"), note=lot_tie_text() if prize.by_lot else "",
         ))
     awards = tuple(
         AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
                   amount_cents=a.amount_cents, goods=a.goods,
                   shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
                                                                        "last": a.places[-1]})
-                  if a.shared_with > 1 else "")
+                  if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "", handed_over=a.handed_over)
         for a in prizes.awards
     )
     return PrizeListDocument(
@@ -362,6 +366,7 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         entry_share_cents=prizes.entry_share_cents, pot_share_cents=prizes.pot_share_cents,
         sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
         awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
+        handed_over_cents=prizes.handed_over_cents,
     )
 
 

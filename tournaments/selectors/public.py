@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
-from scoring.rules.collation import name_initial, name_sort_key
+from scoring.rules.collation import name_initial, name_sort_key, namesake_suffixes
 
-from ..models import Club, Round, Seat, Table, Tournament
+from ..models import Club, Registration, Round, Seat, Table, Tournament
 from .rows import columns, one
 
 
@@ -53,15 +53,26 @@ class SeatRow:
     """The letter the row is listed under alphabetically (A for Ächter)."""
 
 
+def namesakes(tournament_id: int) -> dict[int, str]:
+    """start number -> what tells him from a namesake in this tournament (``namesake_suffixes``: " (12)")."""
+    return namesake_suffixes(
+        (number, f"{first} {last}", number, club or "") for number, first, last, club in
+        Registration.objects.filter(tournament_id=tournament_id).order_by().values_list(
+            "start_number", "player__first_name", "player__last_name", "player__club__name"))
+
+
 def seat_rows(rnd: Round) -> list[SeatRow]:
-    """Everyone seated in a round, alphabetically by last name ("Wo sitze ich?")."""
+    """Everyone seated in a round, alphabetically by last name ("Wo sitze ich?"); namesakes with their start
+    numbers (``namesakes``)."""
     seats = Seat.objects.filter(round=rnd).select_related("table", "registration__player__club")
+    suffixes = namesakes(rnd.tournament_id)
     keyed = []
     for s in seats:
         player = s.registration.player
         key = (name_sort_key(player.last_name, player.first_name), s.registration.start_number)
+        suffix = suffixes.get(s.registration.start_number, "")
         keyed.append((key, SeatRow(
-            start_number=s.registration.start_number, name=player.name, sort_name=player.sort_name,
+            start_number=s.registration.start_number, name=player.name + suffix, sort_name=player.sort_name + suffix,
             club=player.club.name if player.club else "", table=s.table.number, seat=s.number,
             initial=name_initial(player.last_name),
         )))

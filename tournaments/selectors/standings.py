@@ -24,6 +24,7 @@ from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
+from scoring.rules.collation import namesake_suffixes
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, closed_early, compute_standings,
                                      game_money, round_results, round_standings, table_result)
@@ -104,6 +105,10 @@ def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInf
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
                               club or "", ""))
             for pk, number, _sub_for, first, last, club in regs}
+    # namesakes: every list shows their start numbers (and clubs when they differ), from the snapshot's names
+    for pk, suffix in namesake_suffixes((p.registration_id, p.name, p.start_number, p.club)
+                                        for p in info.values()).items():
+        info[pk] = info[pk]._replace(name=info[pk].name + suffix, sort_name=info[pk].sort_name + suffix)
     pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
     for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
         info[pk] = info[pk]._replace(substitute_for=info[sub_for].name)
@@ -679,6 +684,7 @@ class PrizeRow:
     goods: str
     winner: dict[str, Any] | None  # the first holder of the place (several when the place is shared)
     holders: tuple[dict[str, Any], ...] = ()
+    by_lot: bool = False  # a lot decided between the winner and a player with the same points (lot_decided)
 
 
 @dataclass(frozen=True)
@@ -693,6 +699,9 @@ class AwardRow:
     goods: str
     shared_with: int  # 1: his place alone
     places: tuple[int, ...]
+    registration: int = 0
+    by_lot: bool = False  # his place and a neighbour's with the same points were decided by lot
+    handed_over: bool = False  # the desk ticked it at the prize-giving (Registration.prize_handed_over)
 
 
 @dataclass(frozen=True)
@@ -708,6 +717,7 @@ class PrizeList:
     awarded_cents: int = 0  # the money that goes to players
     rounding_cents: int = 0  # cents of shared places that did not divide
     fees_owed_cents: int = 0
+    handed_over_cents: int = 0  # the money prizes the desk ticked as handed over (awarded_cents: as planned)
 
     @property
     def leftover_cents(self) -> int:
@@ -753,6 +763,22 @@ def entry_fees(tournament) -> EntryFees:
     return EntryFees(due=due, paid_cents=paid_count * fee, owed_cents=(len(due) - paid_count) * fee)
 
 
+def lot_tie_text() -> str:
+    """What a list says beside a player whose place a lot decided: the one home of that wording."""
+    return gettext("tie – decided by lot")
+
+
+def lot_decided(overall: Iterable[dict[str, Any]]) -> set[int]:
+    """Start numbers of the players whose place a lot decided against another with the same points: the
+    one placed above by lot and the one below him (the standings' tie notes, ``tie_note_row``)."""
+    numbers: set[int] = set()
+    for row in overall:
+        note = row.get("note")
+        if note and note["tiebreak"] == "lot":
+            numbers.update((row["start_number"], note["below_start_number"]))
+    return numbers
+
+
 def prize_list(tournament) -> PrizeList:
     snapshot = _snapshot(tournament)
     overall = snapshot.overall if snapshot else []
@@ -762,6 +788,7 @@ def prize_list(tournament) -> PrizeList:
     prizes = list(Prize.objects.filter(tournament=tournament))
     if not prizes:
         prizes = [Prize(tournament=tournament, place=p) for p in default_prize_places(tournament)]
+    by_lot = lot_decided(overall)
     rows = []
     for prize in prizes:
         if prize.place is None:
@@ -772,21 +799,25 @@ def prize_list(tournament) -> PrizeList:
             holders = [r for r in overall if held and r["rank"] == held["rank"]]
             label = f"{prize.place}."
         rows.append(PrizeRow(label, prize.place, prize.amount_cents, prize.goods, holders[0] if holders else None,
-                             tuple(holders)))
+                             tuple(holders), by_lot=any(h["start_number"] in by_lot for h in holders)))
     split = split_prizes([Ranked(r["registration"], r["rank"]) for r in overall],
                          [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
     by_registration = {r["registration"]: r for r in overall}
+    handed = set(tournament.registrations.filter(prize_handed_over=True).values_list("pk", flat=True))
     awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
                        name=name_with_substitute(by_registration[a.player]["name"],
                                                  by_registration[a.player].get("substitute_for") or ""),
                        club=by_registration[a.player].get("club", ""),
                        points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
-                       shared_with=a.shared_with, places=a.places) for a in split.awards]
+                       shared_with=a.shared_with, places=a.places, registration=a.player,
+                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed)
+              for a in split.awards]
     return PrizeList(
         entry_fees_cents=fees.total_cents, entry_share_cents=entry_share, pot_share_cents=pot,
         sponsored_cents=tournament.sponsored_cents, pool_cents=entry_share + pot + tournament.sponsored_cents,
         prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows), awards=awards,
         awarded_cents=split.awarded_cents, rounding_cents=split.rounding_cents, fees_owed_cents=fees.owed_cents,
+        handed_over_cents=sum(a.amount_cents for a in awards if a.handed_over),
     )
 
 

@@ -21,7 +21,7 @@ from scoring.rules import RuleError
 from scoring.rules import table as table_rules
 from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
 
-from ..models import Hand, HandRevision, Round, Table, TableConfirmation
+from ..models import Hand, HandRevision, Round, Table, TableConfirmation, Tournament
 from ..selectors.entry import entry_key_sql, entry_key_table, entry_key_width, table_for_entry_key
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
@@ -46,6 +46,9 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
     if status == Round.Status.DRAWN:
         raise StateConflict("round", _("This round is not published yet."), code="round_not_published")
     if status == Round.Status.CLOSED:
+        if table.round.tournament.status == Tournament.Status.FINISHED:
+            raise StateConflict("round", _("The tournament is finished: its games are final. To correct one, reopen "
+                                           "the last round with a reason."), code="tournament_finished")
         if not organiser:
             raise StateConflict("round", _("This round is closed; only an organiser can correct it."),
                                code="round_closed")

@@ -1,8 +1,9 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Prize, Tournament
-from .audit import audit_record
+from ..models import Prize, Registration, Tournament
+from ..selectors.standings import prize_list
+from .audit import audit_record, registration_label
 from .errors import ServiceError
 
 
@@ -46,3 +47,24 @@ def prizes_set(*, tournament: Tournament, prizes: list[dict], by=None) -> list[P
 
 def _prize_json(prize: Prize) -> dict:
     return {"place": prize.place, "amount_cents": prize.amount_cents, "goods": prize.goods}
+
+
+@transaction.atomic
+def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: bool, by=None) -> Registration:
+    """Tick (or untick) at the prize-giving that the desk handed a winner his prize: the prize list then says
+    "handed over" for it, not only "planned". Only a player the prize list gives something can be ticked."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
+    reg = (Registration.objects.select_for_update(of=("self",)).select_related("player")
+           .filter(tournament=tournament, start_number=start_number).first())
+    if reg is None:
+        raise ServiceError("start_number", _("No player has start number %(n)s in this tournament.")
+                           % {"n": start_number}, code="not_found")
+    if handed_over and reg.pk not in {a.registration for a in prize_list(tournament).awards}:
+        raise ServiceError("start_number", _("%(name)s has no prize to hand over.") % {"name": reg.player.name},
+                           code="no_prize")
+    if reg.prize_handed_over != handed_over:
+        Registration.objects.filter(pk=reg.pk).update(prize_handed_over=handed_over)
+        audit_record(action="prize.hand_over", by=by, tournament=tournament, subject=registration_label(reg),
+                     before=reg.prize_handed_over, after=handed_over)
+        reg.prize_handed_over = handed_over
+    return reg

@@ -203,9 +203,7 @@ def round_close(*, round: Round, by=None) -> Round:
     tournament = rnd.tournament
     audit_record(action="round.close", by=by, tournament=tournament, subject=round_label(rnd.number),
                  before={"status": Round.Status.PUBLISHED}, after={"status": rnd.status})
-    if rnd.number >= tournament.ruleset.rounds:
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save(update_fields=["status"])
+    # The last round closed leaves the tournament running: the organiser finishes it (tournament_finish).
     return rnd
 
 

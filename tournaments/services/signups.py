@@ -105,9 +105,11 @@ def _club(club_name: str) -> tuple[Club | None, str]:
 @transaction.atomic
 def signup_create(*, tournament: Tournament, first_name: str, last_name: str, club_name: str = "",
                   email: str = "", phone: str = "", consent: bool, language: str = "", url_base: str = "",
-                  now: datetime.datetime | None = None) -> SignUp:
+                  now: datetime.datetime | None = None, another_person: bool = False) -> SignUp:
     """A person signs up: a place with a start number while there are places, else the waiting list
-    (or a refusal with its reason when the organiser keeps no waiting list)."""
+    (or a refusal with its reason when the organiser keeps no waiting list). A name signed up already is
+    refused unless the person says he is another one of that name (``another_person``): a genuine namesake;
+    the desk sees both at check-in, and every list tells them apart by their start numbers."""
     locked, options = _locked(tournament)
     refusal = signup_refusal(locked, options, now=now)
     if refusal is not None:
@@ -124,10 +126,12 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
         tournament=locked, first_name__iexact=first_name, last_name__iexact=last_name,
         status__in=[SignUp.Status.PLACE, SignUp.Status.WAITING],
     ).filter(Q(club=club, club_name__iexact=typed) if club or typed else Q())
-    if duplicate.exists():
+    if duplicate.exists() and not another_person:
         name = f"{first_name} {last_name}"
         message = _("%(name)s is signed up already. Your personal link is in your confirmation; the desk helps if "
                     "it is lost.") % {"name": name}
+        message += " " + _("Another person of the same name? Tick “%(label)s” and send the form again.") % {
+            "label": another_person_label()}
         raise StateConflict("last_name", message, code="duplicate")
     full = options.capacity is not None and places_taken(locked) >= options.capacity
     if full and not options.waiting_list:
@@ -385,3 +389,8 @@ def registration_change(
     elif withdrawn is False and reg.withdrawn:
         raise StateConflict("withdrawn", _("A withdrawal cannot be undone; register a substitute instead."))
     return reg
+
+
+def another_person_label() -> str:
+    """The sign-up form's box for a genuine namesake, and the refusal that points to it: one wording."""
+    return _("I am another person of the same name")

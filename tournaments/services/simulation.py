@@ -14,7 +14,7 @@ from .hands import table_confirm, table_sheet_record
 from .registration import registration_create
 from .rounds import round_close, round_draw, round_publish
 from .schedule import standings_deferred
-from .tournament import tournament_create
+from .tournament import tournament_create, tournament_finish
 
 SIMULATION_CLUB = "Probelauf"
 
@@ -76,6 +76,7 @@ def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, see
         for _ in range(rounds):
             (rnd,) = round_draw(tournament=tournament, seed=rng.randrange(2**31))
             round_simulate(rnd=rnd, seed=rng.randrange(2**31))
+    _finish_when_played(tournament)
     tournament.refresh_from_db()
     return tournament
 
@@ -88,5 +89,12 @@ def tournament_play(*, tournament: Tournament, seed: int) -> Tournament:
         for _ in range(tournament.ruleset.rounds - tournament.rounds.count()):
             (rnd,) = round_draw(tournament=tournament, seed=rng.randrange(2**31))
             round_simulate(rnd=rnd, seed=rng.randrange(2**31))
+    _finish_when_played(tournament)
     tournament.refresh_from_db()
     return tournament
+
+
+def _finish_when_played(tournament: Tournament) -> None:
+    """A rehearsal played to its last round ends as the organiser ends an evening."""
+    if tournament.rounds.filter(status=Round.Status.CLOSED).count() >= tournament.ruleset.rounds:
+        tournament_finish(tournament=tournament)

@@ -100,3 +100,27 @@ def table_cards_renew(*, tournament: Tournament, by=None) -> Tournament:
     audit_record(action="tournament.table_cards_renew", by=by, tournament=locked,
                  before={"generation": before}, after={"generation": locked.table_cards_generation})
     return locked
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
+    """End the evening once every round is played and closed: the standings are final ("Endstand"), the prize
+    and cash lists are the evening's last word, and no game is written any more (``hands._require_open``)
+    until the organiser reopens the last round with a reason (``round_reopen``). ``Tournament.status`` is
+    the one home of "finished"."""
+    locked = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    if locked.status == Tournament.Status.FINISHED:
+        raise StateConflict("tournament", _("The tournament is finished already."), code="finished")
+    planned = locked.ruleset.rounds
+    closed = locked.rounds.filter(status=Round.Status.CLOSED, number__lte=planned).count()
+    if closed < planned:
+        raise StateConflict("tournament", _("Only %(closed)d of %(planned)d rounds are closed: close every round "
+                                            "first.") % {"closed": closed, "planned": planned},
+                            code="rounds_open")
+    before = locked.status
+    locked.status = Tournament.Status.FINISHED
+    locked.save(update_fields=["status"])
+    audit_record(action="tournament.finish", by=by, tournament=locked, before={"status": before},
+                 after={"status": locked.status})
+    tournament.status = locked.status
+    return locked

@@ -5,10 +5,11 @@ from django.utils.translation import get_language
 
 from schafkopfrennen import forget, formats
 
-from ..selectors.standings import podium, tie_note, tournament_progress
+from ..selectors.standings import lot_tie_text, podium, tie_note, tournament_progress
 
 register = template.Library()
 register.filter("tie_note", tie_note)
+register.simple_tag(lot_tie_text, name="lot_tie_text")
 
 
 @register.filter

@@ -17,10 +17,13 @@ from .. import access
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
-from ..selectors.console import QUIET_MINUTES, field_ready, tournament_panels, unpaid_registrations
+from ..http import error_status
+from ..selectors.console import (QUIET_MINUTES, field_ready, tournament_finishable, tournament_panels,
+                                 unpaid_registrations)
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
-from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_update
+from ..services.tournament import (rules_locked, tournament_copy, tournament_create, tournament_finish,
+                                   tournament_update)
 
 # Lazy: the labels are read when a page renders, in its language (not once at import).
 EXAMPLE_LABELS = {
@@ -40,7 +43,7 @@ def _service_error(form, err: ServiceError) -> None:
 
 
 @login_required
-def control(request: HttpRequest, slug: str) -> HttpResponse:
+def control(request: HttpRequest, slug: str, *, error: str = "", status: int = 200) -> HttpResponse:
     """The screen for the night: every round's state and next action, every table at a glance."""
     tournament = access.tournament_for(request.user, slug, access.ANY_ROLE)
     panels, can_draw = tournament_panels(tournament)
@@ -52,9 +55,23 @@ def control(request: HttpRequest, slug: str) -> HttpResponse:
         "quiet_minutes": QUIET_MINUTES,
         "unpaid": unpaid_registrations(tournament) if can_draw else [],
         "field_ready": field_ready(tournament) if can_draw else True,
+        "can_finish": tournament_finishable(tournament), "finish_error": error,
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
-    return render(request, template, context)
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, slug: str) -> HttpResponse:
+    """"Turnier beenden": after the last round, the standings final and the evening closed."""
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    try:
+        tournament_finish(tournament=tournament, by=request.user)
+    except ServiceError as err:
+        return control(request, slug, error=err.message, status=error_status(err))
+    messages.success(request, _("The tournament is finished: the standings are final."))
+    return redirect("tournaments:control", slug=slug)
 
 
 @login_required

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_POST
 
 from .. import access
 from ..http import error_status
-from ..selectors.desk import club_names, desk_row, desk_rows, desk_summary, player_for_desk, players_search
+from ..selectors.desk import (club_names, desk_row, desk_rows, desk_summary, player_for_desk, players_search,
+                              registration_namesakes)
 from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, SubstituteForm
 from ..models import Registration, Tournament
 from ..services.errors import ServiceError
@@ -69,12 +70,13 @@ def _results_context(tournament: Tournament, query: str, quick_add: QuickAddForm
 
 def _render_desk(
     request: HttpRequest, tournament: Tournament, *, query: str = "", quick_add: QuickAddForm | None = None,
-    error: str = "", status: int = 200,
+    error: str = "", status: int = 200, namesake: dict | None = None,
 ) -> HttpResponse:
     context = {
         **_results_context(tournament, query, quick_add),
         "summary": desk_summary(tournament),
         "error": error,
+        "namesake": namesake,
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
     }
     return render(request, "desk/desk.html", context, status=status)
@@ -113,6 +115,9 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     player = player_for_desk(tournament=tournament, pk=form.cleaned_data["player"])
     if player is None:
         raise Http404("No such player")
+    question = _namesake_question(request, tournament, player.first_name, player.last_name, exclude=player.pk)
+    if question:
+        return _render_desk(request, tournament, namesake=question, status=409)
     try:
         reg = registration_create(tournament=tournament, player=player, paid=form.cleaned_data["paid"],
                                   checked_in=form.cleaned_data["checked_in"], by=request.user)
@@ -129,6 +134,10 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _desk_tournament(request, slug)
     form = QuickAddForm(request.POST)
     if form.is_valid():
+        question = _namesake_question(request, tournament, form.cleaned_data["first_name"],
+                                      form.cleaned_data["last_name"])
+        if question:
+            return _render_desk(request, tournament, quick_add=form, namesake=question, status=409)
         try:
             reg = registration_quick_add(tournament=tournament, **form.cleaned_data, by=request.user,
                                          may_create_club=_may_create_club(request, tournament))
@@ -139,6 +148,20 @@ def quick_add(request: HttpRequest, slug: str) -> HttpResponse:
             "name": reg.player.name, "n": reg.start_number})
         return _back_to_desk(tournament)
     return _render_desk(request, tournament, quick_add=form, status=400)
+
+
+def _namesake_question(request: HttpRequest, tournament: Tournament, first_name: str, last_name: str, *,
+                       exclude: int | None = None) -> dict | None:
+    """Someone of this name is registered already: the desk asks "the same or another?" (None: no namesake, or
+    the desk answered "another" with ``namesake=another``). The form is sent again as it was, with the answer."""
+    if request.POST.get("namesake") == "another":
+        return None
+    others = [r for r in registration_namesakes(tournament=tournament, first_name=first_name, last_name=last_name)
+              if r.player_id != exclude]
+    if not others:
+        return None
+    return {"name": " ".join(f"{first_name} {last_name}".split()), "others": others, "action": request.path,
+            "fields": [(k, v) for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "namesake")]}
 
 
 def _row_response(request: HttpRequest, reg: Registration, *, error: str = "", status: int = 200) -> HttpResponse:

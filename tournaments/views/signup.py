@@ -74,6 +74,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
                     tournament=tournament, first_name=data["first_name"], last_name=data["last_name"],
                     club_name=data["club_name"], email=data["email"], phone=data["phone"], consent=data["consent"],
                     language=get_language() or "", url_base=_url_base(request),
+                    another_person=data["another_person"],
                 )
             except ServiceError as err:
                 if err.field in ("tournament",):

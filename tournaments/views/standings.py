@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -21,7 +22,7 @@ from ..models import Tournament
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
-from ..services.prizes import prizes_set, tournament_standings_publish
+from ..services.prizes import prize_hand_over, prizes_set, tournament_standings_publish
 from ..services.schedule import standings_schedule
 from ..spreadsheet import csv_writer
 
@@ -160,9 +161,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and not can_edit:
         return HttpResponse(status=403)
     prizes_now = prize_list(tournament)
-    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
-                "goods": p.goods} for p in prizes_now.prizes]
-    formset = PrizeFormSet(request.POST or None, initial=initial, prefix="prize")
+    formset = _prize_formset(prizes_now, request.POST or None)
     if request.method == "POST" and can_edit and formset.is_valid():
         try:
             prizes_set(tournament=tournament, prizes=formset.prizes(), by=request.user)
@@ -171,9 +170,40 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Prizes saved."))
             return redirect("tournaments:prizes", slug=slug)
+    return _render_prizes(request, tournament, prizes_now, formset)
+
+
+def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
+    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
+                "goods": p.goods} for p in prizes_now.prizes]
+    return PrizeFormSet(data, initial=initial, prefix="prize")
+
+
+def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
+                   status: int = 200) -> HttpResponse:
+    can_edit = access.has_role(request.user, tournament, access.ORGANISER)
+    can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})
+        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error}, status=status)
+
+
+@login_required
+@require_POST
+def prize_handed_over(request: HttpRequest, slug: str) -> HttpResponse:
+    """The desk's tick per winner at the prize-giving (``start_number``, ``handed_over`` 1 or 0)."""
+    tournament = access.tournament_for(request.user, slug, access.DESK)
+    number = request.POST.get("start_number", "")
+    try:
+        if not number.isdigit() or len(number) > 9:
+            raise ServiceError("start_number", _("Start number: a whole number is needed."))
+        prize_hand_over(tournament=tournament, start_number=int(number),
+                        handed_over=request.POST.get("handed_over") == "1", by=request.user)
+    except ServiceError as err:
+        prizes_now = prize_list(tournament)
+        return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now),
+                              handover_error=err.message, status=400)
+    return redirect(reverse("tournaments:prizes", args=[slug]) + f"#award-{number}")
 
 
 @login_required

@@ -18,6 +18,7 @@ urlpatterns = [
     path("o/spieler/<int:player_id>/anonymisieren/", personal.player_anonymise_view, name="player_anonymise"),
     path("o/<slug:slug>/", console.control, name="control"),
     path("o/<slug:slug>/einstellungen/", console.tournament_settings, name="settings"),
+    path("o/<slug:slug>/beenden/", console.finish, name="tournament_finish"),
     path("o/<slug:slug>/protokoll/", audit.tournament_log, name="tournament_log"),
     path("o/<slug:slug>/einstellungen/beispiele/", console.rules_examples, name="rules_examples"),
     path("o/<slug:slug>/kopieren/", console.tournament_copy_view, name="copy"),

@@ -10,5 +10,6 @@ urlpatterns = [
     path("o/<slug:slug>/rangliste/veroeffentlichen/", standings.publish, name="standings_publish"),
     path("o/<slug:slug>/rangliste/neu-zaehlen/", standings.refresh, name="standings_refresh"),
     path("o/<slug:slug>/preise/", standings.prizes, name="prizes"),
+    path("o/<slug:slug>/preise/ausgehaendigt/", standings.prize_handed_over, name="prize_handed_over"),
     path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
 ]
