@@ -26,6 +26,7 @@ from scoring.rules.standings import (Money, Standing, StandingsResult, TableResu
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models.tournament import club_label
 from .tables import table_progress
 
 
@@ -91,14 +92,14 @@ def registration_rows(tournament_id: int) -> list[tuple]:
     """What ``player_accounts_of`` makes the accounts and the players' names of (one read)."""
     return _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
         "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name").order_by())
+        "player__club__name", "club_name").order_by())
 
 
 def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInfo]]:
     """The accounts and each player's PlayerInfo from ``registration_rows``."""
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
-                              club or "", ""))
-            for pk, number, _sub_for, first, last, club in regs}
+                              club_label(said, club), ""))
+            for pk, number, _sub_for, first, last, club, said in regs}
     pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
     for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
         info[pk] = info[pk]._replace(substitute_for=info[sub_for].name)
@@ -698,6 +699,7 @@ class CashRow:
     reuegeld_cents: int = 0
     weitergeld_cents: int = 0
     payout_cents: int = 0  # what he receives as Tischbester (positive)
+    club: str = ""
 
     @property
     def fee_owed_cents(self) -> int:
@@ -743,11 +745,11 @@ def cash_list(tournament) -> CashList:
     data = snapshot.data if snapshot else {"money": {}, "tischbeste": [], "pot_cents": 0}
     fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
-    for reg in tournament.registrations.select_related("player").order_by("start_number"):
+    for reg in tournament.registrations.select_related("player__club").order_by("start_number"):
         due = reg.pk in fees.due
         rows[reg.start_number] = CashRow(reg.start_number, reg.player.name,
                                          entry_fee_cents=tournament.entry_fee_cents if due else 0,
-                                         fee_paid=fees.due.get(reg.pk, True))
+                                         fee_paid=fees.due.get(reg.pk, True), club=reg.club_label)
     sums: dict[str, int] = defaultdict(int)
     for number, (reuegeld, weitergeld, payout) in data["money"].items():
         row = rows[int(number)]
