@@ -497,3 +497,17 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
         check("organiser", "POST", reverse(name, kwargs=kwargs), api=True, must_refuse=False, data=data)
     assert not problems, "\n".join(problems)
     assert len(set(asked)) > len(PERMISSIONS)  # every URL at least once, some with two sets of ids
+
+
+def test_a_merge_for_a_club_takes_only_players_of_its_database(a, b):
+    """The service itself refuses another club's player (the club page's form offers only the club's own)."""
+    from tournaments.services.players import players_merge
+
+    mine = PlayerFactory(club=a.club, first_name="Sepp", last_name="Huber")
+    other = Player.objects.get(club=b.club, last_name="Huber")
+    before = rows_of(b.club)
+    for keep, remove, field in ((mine, other, "remove"), (other, mine, "keep")):
+        with pytest.raises(NotFound) as refused:
+            players_merge(keep=keep, remove=remove, club=a.club)
+        assert refused.value.field == field
+    assert rows_of(b.club) == before and Player.objects.filter(pk=mine.pk).exists()

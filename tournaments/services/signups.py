@@ -219,7 +219,7 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
         # a suggestion made before matching stayed inside the club: never merged into another club's player
         raise NotFound("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
     if same:
-        players_merge(keep=signup.match, remove=signup.registration.player)
+        players_merge(keep=signup.match, remove=signup.registration.player, club=locked.club)
         signup.registration.refresh_from_db()
     signup.match_state = SignUp.Match.CONFIRMED if same else SignUp.Match.REJECTED
     signup.save(update_fields=["match_state"])
