@@ -29,6 +29,7 @@ def tables_overview(rnd: Round) -> list[TableOverview]:
     progress = {p.table_id: p for p in table_progress(rnd)}
     return [TableOverview(table=t, seats=rows, progress=progress[t.pk]) for t, rows in seats_by_table(rnd)]
 
+
 def club_players(club_id: int) -> QuerySet[Player]:
     """A club's player database: its members and whoever played one of its tournaments.
 
