@@ -173,6 +173,14 @@ def _shown_on_desk_standings_and_cash_list(tournament: Tournament, reg: Registra
     assert club in rows.content.decode()
     cash = organiser.get(reverse("tournaments:cash", args=[tournament.slug])).content.decode()
     assert f'<span class="club">{club}</span>' in cash
+    from tournaments.selectors.entry import table_sheet
+    from tournaments.selectors.public import seat_rows
+
+    rnd = tournament.rounds.get(number=1)
+    assert [r.club for r in seat_rows(rnd) if r.start_number == reg.start_number] == [club]  # the seat list
+    seat = rnd.seats.select_related("table").get(registration=reg)
+    sheet = table_sheet(seat.table)
+    assert [s.club for s in sheet.seats if s.start_number == reg.start_number] == [club]  # the table's sheet
 
 
 # --- 3. an archive upload ------------------------------------------------------------------------------
