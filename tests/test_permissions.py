@@ -697,3 +697,80 @@ def test_a_sign_up_key_opens_its_own_pages_and_nothing_else(world, db):
                 problems.append(f"{method} {path}: a sign-up's key got {status}")
     assert not problems, "\n".join(problems)
     assert len(set(opened)) == 4
+
+
+def test_club_a_cannot_reach_club_b_through_a_sign_up_match_an_archive_a_quick_add_or_a_series(world, db):
+    """The cross-club cases of issue 33, as club A's desk helper and organiser: the sign-up's "same person?"
+    never shows or merges club B's player; an archive of club B uploaded by club A matches none of B's
+    players; a quick-add naming club B writes nothing into it; club B's private series is a 404."""
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournaments.archive import archive_build
+    from tournaments.models import Registration, Series, SeriesTournament
+    from tournaments.services.series import series_create
+
+    b, b_player = world.other_tournament, world.other_player
+    problems = []
+    with transaction.atomic():
+        Player.objects.filter(pk=b_player.pk).update(contact="0170 5550000")
+        b_players = set(Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id",
+                                                                         "contact"))
+        b_registrations = list(Registration.objects.filter(tournament=b).values())
+        series = series_create(club=b.club, name="Vereinsmeisterschaft B", slug="meisterschaft-b", public=False)
+        registration = world.tournament.registrations.get(start_number=2)
+        SignUp.objects.filter(pk=world.signup.pk).update(  # a suggestion as the old matching stored it
+            registration=registration, status=SignUp.Status.PLACE, match=b_player, match_state=SignUp.Match.PENDING)
+        b_signup = SignUp.objects.create(tournament=b, first_name="Bea", last_name="Anders", consent_text="ok",
+                                         consent_at=timezone.now(), status=SignUp.Status.WAITING)
+        archive = json.dumps(archive_build(b)).encode()
+
+        def unchanged(what: str) -> None:
+            now = set(Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id",
+                                                                    "contact"))
+            if now != b_players or list(Registration.objects.filter(tournament=b).values()) != b_registrations:
+                problems.append(f"{what}: club B's players or registrations changed")
+
+        for role in ("desk", "organiser"):
+            client = client_for(world.users[role])
+            slug = world.tournament.slug
+            cases = [
+                # (what, method, path, data, statuses accepted)
+                ("sign-up list", "GET", reverse("tournaments:signups", args=[slug]), None, {200}),
+                ("same person", "POST", reverse("tournaments:signup_match", args=[slug, world.signup.pk]),
+                 {"same": "1"}, {302}),
+                ("B's sign-up", "POST", reverse("tournaments:signup_match", args=[slug, b_signup.pk]),
+                 {"same": "1"}, {404}),
+                ("quick-add naming B", "POST", reverse("tournaments:desk_quick_add", args=[slug]),
+                 {"first_name": "Wastl", "last_name": "Gast", "club_name": b.club.name}, {302}),
+                ("B's series", "GET", reverse("tournaments:series_manage", args=[series.slug]), None, {404}),
+                ("B's series, add", "POST", reverse("tournaments:series_manage", args=[series.slug]),
+                 {"action": "add", "tournament": world.tournament.pk}, {404}),
+                ("archive of B into B", "POST", reverse("tournaments:archive_upload"),
+                 {"club": b.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
+                 {403} if role == "desk" else {400}),
+                ("archive of B into A", "POST", reverse("tournaments:archive_upload"),
+                 {"club": world.tournament.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
+                 {403} if role == "desk" else {302}),
+            ]
+            for what, method, path, data, statuses in cases:
+                with transaction.atomic():
+                    response = client.get(path) if method == "GET" else client.post(path, data)
+                    if response.status_code not in statuses:
+                        problems.append(f"{what} ({method} {path}) as {role}: {response.status_code}, "
+                                        f"expected {sorted(statuses)}")
+                    if "0170 5550000" in response.content.decode("utf-8", "replace"):
+                        problems.append(f"{what} as {role}: club B's player's phone is shown")
+                    unchanged(f"{what} as {role}")
+                    copied = Registration.objects.filter(tournament__slug="kopie")
+                    if copied.filter(player__club=b.club).exists() or copied.filter(player__in=[b_player]).exists():
+                        problems.append(f"{what} as {role}: the archive's copy took club B's players")
+                    if Registration.objects.filter(tournament=world.tournament, player=b_player).exists():
+                        problems.append(f"{what} as {role}: club B's player was tied to club A's tournament")
+                    if SeriesTournament.objects.filter(series=series).exists() or Series.objects.get(
+                            pk=series.pk).name != "Vereinsmeisterschaft B":
+                        problems.append(f"{what} as {role}: club B's series was changed")
+                    transaction.set_rollback(True)
+        transaction.set_rollback(True)
+    assert not problems, "\n".join(problems)

@@ -2,7 +2,7 @@
 import pytest
 
 from tests.api.conftest import client_for, make_tournament, publish_first_round, rufspiel
-from tests.factories import PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory
 from tournaments.models import Club, Hand, HandRevision, Registration, Round
 from tournaments.services.hands import table_confirm, table_sheet_record
 
@@ -106,10 +106,15 @@ def test_a_new_player_is_added_by_name_with_a_new_or_known_club(organiser, tourn
     assert response.status_code == 201
     assert (response.json()["name"], response.json()["club"], response.json()["checked_in"]) == (
         "Wastl Gruber", "SC Hintertupfing", True)
+    # a club not the tournament's is a text on the registration, no club record (issue 33) ...
+    assert not Club.objects.filter(name__iexact="sc hintertupfing").exists()
+    assert Registration.objects.get(player__first_name="Wastl").club_name == "SC Hintertupfing"
+    ClubFactory(name="SC Hintertupfing")  # ... in the list's spelling when the list has it
     response = api.post(BASE + "registrations/", {"first_name": "Vroni", "last_name": "Gruber",
                                                   "club": "sc hintertupfing"}, format="json")
     assert response.json()["club"] == "SC Hintertupfing"
     assert Club.objects.filter(name__iexact="sc hintertupfing").count() == 1
+    assert Registration.objects.get(player__first_name="Vroni").player.club is None
 
 
 @pytest.mark.parametrize(("body", "field"), [

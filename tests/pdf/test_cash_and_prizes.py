@@ -67,10 +67,11 @@ def test_an_unpaid_player_owes_his_fee_on_the_page_and_the_pdf(client, shared_to
 
     lines = lines_of(render_cash_list(cash_list_data(tournament)))
     at = next(i for i in range(1, len(lines)) if lines[i - 1:i + 1] == [str(unpaid.start_number), unpaid.player.name])
-    assert lines[at + 1] == "10.00 € (owed)"  # English, as the page says it
+    assert lines[at + 1] == unpaid.club_label  # his club below his name (issue 33)
+    assert lines[at + 2] == "10.00 € (owed)"  # English, as the page says it
     paid = next(r for r in cash.rows if r.fee_paid and r.entry_fee_cents)
     at = next(i for i in range(1, len(lines)) if lines[i - 1:i + 1] == [str(paid.start_number), paid.name])
-    assert lines[at + 1] == "10.00 €"
+    assert lines[at + 1:at + 3] == [paid.club, "10.00 €"]
 
     organiser_login(client, tournament)
     page = client.get(f"/o/{tournament.slug}/kasse/", **EN).content.decode()

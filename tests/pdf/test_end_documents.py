@@ -107,7 +107,8 @@ def test_cash_list_gives_every_players_money(finished_tournament):
     for row in cash.rows:
         at = next(i for i in range(1, len(players)) if players[i - 1:i + 1] == [str(row.start_number), row.name])
         fee = money(row.entry_fee_cents) if row.fee_paid else f"{money(row.entry_fee_cents)} (owed)"
-        assert players[at + 1:at + 6] == [fee, or_dash(row.reuegeld_cents),
+        assert players[at + 1] == row.club  # his club below his name (issue 33)
+        assert players[at + 2:at + 7] == [fee, or_dash(row.reuegeld_cents),
                                           or_dash(row.weitergeld_cents), or_dash(row.payout_cents),
                                           or_dash(row.owes_cents)]
     assert any(row.payout_cents for row in cash.rows) and any(row.reuegeld_cents for row in cash.rows)

@@ -199,7 +199,8 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
     from tournaments.services.simulation import tournament_play
     from tournaments.services.tournament import tournament_create
 
-    series = make_series(club, season_tournaments[:2])
+    series = make_series(club, season_tournaments[:2], public=True)  # a cup open to other clubs
+    private = make_series(club, [], slug="vereinsmeisterschaft")
     other = Club.objects.create(name="SC Anderswo")
     away = tournament_create(club=other, name="Gastspiel", slug="gastspiel", date=season_tournaments[1].date,
                              rules={"rounds": 1, "games_per_round": 8})
@@ -209,6 +210,10 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
     user = get_user_model().objects.create_user("orga-b", password="pw")
     ClubMembership.objects.create(user=user, club=other, role=ClubMembership.Role.ORGANISER)
     client.force_login(user)
+    # another club's private series does not exist for him (issue 33)
+    assert client.get(url("series_manage", private.slug)).status_code == 404
+    assert client.post(url("series_manage", private.slug), {"action": "add", "tournament": away.pk}).status_code == 404
+    assert not SeriesTournament.objects.filter(series=private).exists()
     # not his club's tournament: refused
     client.post(url("series_manage", series.slug), {"action": "add", "tournament": season_tournaments[2].pk})
     assert not SeriesTournament.objects.filter(series=series, tournament=season_tournaments[2]).exists()

@@ -37,8 +37,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_club(self, registration: Registration) -> str:
-        club = registration.player.club
-        return club.name if club else ""
+        return registration.club_label
 
     def get_substitute_for(self, registration: Registration) -> Optional[int]:  # noqa: UP045 (schema hint)
         original = registration.substitute_for

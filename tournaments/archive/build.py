@@ -77,7 +77,7 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
     entry = {
         "start_number": reg.start_number,
         "name": player.name,
-        "club": player.club.name if player.club else None,
+        "club": reg.club_label or None,
         "paid": reg.paid,
         "withdrawn_after_round": reg.withdrawn_after_round,
         "first_name": player.first_name,

@@ -20,6 +20,7 @@ from scoring.rules import RuleError, Ruleset, ruleset_to_dict
 from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
 from .schema import SLUG_RE, ArchiveSchema, first_error
 
@@ -194,11 +195,20 @@ def _hand(h: dict, path: str, rules: Ruleset, size: int, numbers_so_far: set[int
 
 
 @transaction.atomic
-def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
-    """Validate the whole archive, then create the tournament; refuses an existing slug."""
+def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = None) -> Tournament:
+    """Validate the whole archive, then create the tournament in ``club`` (None: the club the archive names,
+    made if there is none); refuses an existing slug.
+
+    Players are matched and made only in that club's database (``selectors.desk.club_players``): a player's
+    club that is not the importing club stays a text on his registration, and the "original" is a
+    tournament of the importing club only. Another club's rows are never read, matched or written."""
     archive = _validate(doc)
     tournament_data, rules, players, rounds = archive.tournament, archive.rules, archive.players, archive.rounds
-    original = Tournament.objects.filter(slug=tournament_data["slug"]).first()  # the same server's source, if any
+    named = tournament_data.pop("club")
+    if club is None:
+        club = Club.objects.get_or_create(name=named)[0]
+    # the same server's source, if any: the importing club's own tournament of that slug
+    original = Tournament.objects.filter(slug=tournament_data["slug"], club=club).first()
     if slug is not None:
         if not SLUG_RE.match(slug):
             raise ArchiveError("slug", "may hold only letters, digits, '-' and '_'")
@@ -207,14 +217,14 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
         raise ArchiveError(
             "tournament.slug", f"a tournament {tournament_data['slug']!r} exists already; choose another with --slug"
         )
-    club, _ = Club.objects.get_or_create(name=tournament_data.pop("club"))
     tournament = Tournament.objects.create(club=club, rules=ruleset_to_dict(rules), **tournament_data)
 
     registrations: dict[int, Registration] = {}
     taken: set[int] = set()  # players given a start number already: a namesake never takes the same one
     for p in sorted(players, key=lambda p: p["start_number"]):
-        player_club = Club.objects.get_or_create(name=p["club"])[0] if p["club"] else None
-        player = _player_for(p, player_club, original, taken)
+        said = p["club"] or ""
+        home = said.casefold() == club.name.casefold()
+        player = _player_for(p, club, club if home else None, original, taken)
         taken.add(player.pk)
         # A key is kept (printed start cards stay valid) unless another registration has it; none: a new one.
         keep_key = p["key"] and not Registration.objects.filter(key=p["key"]).exists()
@@ -223,7 +233,7 @@ def archive_import(*, doc: Any, slug: str | None = None) -> Tournament:
             checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
             fee_due=p["fee_due"], left_during_round=p["left_during_round"],
             prize_handed_over=p["prize_handed_over"],
-            **({"key": p["key"]} if keep_key else {}),
+            club_name="" if home else said, **({"key": p["key"]} if keep_key else {}),
         )
     for p in players:
         if p["substitute_for"] is not None:
@@ -269,23 +279,28 @@ def _audit_write(tournament: Tournament, entries: list[dict]) -> None:
         AuditEntry.objects.filter(pk=row.pk).update(at=e["at"])  # ``at`` is auto_now_add: set it afterwards
 
 
-def _player_for(p: dict, club: Club | None, original: Tournament | None, taken: set[int]) -> Player:
-    """The archive's player in this database, matched on start number first, so namesakes stay apart.
+def _player_for(p: dict, club: Club, player_club: Club | None, original: Tournament | None,
+                taken: set[int]) -> Player:
+    """The archive's player in the importing club's database, matched on start number first, so namesakes
+    stay apart.
 
-    1. The archive's own tournament is on this server (a copy under a new slug): the player it registered
-       under this start number, when name and club agree.
-    2. Otherwise a player of the same name and club not yet taken by a namesake of this archive (the
+    1. The archive's own tournament is this club's on this server (a copy under a new slug): the player it
+       registered under this start number, when name and club agree.
+    2. Otherwise a player of the club's database of the same name and club (``player_club``: the importing
+       club, or none for a player of another club) not yet taken by a namesake of this archive (the
        namesakes in start number order take the players in the order they were created).
-    3. Otherwise a new player.
+    3. Otherwise a new player of the club's database.
     """
-    same = {"first_name": p["first_name"], "last_name": p["last_name"], "club": club}
+    database = club_players(club.pk)
     if original is not None:
-        reg = (Registration.objects.filter(tournament=original, start_number=p["start_number"], player__club=club,
-                                           player__first_name=p["first_name"], player__last_name=p["last_name"])
-               .select_related("player").first())
-        if reg is not None and reg.player_id not in taken:
+        reg = (Registration.objects.filter(tournament=original, start_number=p["start_number"],
+                                           player__in=database, player__first_name=p["first_name"],
+                                           player__last_name=p["last_name"])
+               .select_related("player__club").first())
+        if reg is not None and reg.player_id not in taken and reg.club_label == (p["club"] or ""):
             return reg.player
-    found = Player.objects.filter(**same).exclude(pk__in=taken).order_by("pk").first()
+    same = {"first_name": p["first_name"], "last_name": p["last_name"], "club": player_club}
+    found = database.filter(**same).exclude(pk__in=taken).order_by("pk").first()
     return found or Player.objects.create(**same)
 
 

@@ -25,6 +25,12 @@ def default_rules() -> dict:
     return ruleset_to_dict(ruleset_from_dict(None))
 
 
+def club_label(said: str, player_club: str | None) -> str:
+    """The club shown with a registered player: the club he named for this tournament when it is not the
+    tournament's (``Registration.club_name``, a text: no other club's records are written), else his own."""
+    return said or player_club or ""
+
+
 _RULESETS: dict[str, Ruleset] = {}  # parsed rulesets by their stored document (Tournament.ruleset)
 
 
@@ -122,6 +128,10 @@ class Registration(models.Model):
         _("prize handed over"), default=False,
         help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
     )
+    club_name = models.CharField(
+        _("club (as said)"), max_length=200, blank=True,
+        help_text=_("A club not the tournament's, as the player named it: shown with his name, never a club record."),
+    )
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
@@ -142,6 +152,10 @@ class Registration(models.Model):
     @property
     def withdrawn(self) -> bool:
         return self.withdrawn_after_round is not None
+
+    @property
+    def club_label(self) -> str:
+        return club_label(self.club_name, self.player.club.name if self.player.club_id else "")
 
 
 class Prize(models.Model):

@@ -32,6 +32,7 @@ class CashLine:
     weitergeld_cents: int
     payout_cents: int  # what he receives as Tischbester
     fee_paid: bool = True
+    club: str = ""
 
     @property
     def owes_cents(self) -> int:
@@ -101,7 +102,8 @@ def _players_table(data: CashListDocument) -> Table:
     head_cells, head_style = wrap_head(head, PLAYER_WIDTHS)
     rows: list[list] = [head_cells]
     for line in data.lines:
-        rows.append([str(line.start_number), text_cell(line.name, PLAYER_WIDTHS[1]), _fee(line),
+        notes = (line.club,) if line.club else ()  # his club in small type below the name, as the page shows it
+        rows.append([str(line.start_number), text_cell(line.name, PLAYER_WIDTHS[1], notes=notes), _fee(line),
                      _or_dash(line.reuegeld_cents), _or_dash(line.weitergeld_cents), _or_dash(line.payout_cents),
                      _or_dash(line.owes_cents)])
     rows.append(["", _("Total"), money(data.entry_fees_cents), money(data.reuegeld_cents),

@@ -31,6 +31,17 @@ def tables_overview(rnd: Round) -> list[TableOverview]:
     progress = {p.table_id: p for p in table_progress(rnd)}
     return [TableOverview(table=t, seats=rows, progress=progress[t.pk]) for t, rows in seats_by_table(rnd)]
 
+
+def club_players(club_id: int) -> QuerySet[Player]:
+    """A club's player database: its members and whoever played one of its tournaments.
+
+    The one home of that rule: the desk's search, the sign-up's "same person?", merges and an archive's
+    import look players up only here, so another club's players are never read, matched or written.
+    """
+    known = Q(club_id=club_id) | Q(registrations__tournament__club_id=club_id)
+    return Player.objects.filter(pk__in=Player.objects.filter(known).values("pk"))
+
+
 def _name_filter(words: list[str], prefix: str = "") -> Q:
     condition = Q()
     for word in words:
@@ -46,13 +57,9 @@ def players_search(*, tournament: Tournament, query: str, limit: int = 12) -> li
     words = query.split()
     if not words:
         return []
-    known = Q(club_id=tournament.club_id) | Q(registrations__tournament__club_id=tournament.club_id)
     registered = Registration.objects.filter(tournament=tournament).values("player_id")
-    ids = (
-        Player.objects.filter(known).filter(_name_filter(words)).exclude(pk__in=registered)
-        .values_list("pk", flat=True).distinct()
-    )
-    return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("last_name", "first_name", "id")[:limit])
+    return list(club_players(tournament.club_id).filter(_name_filter(words)).exclude(pk__in=registered)
+                .select_related("club").order_by("last_name", "first_name", "id")[:limit])
 
 
 def registration_namesakes(*, tournament: Tournament, first_name: str, last_name: str) -> list[Registration]:
@@ -71,8 +78,7 @@ def club_names() -> list[str]:
 
 def player_for_desk(*, tournament: Tournament, pk: int) -> Player | None:
     """A player the desk of this tournament may register: one of the club's database (see players_search)."""
-    known = Q(club_id=tournament.club_id) | Q(registrations__tournament__club_id=tournament.club_id)
-    return Player.objects.filter(known, pk=pk).distinct().first()
+    return club_players(tournament.club_id).filter(pk=pk).first()
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ def table_sheet(table: Table) -> TableSheet:
         seats=[
             SheetSeat(
                 seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name,
-                club=s.registration.player.club.name if s.registration.player.club else "",
+                club=s.registration.club_label,
                 total=totals.get(str(s.number), 0), confirmed=s.number in confirmed,
             )
             for s in seats_here

@@ -248,7 +248,7 @@ def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
         registrations = registrations.filter(start_number=start_number)
     return StartCards(cards=tuple(
         StartCard(tournament=tournament.name, date=tournament.date, venue=tournament.venue, name=r.player.name,
-                  start_number=r.start_number, club=r.player.club.name if r.player.club else "",
+                  start_number=r.start_number, club=r.club_label,
                   url=player_url(url_base, r.key))
         for r in registrations
     ))
@@ -382,7 +382,7 @@ def cash_list_data(tournament: Tournament) -> CashListDocument:
     )
     return CashListDocument(
         head=_list_head(tournament, view.computed_at, cash.current),
-        lines=tuple(CashLine(start_number=r.start_number, name=r.name, entry_fee_cents=r.entry_fee_cents,
+        lines=tuple(CashLine(start_number=r.start_number, name=r.name, club=r.club, entry_fee_cents=r.entry_fee_cents,
                              reuegeld_cents=r.reuegeld_cents, weitergeld_cents=r.weitergeld_cents,
                              payout_cents=r.payout_cents, fee_paid=r.fee_paid) for r in cash.rows),
         tischbeste=tischbeste, entry_fees_cents=cash.entry_fees_cents, reuegeld_cents=cash.reuegeld_cents,

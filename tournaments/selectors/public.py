@@ -73,7 +73,7 @@ def seat_rows(rnd: Round) -> list[SeatRow]:
         suffix = suffixes.get(s.registration.start_number, "")
         keyed.append((key, SeatRow(
             start_number=s.registration.start_number, name=player.name + suffix, sort_name=player.sort_name + suffix,
-            club=player.club.name if player.club else "", table=s.table.number, seat=s.number,
+            club=s.registration.club_label, table=s.table.number, seat=s.number,
             initial=name_initial(player.last_name),
         )))
     return [row for _, row in sorted(keyed, key=lambda pair: pair[0])]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from scoring.rules.collation import name_sort_key
 
 from ..models import Registration, Round, SignUp, SignUpOptions, Tournament
+from .desk import club_players
 
 DEFAULT_CONSENT = gettext_lazy(
     "I agree that the organising club stores my name, club and the contact details I give, to run this "
@@ -211,7 +212,8 @@ def signups_for_desk(tournament: Tournament) -> QuerySet[SignUp]:
 
 def signups_to_confirm(tournament: Tournament) -> list[SignUp]:
     """Returning players: the sign-up looks like a player of the club database; the desk confirms."""
-    return list(signups_for_desk(tournament).filter(match_state=SignUp.Match.PENDING, registration__isnull=False))
+    return list(signups_for_desk(tournament).filter(match_state=SignUp.Match.PENDING, registration__isnull=False,
+                                                    match__in=club_players(tournament.club_id)))
 
 
 @dataclass(frozen=True)

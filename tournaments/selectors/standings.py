@@ -32,6 +32,7 @@ from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
 from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models.tournament import club_label
 from .tables import table_progress
 
 
@@ -97,14 +98,14 @@ def registration_rows(tournament_id: int) -> list[tuple]:
     """What ``player_accounts_of`` makes the accounts and the players' names of (one read)."""
     return _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
         "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name").order_by())
+        "player__club__name", "club_name").order_by())
 
 
 def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInfo]]:
     """The accounts and each player's PlayerInfo from ``registration_rows``."""
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
-                              club or "", ""))
-            for pk, number, _sub_for, first, last, club in regs}
+                              club_label(said, club), ""))
+            for pk, number, _sub_for, first, last, club, said in regs}
     # namesakes: every list shows their start numbers (and clubs when they differ), from the snapshot's names
     for pk, suffix in namesake_suffixes((p.registration_id, p.name, p.start_number, p.club)
                                         for p in info.values()).items():
@@ -830,6 +831,7 @@ class CashRow:
     reuegeld_cents: int = 0
     weitergeld_cents: int = 0
     payout_cents: int = 0  # what he receives as Tischbester (positive)
+    club: str = ""
 
     @property
     def fee_owed_cents(self) -> int:
@@ -871,12 +873,12 @@ def cash_list(tournament) -> CashList:
     data = snapshot.data if snapshot else {"money": {}, "tischbeste": [], "pot_cents": 0}
     fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
-    for reg in tournament.registrations.select_related("player", "substitute_for__player").order_by("start_number"):
+    for reg in tournament.registrations.select_related("player__club", "substitute_for__player").order_by("start_number"):
         due = reg.pk in fees.due
         replaced = reg.substitute_for.player.name if reg.substitute_for else ""
         rows[reg.start_number] = CashRow(reg.start_number, name_with_substitute(reg.player.name, replaced),
                                          entry_fee_cents=tournament.entry_fee_cents if due else 0,
-                                         fee_paid=fees.due.get(reg.pk, True))
+                                         fee_paid=fees.due.get(reg.pk, True), club=reg.club_label)
     sums: dict[str, int] = defaultdict(int)
     for number, (reuegeld, weitergeld, payout) in data["money"].items():
         row = rows[int(number)]

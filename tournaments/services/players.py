@@ -8,7 +8,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, Tournament
-from .errors import ServiceError, StateConflict
+from ..selectors.desk import club_players
+from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
 # Accepted column names (English and German), lower case.
@@ -56,10 +57,18 @@ def player_update(*, player: Player, first_name: str, last_name: str, club: Club
 
 
 @transaction.atomic
-def players_merge(*, keep: Player, remove: Player) -> Player:
-    """Two records of the same person become one: registrations move to ``keep``."""
+def players_merge(*, keep: Player, remove: Player, club: Club | None = None) -> Player:
+    """Two records of the same person become one: registrations move to ``keep``.
+
+    ``club``: the club the merge is done for (its page, its tournament's sign-up); both records must be of
+    its player database, another club's player is a 404 (the system's own merges pass none)."""
     if keep.pk == remove.pk:
         raise ServiceError("remove", _("Choose two different players."))
+    if club is not None:
+        database = set(club_players(club.pk).filter(pk__in=[keep.pk, remove.pk]).values_list("pk", flat=True))
+        for field, player in (("keep", keep), ("remove", remove)):
+            if player.pk not in database:
+                raise NotFound(field, _("No such player."))
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     remove = Player.objects.select_for_update().get(pk=remove.pk)
     both = Registration.objects.filter(player=remove, tournament__registrations__player=keep).select_related("tournament")

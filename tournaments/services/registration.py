@@ -23,7 +23,7 @@ def start_number_next(*, tournament: Tournament) -> int:
 @transaction.atomic
 def registration_create(
     *, tournament: Tournament, player: Player, paid: bool = False, checked_in: bool = False,
-    substitute_for: Registration | None = None, fee_due: bool = True, by=None,
+    substitute_for: Registration | None = None, fee_due: bool = True, club_name: str = "", by=None,
 ) -> Registration:
     """Register a player; start numbers are given in order and never reused.
 
@@ -36,7 +36,7 @@ def registration_create(
     tournament.last_start_number = start_number
     reg = Registration.objects.create(
         tournament=locked, player=player, start_number=start_number, paid=paid, checked_in=checked_in,
-        substitute_for=substitute_for, fee_due=fee_due,
+        substitute_for=substitute_for, fee_due=fee_due, club_name=club_name,
     )
     if by is not None:
         audit_record(action="registration.create", by=by, tournament=locked, subject=registration_label(reg),
@@ -44,18 +44,27 @@ def registration_create(
     return reg
 
 
-def club_by_name(*, name: str, may_create: bool, field: str = "club_name") -> Club | None:
-    """The club of this name (any case), None for no name; a new club only for those who may create clubs."""
-    name = name.strip()
+def registration_club(*, tournament: Tournament, name: str, may_name_new: bool = True,
+                      field: str = "club_name") -> tuple[Club | None, str]:
+    """The club a player named when he registered: (the tournament's club, "") when he named it, else
+    (None, the name as text for the registration). Another club's records are never written: a player
+    of another club is a player of this club's database with his club as text (``Registration.club_name``).
+
+    A name of the club list is taken in its own spelling. One that is not in the list is refused for those
+    who may not name new clubs (desk helpers pick from the list, so the lists stay free of typing errors).
+    """
+    name = " ".join(name.split())
     if not name:
-        return None
-    club = Club.objects.filter(name__iexact=name).first()
-    if club is not None:
-        return club
-    if not may_create:
+        return None, ""
+    if name.casefold() == tournament.club.name.casefold():
+        return tournament.club, ""
+    listed = Club.objects.filter(name__iexact=name).values_list("name", flat=True).first()
+    if listed is not None:
+        return None, listed
+    if not may_name_new:
         raise ServiceError(field, _("There is no club %(name)s. Pick one of the list; an organiser can add a new "
                                     "club.") % {"name": name})
-    return Club.objects.create(name=name)
+    return None, name[:200]
 
 
 @transaction.atomic
@@ -121,7 +130,7 @@ def _leave(reg: Registration) -> None:
 
 
 @transaction.atomic
-def registration_substitute(*, withdrawn: Registration, player: Player, pays_fee: bool = False,
+def registration_substitute(*, withdrawn: Registration, player: Player, pays_fee: bool = False, club_name: str = "",
                             by=None) -> Registration:
     """A substitute takes over a withdrawn player's seat (in the round under way) and points.
 
@@ -135,7 +144,7 @@ def registration_substitute(*, withdrawn: Registration, player: Player, pays_fee
         raise StateConflict("substitute_for", _("%(name)s has a substitute already.") % {"name": reg.player.name})
     substitute = registration_create(
         tournament=reg.tournament, player=player, paid=False, checked_in=True, substitute_for=reg,
-        fee_due=pays_fee,
+        fee_due=pays_fee, club_name=club_name,
     )
     # The substitute sits down in the withdrawn player's seat of every round not yet closed.
     Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).update(registration=substitute)
@@ -151,11 +160,15 @@ def registration_quick_add(
     *, tournament: Tournament, first_name: str, last_name: str, club_name: str = "", paid: bool = False,
     checked_in: bool = False, may_create_club: bool = False, club_field: str = "club_name", by=None,
 ) -> Registration:
-    """A new player registered at the desk in one step; an unknown club name becomes a new club when the
-    user may create clubs (organisers), otherwise it is refused (desk helpers pick existing clubs)."""
-    club = club_by_name(name=club_name, may_create=may_create_club, field=club_field)
+    """A new player registered at the desk in one step, into the tournament's club's database. The club he
+    names is the tournament's, or a text on the registration (``registration_club``); a name not in the
+    club list only from those who may add clubs (organisers), desk helpers pick from the list."""
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
+    club, said = registration_club(tournament=tournament, name=club_name, may_name_new=may_create_club,
+                                   field=club_field)
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in, by=by)
+    return registration_create(tournament=tournament, player=player, paid=paid, checked_in=checked_in,
+                               club_name=said, by=by)
 
 
 @transaction.atomic
@@ -164,6 +177,7 @@ def registration_substitute_new(
     pays_fee: bool = False, by=None,
 ) -> Registration:
     """A person not yet in the database substitutes for a withdrawn player (created in the same step)."""
-    club = club_by_name(name=club_name, may_create=may_create_club, field="club_name")
+    tournament = Tournament.objects.select_related("club").get(pk=withdrawn.tournament_id)
+    club, said = registration_club(tournament=tournament, name=club_name, may_name_new=may_create_club)
     player = player_create(first_name=first_name, last_name=last_name, club=club)
-    return registration_substitute(withdrawn=withdrawn, player=player, pays_fee=pays_fee, by=by)
+    return registration_substitute(withdrawn=withdrawn, player=player, pays_fee=pays_fee, club_name=said, by=by)

@@ -15,7 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Club, Player, Registration, SignUp, SignUpOptions, Tournament
+from ..models import Player, Registration, SignUp, SignUpOptions, Tournament
+from ..selectors.desk import club_players
 from ..selectors.signup import (
     consent_text,
     places_taken,
@@ -29,7 +30,7 @@ from ..selectors.signup import (
 from .audit import audit_record, registration_label
 from .errors import NotFound, ServiceError, StateConflict
 from .players import players_merge
-from .registration import registration_create, registration_update, registration_withdraw
+from .registration import registration_club, registration_create, registration_update, registration_withdraw
 from .signup_mail import signup_mail_task
 
 KEY_IN_CODE = re.compile(r"(?:/(?:s|anmeldung)/)?([A-Za-z0-9_-]{16,64})/?$")
@@ -65,18 +66,24 @@ def signup_options_update(*, tournament: Tournament, open: bool, closes_at: date
 
 
 def _match_for(signup: SignUp, player: Player) -> Player | None:
-    """A player of the club database with the same name (the same club first): maybe the same person."""
-    candidates = (Player.objects.filter(first_name__iexact=signup.first_name, last_name__iexact=signup.last_name)
+    """A player of the tournament's club database with the same name (the club's members first): maybe the
+    same person. Another club's players are never suggested (their contact would be shown to this desk)."""
+    club_id = signup.tournament.club_id
+    candidates = (club_players(club_id).filter(first_name__iexact=signup.first_name,
+                                               last_name__iexact=signup.last_name)
                   .exclude(pk=player.pk).order_by("id"))
-    same_club = [p for p in candidates if signup.club_id and p.club_id == signup.club_id]
+    same_club = [p for p in candidates if p.club_id == club_id]
     return (same_club or list(candidates[:1]) or [None])[0]
 
 
 def _give_place(signup: SignUp, *, checked_in: bool = False, by=None) -> Registration:
-    """A new player record and a registration with the next start number; the sign-up's key opens it."""
-    player = Player.objects.create(first_name=signup.first_name, last_name=signup.last_name, club=signup.club,
+    """A new player record of the tournament's club database and a registration with the next start number;
+    the sign-up's key opens it. A club not the tournament's stays a text on the registration."""
+    home = signup.club if signup.club_id == signup.tournament.club_id else None
+    player = Player.objects.create(first_name=signup.first_name, last_name=signup.last_name, club=home,
                                    contact=signup.contact)
-    reg = registration_create(tournament=signup.tournament, player=player, checked_in=checked_in, by=by)
+    reg = registration_create(tournament=signup.tournament, player=player, checked_in=checked_in,
+                              club_name="" if home else signup.club_label, by=by)
     Registration.objects.filter(pk=reg.pk).update(key=signup.key)
     reg.key = signup.key
     signup.registration, signup.status = reg, SignUp.Status.PLACE
@@ -91,15 +98,6 @@ def _mail_on_commit(signup: SignUp, kind: str, url_base: str) -> None:
     if not signup.email or not url_base or (kind == "confirmation" and signup_mail_withheld(signup)):
         return
     signup_mail_task.delay(signup.pk, kind, url_base)  # sent when the transaction commits
-
-
-def _club(club_name: str) -> tuple[Club | None, str]:
-    """A name of the list becomes the club; anything else stays as typed (the public creates no clubs)."""
-    name = " ".join(club_name.split())
-    if not name:
-        return None, ""
-    club = Club.objects.filter(name__iexact=name).first()
-    return (club, "") if club is not None else (None, name[:200])
 
 
 @transaction.atomic
@@ -121,7 +119,7 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
         raise ServiceError("consent", _("Please agree to the storing of your data: without it we cannot register "
                                         "you."))
     email, phone = email.strip(), phone.strip()
-    club, typed = _club(club_name)
+    club, typed = registration_club(tournament=locked, name=club_name)  # the public creates no clubs
     duplicate = SignUp.objects.filter(
         tournament=locked, first_name__iexact=first_name, last_name__iexact=last_name,
         status__in=[SignUp.Status.PLACE, SignUp.Status.WAITING],
@@ -222,8 +220,11 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
               .get(pk=signup.pk))
     if signup.match_state != SignUp.Match.PENDING or signup.match is None or signup.registration is None:
         raise StateConflict("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
+    if same and not club_players(locked.club_id).filter(pk=signup.match_id).exists():
+        # a suggestion made before matching stayed inside the club: never merged into another club's player
+        raise NotFound("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
     if same:
-        players_merge(keep=signup.match, remove=signup.registration.player)
+        players_merge(keep=signup.match, remove=signup.registration.player, club=locked.club)
         signup.registration.refresh_from_db()
     signup.match_state = SignUp.Match.CONFIRMED if same else SignUp.Match.REJECTED
     signup.save(update_fields=["match_state"])

@@ -69,17 +69,13 @@ def upload(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             doc = form.cleaned_data["file"]
             club = form.cleaned_data["club"]
-            if isinstance(doc, dict) and isinstance(doc.get("tournament"), dict):
-                doc["tournament"]["club"] = club.name  # into the organiser's own club
-            try:
-                tournament = archive_import(doc=doc, slug=form.cleaned_data["slug"] or None)
+            try:  # into the organiser's own club, its players matched and made in its database only
+                tournament = archive_import(doc=doc, slug=form.cleaned_data["slug"] or None, club=club)
             except ArchiveError as err:
                 field = "slug" if err.path == "slug" else "file"
                 form.add_error(field, _("%(path)s: %(message)s – nothing was imported.") % {
                     "path": err.path, "message": err.message})
             else:
-                if tournament.club_id != club.pk:  # same name, another club row: refuse to leave it elsewhere
-                    raise PermissionDenied
                 audit_record(action="archive_import", by=request.user, tournament=tournament,
                              subject=tournament.slug, after={"slug": tournament.slug})
                 standings_recompute(tournament_id=tournament.pk)

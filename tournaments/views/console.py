@@ -241,7 +241,7 @@ def club_merge(request: HttpRequest, club_id: int) -> HttpResponse:
     form = MergeForm(request.POST, players=Player.objects.filter(club=club))
     if form.is_valid():
         try:
-            kept = players_merge(keep=form.cleaned_data["keep"], remove=form.cleaned_data["remove"])
+            kept = players_merge(keep=form.cleaned_data["keep"], remove=form.cleaned_data["remove"], club=club)
         except ServiceError as err:
             _service_error(form, err)
         else:

@@ -19,7 +19,7 @@ from ..forms import FlagForm, QuickAddForm, RegisterForm, SearchForm, Substitute
 from ..models import Registration, Tournament
 from ..services.errors import ServiceError
 from ..services.registration import (
-    club_by_name,
+    registration_club,
     registration_create,
     registration_quick_add,
     registration_substitute,
@@ -237,7 +237,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         try:
             if data["pays_fee"] is None:  # the desk is asked first: his fee is never assumed, either way
                 if player is None and data["club_name"] and not _may_create_club(request, tournament):
-                    club_by_name(name=data["club_name"], may_create=False)  # an unknown club: refused before asking
+                    registration_club(tournament=tournament, name=data["club_name"], may_name_new=False)  # unknown: refused first
                 name = player.name if player else " ".join(p for p in (data["first_name"], data["last_name"]) if p)
                 return render(request, "desk/substitute_fee.html", {**context, "form": form, "name": name})
             if player is not None:

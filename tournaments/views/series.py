@@ -143,8 +143,10 @@ def series_manage_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def series_manage(request: HttpRequest, series: str) -> HttpResponse:
-    """Settings (the owning club's organisers) and tournaments (each added by its own club's organisers)."""
-    obj = get_object_or_404(Series.objects.select_related("club"), slug=series)
+    """Settings (the owning club's organisers) and tournaments (each added by its own club's organisers).
+
+    Another club's series is open only when it is public (a cup across clubs); a private one is a 404."""
+    obj = _visible_series(request, series)
     owner = _is_member(request.user, obj, access.ORGANISER)
     mine = access.tournaments_for(request.user, access.ORGANISER)
     if not owner and not mine.exists():
