@@ -209,6 +209,8 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "table_confirm_for": lambda e: _table(
         e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")),
     "table_close": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s closed by the organiser")),
+    "table_reopen": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s reopened by the organiser")),
+    "tournament.table_cards_renew": lambda e: _("New table cards: the cards printed before no longer open a table"),
     "series_create": lambda e: _("Series %(name)s created") % {"name": e.subject},
     "series_update": lambda e: _("Series %(name)s changed") % {"name": e.subject},
     "series_tournament_add": lambda e: _("Tournament added to the series %(name)s") % {"name": e.subject},
