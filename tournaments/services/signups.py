@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, SignUp, SignUpOptions, Tournament
+from ..params import parse_int
 from ..selectors.signup import (
     consent_text,
     places_taken,
@@ -286,8 +287,8 @@ def checkin_scan(*, tournament: Tournament, code: str, collect: bool = True, by=
     _refuse_closed(options)
     text = code.strip()
     reg = None
-    if text.isdigit():
-        reg = Registration.objects.filter(tournament=locked, start_number=int(text)).first()
+    if (number := parse_int(text) if text.isdigit() else None) is not None:
+        reg = Registration.objects.filter(tournament=locked, start_number=number).first()
     else:
         for typed in (text, *(text.translate(mixup) for mixup in LAYOUT_MIXUPS)):
             key = code_key(typed)

@@ -17,6 +17,7 @@ from scoring.forms import PrizeFormSet
 from .. import access
 from ..forms_setup import cents_to_euro
 from ..models import Tournament
+from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
@@ -34,13 +35,11 @@ def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bo
 
 
 def _round_param(request: HttpRequest) -> int | None:
-    value = request.GET.get("runde", "")
-    return int(value) if value.isdigit() else None
+    return parse_int(request.GET.get("runde"), min_value=1)
 
 
 def _number_param(request: HttpRequest, name: str) -> int | None:
-    value = request.GET.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 7 else None
+    return parse_int(request.GET.get(name), max_value=999_999)
 
 
 def _view(request: HttpRequest, tournament: Tournament, **paging):
