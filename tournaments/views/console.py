@@ -14,6 +14,7 @@ from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
 
 from .. import access
+from ..forms import SearchForm
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
@@ -152,7 +153,8 @@ def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
     can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()  # a player's details
     can_manage = access.clubs_for(request.user, access.ORGANISER).filter(pk=club.pk).exists()  # import, merge, club
     players = Player.objects.filter(club=club).order_by("last_name", "first_name")
-    q = request.GET.get("q", "").strip()
+    search = SearchForm(request.GET)  # (a NUL, which PostgreSQL refuses, is no search)
+    q = search.cleaned_data["q"].strip() if search.is_valid() else ""
     if q:
         players = players.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q))
     page = Paginator(players, 50).get_page(request.GET.get("seite"))
