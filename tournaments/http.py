@@ -1,4 +1,6 @@
 """How the pages and the API answer a refused write: the one mapping of a ServiceError's kind to a status."""
+from django.http import HttpRequest
+
 from .services.errors import NotFound, ServiceError, StateConflict
 
 
@@ -9,3 +11,9 @@ def error_status(err: ServiceError) -> int:
     if isinstance(err, NotFound):
         return 404
     return 400
+
+
+def form_status(request: HttpRequest, *forms) -> int:
+    """A page that shows a posted form (or formset) again with its errors answers 400 (it was refused); else 200."""
+    refused = request.method == "POST" and any(f is not None and f.is_bound and not f.is_valid() for f in forms)
+    return 400 if refused else 200

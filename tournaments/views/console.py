@@ -15,6 +15,7 @@ from scoring.rules.examples import worked_examples
 
 from .. import access
 from ..forms import SearchForm
+from ..http import form_status
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
@@ -77,7 +78,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created. Check the rules, then register the players."))
             return redirect("tournaments:settings", slug=tournament.slug)
-    return render(request, "console/tournament_new.html", {"form": form})
+    return render(request, "console/tournament_new.html", {"form": form}, status=form_status(request, form))
 
 
 def _examples(rules: dict) -> list[tuple[str, tuple[int, ...] | None]]:
@@ -119,7 +120,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "examples": _examples(tournament.rules), "copy_form": CopyForm(initial={
             "name": tournament.name, "date": tournament.date.replace(year=tournament.date.year + 1),
             "slug": f"{tournament.slug}-{tournament.date.year + 1}"}),
-    })
+    }, status=form_status(request, details, rules_form))
 
 
 @login_required
@@ -144,7 +145,7 @@ def tournament_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Copied: same rules, fee, venue and prizes; no players yet."))
             return redirect("tournaments:settings", slug=copy.slug)
-    return render(request, "console/copy.html", {"tournament": source, "form": form})
+    return render(request, "console/copy.html", {"tournament": source, "form": form}, status=form_status(request, form))
 
 
 def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
@@ -165,7 +166,7 @@ def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
         "merge": forms.get("merge") or MergeForm(players=Player.objects.filter(club=club)),
     }
     template = "console/_players.html" if request.htmx else "console/club.html"
-    return render(request, template, context)
+    return render(request, template, context, status=form_status(request, *forms.values()))
 
 
 def _managed_club(request: HttpRequest, club_id: int):
@@ -257,4 +258,4 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player, "form": form,
         # personal data (export, anonymise): organisers of the player's club (tournaments/views/personal.py)
         "can_manage": access.clubs_for(request.user, access.ORGANISER).filter(pk=player.club_id).exists(),
-    })
+    }, status=form_status(request, form))

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
-from ..http import error_status
+from ..http import error_status, form_status
 from ..models import Player, Registration, Series, Tournament
 from ..params import parse_int
 from ..pdf.certificates import render_certificates
@@ -139,7 +139,8 @@ def series_manage_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Series created. Now add its tournaments."))
             return redirect("tournaments:series_manage", series=created.slug)
     own = Series.objects.filter(club__in=clubs).select_related("club")
-    return render(request, "series/manage_list.html", {"form": form, "series_list": own})
+    return render(request, "series/manage_list.html", {"form": form, "series_list": own},
+                  status=form_status(request, form))
 
 
 @login_required

@@ -17,6 +17,7 @@ from scoring.forms import PrizeFormSet
 from .. import access
 from ..forms_setup import cents_to_euro
 from ..models import Tournament
+from ..http import form_status
 from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, prize_list, standings_state, standings_view
@@ -166,7 +167,8 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("tournaments:prizes", slug=slug)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)})
+        "can_print": can_edit or access.has_role(request.user, tournament, access.DESK)},
+        status=form_status(request, formset))
 
 
 @login_required
