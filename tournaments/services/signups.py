@@ -287,7 +287,8 @@ def checkin_scan(*, tournament: Tournament, code: str, collect: bool = True, by=
     _refuse_closed(options)
     text = code.strip()
     reg = None
-    if (number := parse_int(text) if text.isdigit() else None) is not None:
+    number = parse_int(text) if text.isdigit() else None  # "²" is a digit, but no start number: a code
+    if number is not None:
         reg = Registration.objects.filter(tournament=locked, start_number=number).first()
     else:
         for typed in (text, *(text.translate(mixup) for mixup in LAYOUT_MIXUPS)):
