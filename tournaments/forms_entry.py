@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.rules import HAND_FIELDS, Ruleset
 from scoring.rules.hand import Hand as HandRecord
 
-from .models import Hand
+from .models import Hand, Table
 
 MUSS = "muss"  # a button of its own on the tablet; stored as a Rufspiel with muss=True
 SIE = "sie"  # a button of its own: stored as a Farbsolo with sie=True and no trump suit (a Sie is not played out)
@@ -199,8 +199,8 @@ class PaperTotalsForm(forms.Form):
     def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat, name in seats:
-            self.fields[f"seat_{seat}"] = forms.IntegerField(label=f"{seat} · {name}", min_value=-100000,
-                                                             max_value=100000)
+            self.fields[f"seat_{seat}"] = forms.IntegerField(label=f"{seat} · {name}", min_value=-Table.PAPER_TOTAL_MAX,
+                                                             max_value=Table.PAPER_TOTAL_MAX)
         self.seat_numbers = [seat for seat, _ in seats]
 
     def totals(self) -> dict[str, int]:

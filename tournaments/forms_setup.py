@@ -166,6 +166,10 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["first_name", "last_name", "club", "contact"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].required = True  # edited by a club's desk, a player stays in one of its clubs
+
 
 class MergeForm(forms.Form):
     keep = forms.ModelChoiceField(label=_("keep this record"), queryset=Player.objects.none())

@@ -3,6 +3,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Table
+from .services.errors import ServiceError
 
 
 class ConfirmForForm(forms.Form):
@@ -23,6 +24,17 @@ class TableCloseForm(forms.Form):
 class TableReopenForm(forms.Form):
     reason = forms.CharField(label=_("reason"), max_length=300,
                              widget=forms.TextInput(attrs={"placeholder": _("e.g. closed by mistake")}))
+
+
+class ReasonForm(forms.Form):
+    """The reason that goes with a change (deleting a game, reopening a round): at most 300 characters, no
+    NUL (PostgreSQL refuses it in text). Whether one is needed is the service's rule."""
+
+    reason = forms.CharField(label=_("reason"), max_length=300, required=False)
+
+    def refusal(self) -> ServiceError:
+        """The form's first error as the refusal the views already show, naming the field."""
+        return ServiceError("reason", f"{self.fields['reason'].label}: {self.errors['reason'][0]}")
 
 
 def unconfirmed_seats(table: Table) -> list[tuple[int, str]]:

@@ -1,5 +1,5 @@
 """How the pages and the API answer a refused write: the one mapping of a ServiceError's kind to a status."""
-from django.http import Http404
+from django.http import Http404, HttpRequest
 
 from .services.errors import NotFound, ServiceError, StateConflict
 
@@ -16,3 +16,9 @@ def error_status(err: ServiceError) -> int:
 class WrongKey(Http404):
     """A private key in the URL that opens nothing: a 404 that counts against the client's address
     (``tournaments.ratelimit``: over its budget the answer is a 429), never against a table."""
+
+
+def form_status(request: HttpRequest, *forms) -> int:
+    """A page that shows a posted form (or formset) again with its errors answers 400 (it was refused); else 200."""
+    refused = request.method == "POST" and any(f is not None and f.is_bound and not f.is_valid() for f in forms)
+    return 400 if refused else 200

@@ -1,4 +1,5 @@
-"""Schemathesis over /api/schema/: generated requests for every operation, as an organiser and as a table key.
+"""Schemathesis over /api/schema/: generated requests for every operation, as an organiser, as a table key and as
+a player's own link (each operation of the schema under exactly one of them: a new one without fails).
 
 No answer may be a server error (5xx), whatever is sent (issue 13's acceptance). The
 requests go in-process through the WSGI application (Django's whole middleware stack, no server), inside
@@ -61,9 +62,21 @@ def _aim(case, **fixed) -> None:
 
 
 CHECKS = [not_a_server_error]
+# Each operation of the API and who calls it: the organiser (a session), a table (its entry key in the path),
+# a player (his personal key in the path).
+ORGANISER, TABLE, PLAYER = r"^/api/tournaments/", r"^/api/tisch/", r"^/api/s/"
 
 
-@schema.include(path_regex=r"^/api/tournaments/").parametrize()
+def test_every_operation_is_fuzzed_as_its_caller():
+    import re
+
+    paths = {operation.ok().path for operation in schema.get_all_operations()}
+    callers = {path: [role for role in (ORGANISER, TABLE, PLAYER) if re.match(role, path)] for path in paths}
+    assert all(len(roles) == 1 for roles in callers.values()), {p: r for p, r in callers.items() if len(r) != 1}
+    assert {r for roles in callers.values() for r in roles} == {ORGANISER, TABLE, PLAYER}
+
+
+@schema.include(path_regex=ORGANISER).parametrize()
 @FUZZ
 def test_no_server_error_for_an_organiser(case, played, client, organiser):
     client.force_login(organiser)
@@ -72,8 +85,15 @@ def test_no_server_error_for_an_organiser(case, played, client, organiser):
                            headers={"X-CSRFToken": CSRF}, checks=CHECKS)
 
 
-@schema.include(path_regex=r"^/api/tisch/").parametrize()
+@schema.include(path_regex=TABLE).parametrize()
 @FUZZ
 def test_no_server_error_for_a_table_key(case, played):
     _aim(case, entry_key=played.entry_key)
+    case.call_and_validate(checks=CHECKS)
+
+
+@schema.include(path_regex=PLAYER).parametrize()
+@FUZZ
+def test_no_server_error_for_a_players_link(case, played):
+    _aim(case, key=played.seats.get(number=1).registration.key)
     case.call_and_validate(checks=CHECKS)

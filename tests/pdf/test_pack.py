@@ -150,6 +150,7 @@ def test_print_round_command_blank_sheets(played_round, tmp_path):
 @pytest.mark.parametrize("args, field", [
     (["nope", "1"], "slug:"),
     (["{slug}", "x"], "round:"),
+    (["{slug}", "²"], "round:"),  # a digit to str.isdigit(), no number to int()
     (["{slug}", "3"], "round:"),
     (["{slug}", "1", "--base-url", "ftp:/x"], "base-url:"),
     (["{slug}", "1", "--output", "/no/such/folder/pack.pdf"], "output:"),

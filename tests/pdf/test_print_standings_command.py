@@ -48,9 +48,12 @@ def test_certificates_for_a_number_of_places(finished_tournament, tmp_path):
     (["ende-21", "--document", "rangliste"], "document"),
     (["ende-21", "--round", "drei"], "round"),
     (["ende-21", "--round", "0"], "round"),
+    (["ende-21", "--round", "²"], "round"),  # a digit to str.isdigit(), no number to int()
+    (["ende-21", "--round", str(10**30)], "round"),
     (["ende-21", "--round", "3"], "round"),
     (["ende-21", "--round", "1", "--document", "cash"], "round"),
     (["ende-21", "--document", "certificates", "--places", "null"], "places"),
+    (["ende-21", "--document", "certificates", "--places", "²"], "places"),
     (["ende-21", "--places", "3"], "places"),
 ])
 def test_bad_arguments_name_the_argument(finished_tournament, tmp_path, args, field):

@@ -223,7 +223,7 @@ def test_prizes_and_cash_list(client, committed):
     bad = client.post("/o/herbstrennen/preise/", {
         "prize-TOTAL_FORMS": "1", "prize-INITIAL_FORMS": "0", "prize-0-place": "2", "prize-0-amount_euro": "",
         "prize-0-goods": ""}, HTTP_ACCEPT_LANGUAGE="en")
-    assert bad.status_code == 200 and "Enter an amount or the goods." in bad.content.decode()
+    assert bad.status_code == 400 and "Enter an amount or the goods." in bad.content.decode()
     assert tournament.prizes.count() == 2
 
 

@@ -94,7 +94,7 @@ def test_a_bad_archive_names_the_path_and_writes_nothing(evening):
     assert taken.status_code == 400 and "tournament.slug" in taken.content.decode()
     not_json = client.post("/o/neu/archiv/", {"file": SimpleUploadedFile("a.json", b"{nope"),
                                               "club": tournament.club_id}, **EN)
-    assert not_json.status_code == 400 and "The file is not JSON" in not_json.content.decode()
+    assert not_json.status_code == 400 and "file: not JSON" in not_json.content.decode()
 
 
 def test_only_organisers_upload_and_download(evening):

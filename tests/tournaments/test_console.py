@@ -59,7 +59,7 @@ def test_csv_import_of_a_clean_file(organiser):
 def test_csv_import_page_shows_the_error(client, organiser):
     upload = SimpleUploadedFile("spieler.csv", "Vorname,Nachname\nAnna,\n".encode())
     page = client.post(f"/o/verein/{organiser.pk}/import/", {"file": upload}, **EN)
-    assert page.status_code == 200
+    assert page.status_code == 400  # a form refused: 400, not 200
     assert "line 2: the name is missing" in page.content.decode()
     assert Player.objects.count() == 0
 
@@ -98,7 +98,7 @@ def test_rules_form_error_names_the_key_and_nothing_changes(client, organiser):
     tournament = TournamentFactory(club=organiser)
     form = {**_rules_post(tournament), "games_per_round": "30"}
     page = client.post(f"/o/{tournament.slug}/einstellungen/", form, **EN)
-    assert page.status_code == 200
+    assert page.status_code == 400
     errors = page.context["rules_form"].errors
     assert "games_per_round" in errors
     tournament.refresh_from_db()
@@ -215,7 +215,7 @@ def test_club_logo_upload(client, organiser, tmp_path, settings):
     assert organiser.logo.name.startswith("logos/") and organiser.town == "Musterdorf"
     bad = SimpleUploadedFile("logo.png", b"not an image", content_type="image/png")
     page = client.post(f"/o/verein/{organiser.pk}/stammdaten/", {"name": organiser.name, "logo": bad}, **EN)
-    assert page.status_code == 200 and "logo" in page.context["club_form"].errors
+    assert page.status_code == 400 and "logo" in page.context["club_form"].errors
 
 
 def test_kreuz_statt_muss_preset_rules_form_and_worked_examples(client, organiser):

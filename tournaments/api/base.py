@@ -43,6 +43,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response({"detail": _("The request is too large.")}, status=413)
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         return Response({"detail": _("The request has too many fields.")}, status=400)
+    if isinstance(exc, exceptions.ParseError):  # a body that is no JSON (or nested too deeply): a 400 in the
+        return Response({NON_FIELD: [str(exc.detail)]}, status=400)  # documented shape {field: [messages]}
     response = drf_exception_handler(exc, context)
     if response is not None:
         response.data = _flatten(response.data)

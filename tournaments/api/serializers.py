@@ -10,7 +10,7 @@ from scoring.rules.hand import HAND_FIELDS
 from scoring.rules.hand import Hand as HandRecord
 from scoring.storage import hand_record as stored_record
 
-from ..models import Hand, Registration, Round
+from ..models import Hand, Registration, Round, Table
 
 SEED_MAX = 2**63 - 1
 GAME_NUMBER_MAX = 32767
@@ -268,7 +268,8 @@ class RoundReopenSerializer(serializers.Serializer):
 
 
 class PaperTotalsSerializer(serializers.Serializer):
-    totals = PointsField(help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
+    totals = serializers.DictField(child=serializers.IntegerField(
+        min_value=-Table.PAPER_TOTAL_MAX, max_value=Table.PAPER_TOTAL_MAX), help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
                                    "under plus/minus scoring they must add up to 0.")
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="",
                                    help_text="Needed when the round is closed (kept in the revision).")

@@ -9,6 +9,7 @@ order, and every game's record scored by the rules engine to the points the arch
 A table may carry ``paper_totals`` (``{"1": 12, "2": -5, ...}``) instead of games: paper mode, where only
 each seat's round total was entered.
 """
+import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,9 @@ from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, 
 from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
 from .schema import SLUG_RE, ArchiveSchema, first_error
+
+_STATUS_ORDER = (Round.Status.CLOSED, Round.Status.PUBLISHED, Round.Status.DRAWN)  # from the first round on
+
 
 class ArchiveError(ValueError):
     def __init__(self, path: str, message: str) -> None:
@@ -68,6 +72,21 @@ class _Archive:
     audit: list[dict[str, Any]]
 
 
+def archive_parse(content: bytes) -> Any:
+    """An archive file's bytes as its JSON document; a file that is none (binary, not UTF-8, not JSON, nested
+    without end) is refused as ``file``."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ArchiveError("file", f"not UTF-8 text (byte {err.start}): no archive") from None
+    try:
+        return json.loads(text)
+    except RecursionError:  # the parser's own bound (about 1,000 levels; ours nest about ten)
+        raise ArchiveError("file", "nested too deeply: no archive") from None
+    except json.JSONDecodeError as err:
+        raise ArchiveError("file", f"not JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+
+
 def _validate(doc: Any) -> _Archive:
     """The archive's shape through its schema (``schema.ArchiveSchema``), then what its values must agree on."""
     schema = ArchiveSchema(data=doc)
@@ -85,9 +104,16 @@ def _validate(doc: Any) -> _Archive:
     for i, p in enumerate(players):
         if p["substitute_for"] is not None and p["substitute_for"] not in known:
             raise ArchiveError(f"players[{i}].substitute_for", f"no player has start number {p['substitute_for']}")
+        if p["withdrawn_after_round"] is not None and p["withdrawn_after_round"] > rules.rounds:
+            raise ArchiveError(f"players[{i}].withdrawn_after_round",
+                               f"must be from 0 to {rules.rounds} (the tournament's rounds), not {p['withdrawn_after_round']}")
     tournament["last_start_number"] = max([tournament["last_start_number"], *numbers])
 
     rounds = [_round(r, f"rounds[{i}]", i + 1, rules, known) for i, r in enumerate(data["rounds"])]
+    for i, (before, rnd) in enumerate(zip(rounds, rounds[1:]), start=1):
+        if _STATUS_ORDER.index(rnd.status) < _STATUS_ORDER.index(before.status):
+            raise ArchiveError(f"rounds[{i}].status", f"round {rnd.number} cannot be {rnd.status} after round "
+                               f"{before.number} {before.status}: rounds are published and closed in order")
     for i, entry in enumerate(data["ledger"]):
         if entry["start_number"] not in known:
             raise ArchiveError(f"ledger[{i}].start_number", "no player has this start number")

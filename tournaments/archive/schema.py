@@ -21,7 +21,7 @@ from rest_framework.settings import api_settings
 
 from scoring.rules import RuleError, ruleset_from_dict
 
-from ..models import Round, Tournament
+from ..models import Round, Table, Tournament
 from .version import FORMAT, VERSION
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
@@ -30,6 +30,8 @@ KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe ch
 INT_MAX = 2**31 - 1  # PositiveIntegerField
 SMALL_MAX = 2**15 - 1  # PositiveSmallIntegerField
 BIG_MAX = 2**63 - 1  # BigIntegerField
+INT_MIN = -(2**31)  # IntegerField, and the bound of every number the archive gives without its own
+NESTING_MAX = 20  # the audit log's before and after: a few levels in practice; deeper is no archive of ours
 HAND_KEYS = ("number", "dealer", "points")  # a game's keys besides its record (the record is the engine's to check)
 
 _MISSING = {"required": "is missing"}
@@ -41,16 +43,16 @@ _MISSING = {"required": "is missing"}
 class WholeNumber(serializers.Field):
     default_error_messages = {**_MISSING, "null": "must be a whole number", "invalid": "must be a whole number"}
 
-    def __init__(self, lo: int | None = None, hi: int | None = None, **kwargs: Any) -> None:
-        self.lo, self.hi = lo, hi
+    def __init__(self, lo: int = INT_MIN, hi: int = INT_MAX, **kwargs: Any) -> None:
+        self.lo, self.hi = lo, hi  # no number is unbounded: 10**30 fits no column (nor the standings' JSON)
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if type(data) is not int:
             self.fail("invalid")
-        if (self.lo is not None and data < self.lo) or (self.hi is not None and data > self.hi):
-            bounds = f"from {self.lo}" + (f" to {self.hi}" if self.hi is not None else "")
-            raise serializers.ValidationError(f"must be {bounds}, not {data}")
+        if not self.lo <= data <= self.hi:
+            shown = data if abs(data) <= BIG_MAX else f"{'-' if data < 0 else ''}a number of {len(str(abs(data)))} digits"
+            raise serializers.ValidationError(f"must be from {self.lo} to {self.hi}, not {shown}")
         return data
 
     def to_representation(self, value: int) -> int:
@@ -73,6 +75,8 @@ class Text(serializers.Field):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str) or (not self.blank and not data.strip()):
             self.fail("invalid_blank" if self.blank else "invalid")
+        if "\x00" in data:  # PostgreSQL keeps no NUL in text
+            raise serializers.ValidationError("must not contain a NUL character")
         if self.max_length is not None and len(data) > self.max_length:
             raise serializers.ValidationError(f"must be at most {self.max_length} characters, not {len(data)}")
         if self.pattern is not None and not self.pattern.match(data):
@@ -141,11 +145,23 @@ class Exactly(serializers.Field):
 
 
 class Anything(serializers.Field):
-    """Any JSON value, kept as it is (the audit log's before and after)."""
+    """Any JSON value, kept as it is (the audit log's before and after), that PostgreSQL's jsonb can keep:
+    no NUL in a text or a key, nested at most NESTING_MAX levels."""
 
     default_error_messages = {**_MISSING}
 
     def to_internal_value(self, data: Any) -> Any:
+        pending = [(data, 1)]
+        while pending:
+            value, depth = pending.pop()
+            if depth > NESTING_MAX:
+                raise serializers.ValidationError(f"must not be nested deeper than {NESTING_MAX} levels")
+            if isinstance(value, str) and "\x00" in value:
+                raise serializers.ValidationError("must not contain a NUL character")
+            if isinstance(value, dict):
+                pending += [(key, depth) for key in value] + [(item, depth + 1) for item in value.values()]
+            elif isinstance(value, list):
+                pending += [(item, depth + 1) for item in value]
         return data
 
     def to_representation(self, value: Any) -> Any:
@@ -294,7 +310,7 @@ class TableSchema(Schema):
     seats = SeatMap()
     entry_key = Key()
     hands = Items(child=HandSchema())
-    paper_totals = Object(child=WholeNumber(), allow_null=True, default=None)  # paper mode: no games
+    paper_totals = Object(child=WholeNumber(-Table.PAPER_TOTAL_MAX, Table.PAPER_TOTAL_MAX), allow_null=True, default=None)  # paper mode: no games
     confirmations = Items(child=WholeNumber(lo=1), default=list)  # at most the table's size: checked with it
     closed_reason = Text(blank=True, max_length=300, default="")
 

@@ -50,6 +50,7 @@ class Table(models.Model):
     entry_key = models.CharField(_("entry key"), max_length=64, unique=True, default=new_entry_key, editable=False)
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
     # Paper mode without games: each seat's round total as the sheet says ({"1": 12, ...}); sums to 0.
+    PAPER_TOTAL_MAX = 100_000  # a seat's round total from paper, plus or minus: far beyond any evening
     paper_totals = models.JSONField(_("round totals from the paper sheet"), null=True, blank=True)
     # A game changed after players had confirmed: the tablet asks them to confirm again and marks it.
     reconfirm_game = models.PositiveSmallIntegerField(_("game changed after confirmation"), null=True, blank=True)

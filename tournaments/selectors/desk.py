@@ -7,6 +7,7 @@ from scoring.rules.collation import german_fold
 
 from .. import seating
 from ..models import Club, Hand, Player, Registration, Round, Seat, SeatSwap, Table, Tournament
+from ..params import parse_int
 from .public import SeatRow, seats_by_table
 from .tables import TableProgress, table_progress
 
@@ -131,8 +132,9 @@ def desk_rows(*, tournament: Tournament, query: str = "") -> list[DeskRow]:
     registrations = registrations_for_desk(tournament)
     words = query.split()
     if words:
-        numbers = [int(w) for w in words if w.isdigit()]
-        names = [w for w in words if not w.isdigit()]
+        parsed = {w: parse_int(w) for w in words if w.isdigit()}  # "²" is a digit but no number: a name
+        numbers = [n for n in parsed.values() if n is not None]
+        names = [w for w in words if parsed.get(w) is None]
         condition = _name_filter(names, prefix="player__") if names else Q()
         if numbers:
             condition &= Q(start_number__in=numbers)

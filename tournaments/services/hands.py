@@ -639,6 +639,9 @@ def table_paper_totals(
     for seat in seats:
         if type(totals[seat]) is not int:
             raise ServiceError(f"totals.{seat}", _("Enter a whole number."))
+        if abs(totals[seat]) > Table.PAPER_TOTAL_MAX:
+            raise ServiceError(f"totals.{seat}", _("Enter a total from -%(max)d to %(max)d.") % {
+                "max": Table.PAPER_TOTAL_MAX})
     if table.round.tournament.ruleset.scoring == "plus_minus" and sum(totals.values()) != 0:
         raise ServiceError(
             "totals", _("The totals add up to %(sum)+d; on a correct sheet they add up to 0.") % {"sum": sum(totals.values())}

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Player, Registration, SignUp, SignUpOptions, Tournament
 from ..selectors.desk import club_players
+from ..params import parse_int
 from ..selectors.signup import (
     consent_text,
     places_taken,
@@ -292,8 +293,9 @@ def checkin_scan(*, tournament: Tournament, code: str, collect: bool = True, by=
     _refuse_closed(options)
     text = code.strip()
     reg = None
-    if text.isdigit():
-        reg = Registration.objects.filter(tournament=locked, start_number=int(text)).first()
+    number = parse_int(text) if text.isdigit() else None  # "²" is a digit, but no start number: a code
+    if number is not None:
+        reg = Registration.objects.filter(tournament=locked, start_number=number).first()
     else:
         for typed in (text, *(text.translate(mixup) for mixup in LAYOUT_MIXUPS)):
             key = code_key(typed)

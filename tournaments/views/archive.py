@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 from tournaments.services.standings import standings_recompute
 
 from .. import access
-from ..archive import ArchiveError, archive_build, archive_import
+from ..archive import ArchiveError, archive_build, archive_import, archive_parse
 from ..services.audit import audit_record
 
 MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
@@ -37,12 +37,10 @@ class ArchiveUploadForm(forms.Form):
         if upload.size > MAX_ARCHIVE_BYTES:
             raise forms.ValidationError(_("The file is larger than 20 MB."))
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
-        except json.JSONDecodeError as err:
-            raise forms.ValidationError(_("The file is not JSON (line %(line)d, column %(col)d: %(msg)s).") % {
-                "line": err.lineno, "col": err.colno, "msg": err.msg}) from None
+            return archive_parse(upload.read())
+        except ArchiveError as err:
+            raise forms.ValidationError(_("%(path)s: %(message)s – nothing was imported.") % {
+                "path": err.path, "message": err.message}) from None
 
 
 @login_required

@@ -14,6 +14,8 @@ from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
 
 from .. import access
+from ..forms import SearchForm
+from ..http import form_status
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
 from ..models import Player
@@ -93,7 +95,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created. Check the rules, then register the players."))
             return redirect("tournaments:settings", slug=tournament.slug)
-    return render(request, "console/tournament_new.html", {"form": form})
+    return render(request, "console/tournament_new.html", {"form": form}, status=form_status(request, form))
 
 
 def _examples(rules: dict) -> list[tuple[str, tuple[int, ...] | None]]:
@@ -135,7 +137,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "examples": _examples(tournament.rules), "copy_form": CopyForm(initial={
             "name": tournament.name, "date": tournament.date.replace(year=tournament.date.year + 1),
             "slug": f"{tournament.slug}-{tournament.date.year + 1}"}),
-    })
+    }, status=form_status(request, details, rules_form))
 
 
 @login_required
@@ -160,7 +162,7 @@ def tournament_copy_view(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Copied: same rules, fee, venue and prizes; no players yet."))
             return redirect("tournaments:settings", slug=copy.slug)
-    return render(request, "console/copy.html", {"tournament": source, "form": form})
+    return render(request, "console/copy.html", {"tournament": source, "form": form}, status=form_status(request, form))
 
 
 def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
@@ -169,7 +171,8 @@ def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
     can_edit = access.clubs_for(request.user, access.DESK).filter(pk=club.pk).exists()  # a player's details
     can_manage = access.clubs_for(request.user, access.ORGANISER).filter(pk=club.pk).exists()  # import, merge, club
     players = Player.objects.filter(club=club).order_by("last_name", "first_name")
-    q = request.GET.get("q", "").strip()
+    search = SearchForm(request.GET)  # (a NUL, which PostgreSQL refuses, is no search)
+    q = search.cleaned_data["q"].strip() if search.is_valid() else ""
     if q:
         players = players.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q))
     page = Paginator(players, 50).get_page(request.GET.get("seite"))
@@ -180,7 +183,7 @@ def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
         "merge": forms.get("merge") or MergeForm(players=Player.objects.filter(club=club)),
     }
     template = "console/_players.html" if request.htmx else "console/club.html"
-    return render(request, template, context)
+    return render(request, template, context, status=form_status(request, *forms.values()))
 
 
 def _managed_club(request: HttpRequest, club_id: int):
@@ -272,4 +275,4 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player, "form": form,
         # personal data (export, anonymise): organisers of the player's club (tournaments/views/personal.py)
         "can_manage": access.clubs_for(request.user, access.ORGANISER).filter(pk=player.club_id).exists(),
-    })
+    }, status=form_status(request, form))

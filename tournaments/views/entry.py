@@ -15,6 +15,7 @@ from django.views.decorators.http import condition, require_POST
 
 from ..http import error_status
 from ..models import Round, Table
+from ..params import parse_int
 from ..selectors.entry import table_entry_version, table_for_entry_key
 from ..services import hands as hand_services
 from ..http import WrongKey
@@ -73,9 +74,8 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
     """A player confirms the complete sheet by tapping his name."""
     table = table_or_404(key)
     page = reverse("tournaments:entry_table", args=[key])
-    try:
-        seat = int(request.POST.get("seat", ""))
-    except ValueError:
+    seat = parse_int(request.POST.get("seat"), min_value=1, max_value=5)
+    if seat is None:
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:

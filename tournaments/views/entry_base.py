@@ -30,6 +30,7 @@ from scoring.rules.table import sits_out as sitting_out_of
 
 from ..http import error_status
 from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version
+from ..forms_tables import ReasonForm
 from ..forms_entry import (
     AUGEN_QUICK,
     BUTTONS_JSON,
@@ -327,10 +328,12 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
 
 def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,
                 template: str = "entry/table.html") -> HttpResponse:
-    reason = request.POST.get("reason", "")[:300]
+    form = ReasonForm(request.POST)
     try:
+        if not form.is_valid():
+            raise form.refusal()
         hand_services.hand_delete(hand=hand, by=mode.user, device=device_of(request), organiser=mode.organiser,
-                                  reason=reason)
+                                  reason=form.cleaned_data["reason"])
     except ServiceError as err:
         if _wants_json(request):
             return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=error_status(err))

@@ -30,6 +30,7 @@ from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
 from ..pdf.start_cards import render_start_cards
 from ..models import Table
+from ..params import parse_int
 from ..services import hands as hand_services
 from ..http import WrongKey
 from ..services.errors import ServiceError
@@ -230,9 +231,8 @@ def link_confirm(request: HttpRequest, key: str, round: int, kind: str) -> HttpR
 
 
 def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> HttpResponse:
-    try:
-        seat = int(seat_text)
-    except ValueError:
+    seat = parse_int(seat_text, min_value=1, max_value=5)
+    if seat is None:
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..selectors import printing as print_selectors
 from ..access import DESK, ORGANISER, has_role, tournament_for
 from ..models import Round, Table, Tournament
+from ..params import parse_int
 from ..printables import PRINTABLES, ROUND_DOCUMENTS, TABLE_DOCUMENTS
 from ..services.printing import round_print_pack_request, round_print_pack_state
 from ..services.tournament import table_cards_renew
@@ -107,10 +108,7 @@ def print_table_pick(request: HttpRequest, slug: str, number: int) -> HttpRespon
     """The table form of the print page: ?table=7&doc=spielliste leads to that table's sheet."""
     rnd = _round(request, slug, number)
     doc = request.GET.get("doc", "spielliste")
-    try:
-        table = int(request.GET.get("table", ""))
-    except ValueError:
-        table = 0
+    table = parse_int(request.GET.get("table"), min_value=1) or 0
     if doc not in TABLE_DOCUMENTS or not rnd.tables.filter(number=table).exists():
         state = round_print_pack_state(round=rnd, url_base=_url_base(request))
         context = _context(rnd, state) | {"table_error": _("Round %(round)d has no table %(table)s.") % {
@@ -155,9 +153,9 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     value = request.GET.get("runde", "")
     number = None
     if value:
-        if not value.isdigit() or not tournament.rounds.filter(number=int(value)).exists():
+        number = parse_int(value, min_value=1)
+        if number is None or not tournament.rounds.filter(number=number).exists():
             raise Http404("No such round.")
-        number = int(value)
     document = PRINTABLES["standings"]
     return _pdf(document.render(tournament, round=number), document.filename(slug, round=number))
 
@@ -180,10 +178,11 @@ def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
     """A certificate per prize place (or the first three); ?plaetze=N for the first N places."""
     tournament = _tournament(request, slug)
     value = request.GET.get("plaetze", "")
-    if value and (not value.isdigit() or not 1 <= int(value) <= print_selectors.MAX_CERTIFICATE_PLACES):
+    places = parse_int(value, min_value=1, max_value=print_selectors.MAX_CERTIFICATE_PLACES)
+    if value and places is None:
         return HttpResponseBadRequest(
             _("plaetze: a number of places from 1 to %(max)d is needed.") % {
                 "max": print_selectors.MAX_CERTIFICATE_PLACES},
             content_type="text/plain; charset=utf-8")
     return _tournament_document(request, slug, "certificates", tournament=tournament,
-                                places=int(value) if value else None)
+                                places=places)

@@ -12,6 +12,7 @@ from ..http import error_status
 from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
 from ..selectors.console import unpaid_registrations
 from ..forms import SeatSwapForm
+from ..forms_tables import ReasonForm
 from ..models import Registration, Round, Tournament
 from ..services.errors import ServiceError
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw, round_reopen, seat_swap
@@ -112,9 +113,15 @@ def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The last round played is unlocked again, with a reason (logged); it is closed again the usual way."""
+    form = ReasonForm(request.POST)
+
+    def act(rnd):
+        if not form.is_valid():
+            raise form.refusal()
+        round_reopen(round=rnd, reason=form.cleaned_data["reason"], by=request.user)
+
     return _round_action(
-        request, slug, number,
-        lambda rnd: round_reopen(round=rnd, reason=request.POST.get("reason", ""), by=request.user),
+        request, slug, number, act,
         _("Round %(n)d is open again: its tables can correct games and confirm anew; "
           "close it again when they are done."))
 

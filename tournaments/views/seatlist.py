@@ -8,6 +8,7 @@ from .. import access
 from ..selectors.public import round_current_public, seat_list_state, seat_rows, seats_by_table
 from ..selectors.signup import signup_form_state
 from ..models import Tournament
+from ..params import parse_int
 
 
 def _public_tournament(slug: str) -> Tournament:
@@ -16,8 +17,8 @@ def _public_tournament(slug: str) -> Tournament:
 
 def _refresh(request: HttpRequest) -> int | None:
     """?refresh=60 reloads the page every minute (a projector that follows the rounds)."""
-    value = request.GET.get("refresh", "")
-    return max(15, min(int(value), 3600)) if value.isdigit() else None
+    value = parse_int(request.GET.get("refresh"))
+    return None if value is None else max(15, min(value, 3600))
 
 
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:

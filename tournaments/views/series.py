@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
-from ..http import error_status
+from ..http import error_status, form_status
 from ..models import Player, Registration, Series, Tournament
+from ..params import parse_int
 from ..pdf.certificates import render_certificates
 from ..pdf.series import render_series, render_statistics
 from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics, tournament_statistics_pdf_data
@@ -138,7 +139,8 @@ def series_manage_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Series created. Now add its tournaments."))
             return redirect("tournaments:series_manage", series=created.slug)
     own = Series.objects.filter(club__in=clubs).select_related("club")
-    return render(request, "series/manage_list.html", {"form": form, "series_list": own})
+    return render(request, "series/manage_list.html", {"form": form, "series_list": own},
+                  status=form_status(request, form))
 
 
 @login_required
@@ -156,8 +158,7 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
         action = request.POST.get("action", "")
         if action in ("add", "remove"):
             # a club adds and removes its own tournaments; the owning club may also take out another's
-            pk = request.POST.get("tournament", "")
-            pk = int(pk) if pk.isdigit() else 0
+            pk = parse_int(request.POST.get("tournament")) or 0
             tournament = mine.filter(pk=pk).first()
             if tournament is None and action == "remove" and owner:
                 tournament = obj.tournaments.filter(pk=pk).first()
@@ -205,10 +206,10 @@ def series_certificates(request: HttpRequest, series: str) -> HttpResponse:
     obj = get_object_or_404(Series.objects.select_related("club"), slug=series)
     if not _is_member(request.user, obj, access.DESK):
         raise Http404("No such series")
-    value = request.GET.get("plaetze", "3")
-    if not value.isdigit() or not 1 <= int(value) <= 50:
+    places = parse_int(request.GET.get("plaetze", "3"), min_value=1, max_value=50)
+    if places is None:
         return HttpResponse(_("plaetze: a number of places from 1 to %(max)d is needed.") % {"max": 50},
                             status=400, content_type="text/plain; charset=utf-8")
-    data = series_certificates_data(series_standings(obj), places=int(value))
+    data = series_certificates_data(series_standings(obj), places=places)
     return _pdf(render_certificates(data), f"urkunden-{obj.slug}.pdf")
 

@@ -19,6 +19,8 @@ from scoring.forms import PrizeFormSet
 from .. import access
 from ..forms_setup import cents_to_euro
 from ..models import Tournament
+from ..http import form_status
+from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
@@ -36,13 +38,11 @@ def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bo
 
 
 def _round_param(request: HttpRequest) -> int | None:
-    value = request.GET.get("runde", "")
-    return int(value) if value.isdigit() else None
+    return parse_int(request.GET.get("runde"), min_value=1)
 
 
 def _number_param(request: HttpRequest, name: str) -> int | None:
-    value = request.GET.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 7 else None
+    return parse_int(request.GET.get(name), max_value=999_999)
 
 
 def _view(request: HttpRequest, tournament: Tournament, **paging):
@@ -180,12 +180,13 @@ def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
 
 
 def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
-                   status: int = 200) -> HttpResponse:
+                   status: int | None = None) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error}, status=status)
+        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error},
+        status=form_status(request, formset) if status is None else status)
 
 
 @login_required
@@ -193,11 +194,11 @@ def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, for
 def prize_handed_over(request: HttpRequest, slug: str) -> HttpResponse:
     """The desk's tick per winner at the prize-giving (``start_number``, ``handed_over`` 1 or 0)."""
     tournament = access.tournament_for(request.user, slug, access.DESK)
-    number = request.POST.get("start_number", "")
+    number = parse_int(request.POST.get("start_number"), min_value=1)
     try:
-        if not number.isdigit() or len(number) > 9:
+        if number is None:
             raise ServiceError("start_number", _("Start number: a whole number is needed."))
-        prize_hand_over(tournament=tournament, start_number=int(number),
+        prize_hand_over(tournament=tournament, start_number=number,
                         handed_over=request.POST.get("handed_over") == "1", by=request.user)
     except ServiceError as err:
         prizes_now = prize_list(tournament)

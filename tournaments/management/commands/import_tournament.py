@@ -1,9 +1,8 @@
 import sys
-import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.archive import ArchiveError, archive_import
+from tournaments.archive import ArchiveError, archive_import, archive_parse
 from tournaments.models import Club
 
 
@@ -24,16 +23,14 @@ class Command(BaseCommand):
                 raise CommandError(f"club: there is no club {club!r}; nothing was imported")
         try:
             if file == "-":
-                doc = json.load(sys.stdin)
+                content = sys.stdin.buffer.read()
             else:
-                with open(file, encoding="utf-8") as fh:
-                    doc = json.load(fh)
+                with open(file, "rb") as fh:
+                    content = fh.read()
         except OSError as err:
             raise CommandError(f"file: cannot read {file}: {err.strerror}") from err
-        except json.JSONDecodeError as err:
-            raise CommandError(f"file: not JSON (line {err.lineno}, column {err.colno}: {err.msg})") from err
         try:
-            tournament = archive_import(doc=doc, slug=slug, club=into)
+            tournament = archive_import(doc=archive_parse(content), slug=slug, club=into)
         except ArchiveError as err:
             raise CommandError(f"{err}; nothing was imported") from err
         self.stdout.write(self.style.SUCCESS(

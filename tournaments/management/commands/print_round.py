@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Round, Tournament
+from tournaments.params import parse_int
 from tournaments.printables import PRINTABLES
 from tournaments.selectors.printing import DEFAULT_URL_BASE
 
@@ -23,9 +24,10 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"slug: no tournament {slug!r}")
-        if not round.isdigit() or int(round) < 1:
+        number = parse_int(round, min_value=1)
+        if number is None:
             raise CommandError(f"round: a round number 1, 2, ... is needed, not {round!r}")
-        rnd = Round.objects.filter(tournament=tournament, number=int(round)).select_related("tournament").first()
+        rnd = Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
         if rnd is None:
             drawn = tournament.rounds.count()
             raise CommandError(f"round: {tournament.slug} has no round {round} ({drawn} drawn)")

@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.pdf_output import pdf_write
 from tournaments.models import Tournament
+from tournaments.params import parse_int
 from tournaments.printables import TOURNAMENT_DOCUMENTS
 from tournaments.selectors.printing import MAX_CERTIFICATE_PLACES
 
@@ -32,9 +33,9 @@ class Command(BaseCommand):
         if round is not None:
             if document != "standings":
                 raise CommandError("round: only the standings can be printed for one round")
-            if not round.isdigit() or int(round) < 1:
+            number = parse_int(round, min_value=1)
+            if number is None:
                 raise CommandError(f"round: a round number 1, 2, ... is needed, not {round!r}")
-            number = int(round)
             if not tournament.rounds.filter(number=number).exists():
                 drawn = tournament.rounds.count()
                 raise CommandError(f"round: {tournament.slug} has no round {number} ({drawn} drawn)")
@@ -42,9 +43,9 @@ class Command(BaseCommand):
         if places is not None:
             if document != "certificates":
                 raise CommandError("places: only certificates are printed for a number of places")
-            if not places.isdigit() or not 1 <= int(places) <= MAX_CERTIFICATE_PLACES:
+            count = parse_int(places, min_value=1, max_value=MAX_CERTIFICATE_PLACES)
+            if count is None:
                 raise CommandError(f"places: a number from 1 to {MAX_CERTIFICATE_PLACES} is needed, not {places!r}")
-            count = int(places)
 
         pdf = pdf_write(output, lambda: TOURNAMENT_DOCUMENTS[document].render(tournament, round=number, places=count))
         self.stderr.write(f"Wrote {output} ({len(pdf) // 1024} KB, {document} of {tournament.slug})")
