@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
-from tournaments.models import ClubMembership, Player, Tournament
+from tournaments.models import Club, ClubMembership, Player, Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import players_import_csv, players_merge
 from tournaments.services.rounds import round_draw, round_publish
@@ -49,11 +49,24 @@ def test_csv_import_names_the_line_a_record_starts_on_after_a_value_spanning_lin
 
 
 def test_csv_import_of_a_clean_file(organiser):
-    text = "name,club,contact\nAnna Huber,,anna@example.org\nJosef Bauer,SK Hinterdorf,\nAnna Huber,,\n"
+    text = ("name,club,contact\nAnna Huber,,anna@example.org\nJosef Bauer,schafkopffreunde  musterdorf,\n"
+            "Anna Huber,,\n")
     created, known = players_import_csv(club=organiser, text=text)
     assert (created, known) == (2, 1)
-    assert Player.objects.get(last_name="Bauer").club.name == "SK Hinterdorf"
-    assert Player.objects.get(last_name="Huber").club == organiser
+    assert Player.objects.get(last_name="Bauer").club == Player.objects.get(last_name="Huber").club == organiser
+
+
+def test_csv_import_refuses_a_row_naming_another_club_and_writes_nothing_into_it(organiser):
+    """Issue 33 (several clubs on one server): the club page's import files players only in its own club."""
+    other = ClubFactory(name="SK Hinterdorf")
+    text = "name,club\nAnna Huber,\nJosef Bauer,SK Hinterdorf\nSepp Maier,Neuer Verein\n"
+    with translation.override("en"), pytest.raises(ServiceError) as exc:
+        players_import_csv(club=organiser, text=text)
+    assert exc.value.field == "file"
+    assert exc.value.message == ("line 3: SK Hinterdorf is not this club; a club imports only its own players; "
+                                 "line 4: Neuer Verein is not this club; a club imports only its own players")
+    assert Player.objects.count() == 0 and not other.players.exists()
+    assert not Club.objects.filter(name="Neuer Verein").exists()
 
 
 def test_csv_import_page_shows_the_error(client, organiser):

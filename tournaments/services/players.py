@@ -92,7 +92,6 @@ class ImportRow:
     line: int
     first_name: str
     last_name: str
-    club: str
     contact: str
 
 
@@ -104,7 +103,7 @@ def _records(reader) -> Iterator[tuple[int, list[str]]]:
         start = reader.line_num + 1
 
 
-def _parse(text: str, default_club: Club) -> list[ImportRow]:
+def _parse(text: str, club: Club) -> list[ImportRow]:
     if not text.strip():
         raise ServiceError("file", _("The file is empty."))
     try:
@@ -134,7 +133,12 @@ def _parse(text: str, default_club: Club) -> list[ImportRow]:
         if len(first) > 100 or len(last) > 100 or len(data.get("club", "")) > 200:
             errors.append(_("line %(line)d: a value is too long") % {"line": line})
             continue
-        rows.append(ImportRow(line, first, last, data.get("club") or default_club.name, data.get("contact", "")))
+        named = " ".join(data.get("club", "").split())
+        if named and named.casefold() != club.name.casefold():  # another club's database is not this club's
+            errors.append(_("line %(line)d: %(club)s is not this club; a club imports only its own players") % {
+                "line": line, "club": named})
+            continue
+        rows.append(ImportRow(line, first, last, data.get("contact", "")))
         if len(rows) > MAX_ROWS:
             raise ServiceError("file", _("At most %(n)d players per file.") % {"n": MAX_ROWS})
     if errors:
@@ -146,16 +150,15 @@ def _parse(text: str, default_club: Club) -> list[ImportRow]:
 def players_import_csv(*, club: Club, text: str) -> tuple[int, int]:
     """Import players; every bad row is reported by line number and nothing is imported until the file is clean.
 
-    Returns (created, already known). A person already in the database (same name and club) is skipped.
+    Returns (created, already known). A person already in the database (same name and club) is skipped. Every
+    player is made in ``club``: a row naming another club is refused by its line, never filed under that club.
     """
     rows = _parse(text, club)
-    clubs = {club.name: club}
     created = known = 0
     for row in rows:
-        row_club = clubs.get(row.club) or clubs.setdefault(row.club, Club.objects.get_or_create(name=row.club)[0])
-        if Player.objects.filter(first_name=row.first_name, last_name=row.last_name, club=row_club).exists():
+        if Player.objects.filter(first_name=row.first_name, last_name=row.last_name, club=club).exists():
             known += 1
             continue
-        Player.objects.create(first_name=row.first_name, last_name=row.last_name, club=row_club, contact=row.contact)
+        Player.objects.create(first_name=row.first_name, last_name=row.last_name, club=club, contact=row.contact)
         created += 1
     return created, known
