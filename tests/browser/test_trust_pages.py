@@ -78,7 +78,7 @@ def test_the_new_pages_fit_and_work(browser, live_server, screenshot, evening, v
         page.wait_for_url(f"**/o/{DEMO_SLUG}/protokoll/")
         expect(page.get_by_test_id("audit-entry").first).to_be_visible()
         assert page.get_by_test_id("audit-entry").count() >= 2
-        assert "Bezahlt" in page.get_by_test_id("audit").inner_text()
+        assert "hat bezahlt" in page.get_by_test_id("audit").inner_text()  # one German sentence per entry
         fits(page, "tournament log")
         screenshot(page, f"trust-log-{size}")
         page.goto(f"{page.base_url}/o/verein/{tournament.club_id}/protokoll/")

@@ -144,7 +144,7 @@ def test_a_cache_outage_does_not_stop_entry(monkeypatch):
 
 
 def test_the_pages_show_standings_search_rounds_and_staleness(client, committed):
-    committed(call_command, "demo")
+    committed(call_command, "demo", allow_without_debug=True)
     tournament = Tournament.objects.get(slug="herbstrennen")
     page = client.get("/t/herbstrennen/rangliste/", HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200
@@ -166,7 +166,7 @@ def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_cou
                                                                                             monkeypatch):
     """GET only reads: the standings page, the projector and a poll of lagging standings enqueue nothing;
     the organiser's "count every game again" (a POST) sends the recompute."""
-    committed(call_command, "demo")
+    committed(call_command, "demo", allow_without_debug=True)
     tournament = Tournament.objects.get(slug="herbstrennen")
     StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)  # a change not yet counted
     sent = []
@@ -184,7 +184,7 @@ def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_cou
 
 
 def test_hidden_standings_until_published(client, committed):
-    committed(call_command, "demo")
+    committed(call_command, "demo", allow_without_debug=True)
     tournament = Tournament.objects.get(slug="herbstrennen")
     tournament_standings_publish(tournament=tournament, public=False)
     page = client.get("/t/herbstrennen/rangliste/")
@@ -195,7 +195,7 @@ def test_hidden_standings_until_published(client, committed):
 
 
 def test_csv_and_json_downloads(client, committed):
-    committed(call_command, "demo")
+    committed(call_command, "demo", allow_without_debug=True)
     data = json.loads(client.get("/t/herbstrennen/rangliste.json").content)
     assert len(data["standings"]) == 22 and data["standings"][0]["rank"] == 1
     text = client.get("/t/herbstrennen/rangliste.csv").content.decode("utf-8-sig")
@@ -204,7 +204,7 @@ def test_csv_and_json_downloads(client, committed):
 
 
 def test_prizes_and_cash_list(client, committed):
-    committed(call_command, "demo")
+    committed(call_command, "demo", allow_without_debug=True)
     tournament = Tournament.objects.get(slug="herbstrennen")
     client.login(username="organisator", password="herbstrennen-demo")
     page = client.get("/o/herbstrennen/preise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()

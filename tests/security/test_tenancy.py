@@ -222,17 +222,12 @@ def test_an_archive_upload_makes_and_matches_players_only_in_the_importing_club(
     assert not Club.objects.filter(name="SC Anderswo").exclude(pk=b_played.club_id).exists()
 
 
-def test_the_import_command_with_a_club_matches_players_only_in_it(a, b_played):
+def test_the_import_command_with_a_club_matches_players_only_in_it(a, b_played, tmp_path):
     doc = archive_build(b_played)
     before = rows_of(b_played.club)
-    path = io.StringIO(json.dumps(doc))
-    import sys
-
-    stdin, sys.stdin = sys.stdin, path
-    try:
-        call_command("import_tournament", "-", "--slug", "kopie", "--club", a.club.name, stdout=io.StringIO())
-    finally:
-        sys.stdin = stdin
+    path = tmp_path / "archiv.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    call_command("import_tournament", str(path), "--slug", "kopie", "--club", a.club.name, stdout=io.StringIO())
     copy = Tournament.objects.get(slug="kopie")
     assert copy.club == a.club
     b_ids = set(Player.objects.filter(club=b_played.club).values_list("pk", flat=True))

@@ -14,6 +14,7 @@ from tournaments.services.hands import table_sheet_record
 from tournaments.services.registration import registration_withdraw
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import round_simulate
+from tournaments.services.tournament import tournament_finish
 from tournaments.simulation import random_hand
 
 pytestmark = pytest.mark.django_db
@@ -381,6 +382,7 @@ def test_new_table_cards_revoke_the_old_ones(client, tournament):
 def test_once_the_tournament_is_over_the_card_takes_no_games(client, tournament):
     for _ in range(RULES["rounds"]):
         last = play_round(tournament)
+    tournament_finish(tournament=tournament)  # "Turnier beenden": the organiser's step after the last round
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     key = table_link_key(tournament.pk, 1)
