@@ -162,6 +162,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "min_participations": _("minimum participations"),
     "reuegeld_free_solos": _("free lost solos per round"),
     "keep_clubs_apart": _("keep members of a club apart"),
+    "closed_table_points": _("a table closed early"),
     "draw_mode": _("seat draw"),
 }
 
