@@ -1,4 +1,4 @@
-# Schafkopfrennen: `make run` serves the demo, `make test` runs the whole suite.
+# Schafkopfrennen: `make run` serves the demo, `make test` lints (ruff, import-linter) and runs the whole suite.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -44,6 +44,8 @@ run: demo
 	$(PY) manage.py runserver $(HOST)
 
 test: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	@if [ -z "$$DATABASE_URL" ] && $(PY) -c 'import psycopg, sys; psycopg.connect(sys.argv[1]).close()' \
 	    "$(LOCAL_PG)" 2>/dev/null; then \
