@@ -100,9 +100,11 @@ def _seeded_defaults(seed: int) -> None:
                 continue
             sample = default()
             if isinstance(sample, int):
-                field.default = lambda bits=max(sample.bit_length(), 31): rng.getrandbits(bits)
+                bits = max(sample.bit_length(), 31)
+                field.default = lambda bits=bits: rng.getrandbits(bits)
             elif isinstance(sample, str):
-                field.default = lambda n=len(sample): "".join(rng.choice(alphabet) for _ in range(n))
+                n = len(sample)
+                field.default = lambda n=n: "".join(rng.choice(alphabet) for _ in range(n))
             else:
                 continue
             field.__dict__.pop("_get_default", None)  # Django caches the default's callable

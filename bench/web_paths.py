@@ -15,6 +15,7 @@ median and range per pair, the ratio and the load average.
 import argparse
 import cProfile
 import gc
+import itertools
 import os
 import pstats
 import random
@@ -116,9 +117,10 @@ def measure(args) -> None:
         table[2] = stored["number"] + 1
         table[3] = stored["dealer"] % table[1] + 1
 
-    def floor_one(i=[0]):
-        i[0] += 1
-        client.post("/bench/floor/insert/", f"floor-{i[0]}", content_type="text/plain")
+    floor_ids = itertools.count(1)
+
+    def floor_one():
+        client.post("/bench/floor/insert/", f"floor-{next(floor_ids)}", content_type="text/plain")
 
     url = f"/t/abend/rangliste/?ich={keys[0][1]}"
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}

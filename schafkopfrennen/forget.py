@@ -62,7 +62,7 @@ def names_forget() -> str:
     try:
         cache.set(KEY, new, timeout=None)
     except Exception:  # the shared cache (Redis) is down: this process forgets now, the others at their restart
-        logger.error("names generation not shared: other processes keep names until they restart", exc_info=True)
+        logger.exception("names generation not shared: other processes keep names until they restart")
     with _LOCK:
         _clear_all()
         _seen["generation"], _seen["checked"] = new, time.monotonic()

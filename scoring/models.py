@@ -161,6 +161,8 @@ class PackedRows(Sequence):
     def __eq__(self, other) -> bool:
         return isinstance(other, Sequence) and not isinstance(other, (str, bytes)) and list(self) == list(other)
 
+    __hash__ = None  # equal to a list, and unhashable like one
+
     def __repr__(self) -> str:
         return f"PackedRows({len(self)} rows)"
 

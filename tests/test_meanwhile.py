@@ -23,10 +23,9 @@ def test_its_rows_come_back():
 
 def test_what_it_changed_is_counted_and_written():
     tournament = TournamentFactory()
-    with transaction.atomic():
-        with statement_meanwhile(f"UPDATE {Tournament._meta.db_table} SET name = %s WHERE id = %s",
-                                 ["Frühjahrsrennen", tournament.pk]) as done:
-            assert done().rowcount == 1
+    with transaction.atomic(), statement_meanwhile(f"UPDATE {Tournament._meta.db_table} SET name = %s WHERE id = %s",
+                                                    ["Frühjahrsrennen", tournament.pk]) as done:
+        assert done().rowcount == 1
     assert Tournament.objects.get().name == "Frühjahrsrennen"
 
 

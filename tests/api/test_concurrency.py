@@ -191,4 +191,8 @@ def test_closing_the_round_waits_for_a_game_being_entered(pg_table):
     def game_in_flight() -> None:
         hand_record(table=table, record=rufspiel(1), client_id=uuid.uuid4())
 
-    hold_lock_while(game_in_flight, lambda: pytest.raises(OperationalError, close_now))
+    def close_refused() -> None:
+        with pytest.raises(OperationalError):
+            close_now()
+
+    hold_lock_while(game_in_flight, close_refused)

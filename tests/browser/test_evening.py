@@ -12,6 +12,7 @@ at 1366 × 768 and 800 × 1280 go to test-artifacts/evening-*.png; no console pa
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -111,7 +112,7 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
 
     # --- a correction after confirmation: the tablet says so and marks the game ----------------------------
     game = table2.hands.get(number=4)
-    record = {k: v for k, v in ROUND[3].items()}
+    record = dict(ROUND[3])
     hand_correct(hand=game, record={**record, "augen": 64}, device="tablet 2")  # same points, new Augen
     tablet = night.new_page(TABLET)
     tablet.goto(f"{page.base_url}/tisch/{table2.entry_key}/")
@@ -217,7 +218,7 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     night.go(f"/o/{night.slug}/")
     with page.expect_download() as info:
         page.get_by_test_id("archive-download").click()
-    doc = json.loads(open(info.value.path(), encoding="utf-8").read())
+    doc = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert doc["rounds"][0]["tables"][1]["confirmations"] == [1, 2, 3, 4]
     broken = json.loads(json.dumps(doc))
     broken["rounds"][0]["tables"][0]["hands"][2]["augen"] = 130

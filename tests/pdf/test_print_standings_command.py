@@ -64,7 +64,7 @@ def test_bad_arguments_name_the_argument(finished_tournament, tmp_path, args, fi
 
 
 def test_unwritable_output(finished_tournament, tmp_path):
-    with pytest.raises(CommandError, match="^output: the folder .* does not exist"):
+    with pytest.raises(CommandError, match=r"^output: the folder .* does not exist"):
         call_command("print_standings", "ende-21", "--output", str(tmp_path / "fehlt" / "x.pdf"))
-    with pytest.raises(CommandError, match="^output: cannot write"):
+    with pytest.raises(CommandError, match=r"^output: cannot write"):
         call_command("print_standings", "ende-21", "--output", str(tmp_path))  # a folder, not a file

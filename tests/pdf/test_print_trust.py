@@ -6,6 +6,7 @@ the job to a worker. Here real workers are configured and their broker is a Redi
 import contextlib
 
 import pytest
+import redis
 from django.core.cache import caches
 from django.test import override_settings
 from django.urls import reverse
@@ -78,7 +79,7 @@ def test_with_the_shared_cache_down_too_the_print_page_and_the_single_documents_
     """Redis down on a server usually means the shared cache (REDIS_CACHE_URL) is gone as well as the broker."""
     with override_settings(CACHES=DEAD_CACHE), broker_down():
         caches.close_all()
-        with pytest.raises(Exception):  # the cache really is unreachable here
+        with pytest.raises(redis.exceptions.ConnectionError):  # the cache really is unreachable here
             caches["default"].get("probe")
         page = organiser_client.get(url("print_round", played_round))
         status = organiser_client.get(url("print_status", played_round))

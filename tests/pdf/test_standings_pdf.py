@@ -14,7 +14,7 @@ from tournaments.pdf.standings import Standings, StandingsLine, StandingsSection
 from tournaments.selectors.printing import standings_data
 
 HEAD = ListHead(tournament="Großes Schafkopfrennen", date=datetime.date(2026, 11, 21), venue="Gasthof zur Post",
-                computed_at=datetime.datetime(2026, 11, 21, 22, 14), current=True)
+                computed_at=datetime.datetime(2026, 11, 21, 22, 14), current=True)  # noqa: DTZ001 (local time)
 
 
 def rows_in(lines: list[str], rows: list[dict], *, club: bool = True) -> list[dict]:

@@ -34,7 +34,7 @@ def test_every_playing_registration_gets_a_card_with_its_own_link(played_round):
         assert registration.player.name in lines and url in lines
         assert qr_code(url)[1].encode() in page_drawing(page)
         assert "This link is yours alone: do not pass it on." in lines
-    assert gone.player.name not in sum(pages, [])
+    assert all(gone.player.name not in page_lines for page_lines in pages)
     assert content == render_start_cards(start_cards_data(tournament, url_base=URL_BASE))
 
 

@@ -4,7 +4,7 @@ Hand-computed: points × games required / games played, rounded half away from z
 """
 import pytest
 
-from scoring.rules import ruleset_from_dict
+from scoring.rules import RuleError, ruleset_from_dict
 from scoring.rules.standings import TableResult, closed_early, scaled_points
 
 CASES = [
@@ -39,6 +39,6 @@ def test_a_table_closed_after_24_of_32_games_by_the_rulesets_option(option, poin
 
 def test_the_option_is_a_ruleset_key_with_its_default_and_a_clear_error():
     assert ruleset_from_dict({}).closed_table_points == "as_played"
-    with pytest.raises(Exception) as err:
+    with pytest.raises(RuleError) as err:
         ruleset_from_dict({"closed_table_points": "doubled"})
     assert err.value.field == "closed_table_points"

@@ -162,7 +162,7 @@ def _shown_on_desk_standings_and_cash_list(tournament: Tournament, reg: Registra
     desk = organiser.get(reverse("tournaments:desk", args=[tournament.slug])).content.decode()
     assert f'data-testid="reg-club-{reg.start_number}">{club}<' in desk
     Registration.objects.filter(pk=reg.pk).update(checked_in=True)
-    for i in range(3):
+    for _ in range(3):
         registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club), checked_in=True)
     Tournament.objects.filter(pk=tournament.pk).update(rules={**tournament.rules, "rounds": 1, "games_per_round": 8},
                                                        standings_public=True)

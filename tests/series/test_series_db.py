@@ -83,7 +83,7 @@ def test_minimum_participations_lists_but_does_not_rank(club, season_tournaments
     assert {r.name for r in data.rows} == {n for n, res in archive.items() if len(res) >= 3}
     assert {r.name for r in data.unranked} == {n for n, res in archive.items() if len(res) < 3}
     assert all(r.rank is None for r in data.unranked)
-    assert [r.rank for r in data.rows][0] == 1
+    assert data.rows[0].rank == 1
 
 
 def test_ties_are_broken_as_configured(club, season_tournaments):

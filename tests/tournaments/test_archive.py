@@ -170,7 +170,7 @@ def test_import_refuses_an_existing_slug_and_takes_a_new_one(tmp_path):
     tournament = _tournament_with_a_played_table()
     path = tmp_path / "a.json"
     call_command("export_tournament", tournament.slug, output=str(path))
-    with pytest.raises(CommandError, match="tournament.slug"):
+    with pytest.raises(CommandError, match=r"tournament\.slug"):
         call_command("import_tournament", str(path))
     call_command("import_tournament", str(path), slug="kopie")
     assert Tournament.objects.get(slug="kopie").registrations.count() == 5

@@ -1,5 +1,6 @@
 """The archive as the tester broke it (issue 13, fix 2) and what it keeps secret (keys only with --with-keys)."""
 import copy
+import io
 import json
 from collections import Counter
 
@@ -18,7 +19,7 @@ MODELS = (Tournament, Registration, Player, Club, Round, Table, Seat, Hand, Hand
 @pytest.fixture
 def simulated():
     """The report's tournament: ``simulate_tournament --players 40 --rounds 3 --games 8 --seed 7``."""
-    call_command("simulate_tournament", players=40, rounds=3, games=8, seed=7, stdout=open("/dev/null", "w"))
+    call_command("simulate_tournament", players=40, rounds=3, games=8, seed=7, stdout=io.StringIO())
     tournament = Tournament.objects.get(slug=SIMULATED)
     names = Counter((r.player.first_name, r.player.last_name, r.player.club_id)
                     for r in tournament.registrations.select_related("player"))
@@ -28,7 +29,7 @@ def simulated():
 
 def export(slug: str, tmp_path, *extra: str) -> dict:
     out = tmp_path / f"{slug}.json"
-    call_command("export_tournament", slug, "--output", str(out), *extra, stderr=open("/dev/null", "w"))
+    call_command("export_tournament", slug, "--output", str(out), *extra, stderr=io.StringIO())
     return json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -126,7 +127,7 @@ _DOC: dict = {}
 def simulated_doc(tmp_path) -> dict:
     """The simulated tournament's archive, made once for the refusal cases (they write nothing)."""
     if not _DOC:
-        call_command("simulate_tournament", players=40, rounds=3, games=8, seed=7, stdout=open("/dev/null", "w"))
+        call_command("simulate_tournament", players=40, rounds=3, games=8, seed=7, stdout=io.StringIO())
         _DOC.update(export(SIMULATED, tmp_path))
     return copy.deepcopy(_DOC)
 

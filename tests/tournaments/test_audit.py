@@ -4,7 +4,7 @@ import json
 
 import pytest
 from django.contrib.admin.sites import AdminSite
-from django.test import Client, RequestFactory
+from django.test import Client
 
 from tests.api.conftest import client_for, make_tournament, member, publish_first_round
 from tests.factories import ClubFactory, PlayerFactory
@@ -113,7 +113,7 @@ def test_a_rule_change_logs_only_the_rules_that_changed(club, orga):
     assert entry.before == {"rounds": old} and entry.after == {"rounds": old + 1}
 
 
-def test_role_changes_in_the_admin_are_logged(club, orga, rf=RequestFactory()):
+def test_role_changes_in_the_admin_are_logged(club, orga, rf):
     admin = ClubMembershipAdmin(ClubMembership, AdminSite())
     request = rf.post("/admin/")
     request.user = orga

@@ -325,7 +325,7 @@ def test_met_accepts_tuples_and_frozensets_and_ignores_absent_players():
 
 
 def test_a_player_listed_twice_is_refused():
-    with pytest.raises(ValueError, match="^players: "):
+    with pytest.raises(ValueError, match=r"^players: "):
         draw_tables([1, 2, 3, 4, 4, 5, 6, 7, 8], seed=1)
 
 

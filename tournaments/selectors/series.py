@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from schafkopfrennen.formats import number
+from schafkopfrennen.formats import number as format_number
 from scoring.rules.series import Placing, SeriesResult, SeriesStanding, TournamentPlacings, compute_series
 from scoring.rules.statistics import GameFact, GameStatistics, category, game_size, game_statistics, leaders
 from scoring.rules.table import sits_out
@@ -255,10 +255,10 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
     muss_win = {t.pk: t.ruleset.muss_win for t in tournaments}
     closed = {"table__round__tournament__in": tournaments, "table__round__status": "closed"}
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, number, player_id in Seat.objects.filter(
+    for table_id, seat, player_id in Seat.objects.filter(
             round__tournament__in=tournaments, round__status="closed").values_list(
             "table_id", "number", "registration__player_id").order_by():
-        seats[table_id][number] = player_id
+        seats[table_id][seat] = player_id
     facts = []
     for (table_id, tournament_id, rnd, table, size, number, contract, declarer, outcome, tout, sie, muss, augen,
          schwarz, dealer, thrown_in, *columns) in Hand.objects.filter(**closed).values_list(
@@ -424,7 +424,7 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
         results = []
         for t in data.played:
             value = row.results.get(t.slug)
-            text = number(value)
+            text = format_number(value)
             results.append(text if value is None or t.slug in row.counted else f"({text})")
         return SeriesLine(place=row.rank, name=row.name, club=row.club, points=row.points,
                           participations=row.participations, wins=row.wins, results=tuple(results))

@@ -1,9 +1,9 @@
 """Rehearsal mode: a whole tournament with invented players and plausible games."""
-import datetime
 import random
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.rules import score_hand
 from scoring.rules.table import deal_schedule, games_required
@@ -26,7 +26,7 @@ def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: in
     rng = random.Random(seed)
     club, _ = Club.objects.get_or_create(name=SIMULATION_CLUB, defaults={"town": "Musterdorf"})
     tournament = tournament_create(
-        club=club, name=f"Probelauf {players} Spieler", slug=slug, date=datetime.date.today(),
+        club=club, name=f"Probelauf {players} Spieler", slug=slug, date=timezone.localdate(),
         rules={**(rules or {}), "rounds": rounds, "games_per_round": games},
     )
     people = Player.objects.bulk_create(
