@@ -16,20 +16,6 @@ else:
     hypothesis_settings.load_profile("schafkopfrennen")
 
 
-# Tests only: a fast password hasher. Every test user costs one hash, and settings.py's default (PBKDF2 with
-# a million iterations, as production keeps it) costs a quarter of a second each. Django's own suite does this.
-TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def pytest_configure(config):
-    try:
-        from django.conf import settings
-    except ImportError:  # the pure engine tests also run on a bare Python
-        return
-    if settings.configured or os.environ.get("DJANGO_SETTINGS_MODULE"):
-        settings.PASSWORD_HASHERS = TEST_PASSWORD_HASHERS
-
-
 def skip_or_fail(reason: str) -> None:
     """Skip on a newcomer's machine; fail under CI, where nothing may skip for a missing service."""
     if IN_CI:

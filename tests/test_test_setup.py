@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from django.conf import settings
+from django.conf import global_settings, settings
 from django.contrib.auth.hashers import get_hasher
 
 from tests.production import production_settings
@@ -14,10 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_tests_hash_passwords_fast_and_production_keeps_django_s_default():
+    # The suite runs with its own settings module (pytest.ini), which sets the fast hasher.
+    assert settings.SETTINGS_MODULE == "schafkopfrennen.settings_test"
     assert get_hasher().algorithm == "md5"
     assert settings.PASSWORD_HASHERS == ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # settings.py names no hasher: production keeps Django's default (PBKDF2, a million iterations).
     assert "PASSWORD_HASHERS" not in production_settings()
+    assert global_settings.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
 
 
 def test_the_end_of_a_run_says_what_it_skipped_and_why(tmp_path):

@@ -106,7 +106,6 @@ def test_the_new_pages_fit_and_work(browser, live_server, screenshot, evening, v
 
 
 def test_the_locked_out_login_page_on_a_phone(browser, live_server, screenshot, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     get_user_model().objects.create_user("kasse", password="kasse-geheim-1")
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = context.new_page()

@@ -26,11 +26,6 @@ pytestmark = pytest.mark.django_db
 NEW_KEY = re.compile(r'data-testid="new-token">([^<]+)<')
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def orga():
     club = ClubFactory(name="SK Musterdorf")
