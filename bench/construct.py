@@ -3,10 +3,10 @@
     .venv/bin/python bench/construct.py [--hands 20000] [--pairs 9] [--seed 20261121]
 
 Scores the same plausible hand records (``bench/score_hands.py``'s generator, the default rules)
-through ``score_hand`` with the two ways of building the frozen ``Hand`` and ``HandScore``:
+through ``score_hand`` with the two ways of building the frozen ``HandRecord`` and ``HandScore``:
 
 - ``A``: whatever ``scoring.rules`` uses now (the generated constructor while it exists);
-- ``B``: the dataclasses' own ``__init__`` (``Hand(...)``, ``HandScore(...)``).
+- ``B``: the dataclasses' own ``__init__`` (``HandRecord(...)``, ``HandScore(...)``).
 
 The arms are interleaved (A, B, B, A, ...) ``--pairs`` times on one core; the report gives each
 arm's median and range in µs per hand, the median of the pairwise ratios B/A, and the machine's
@@ -24,11 +24,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.score_hands import random_hand  # noqa: E402
-from scoring.rules import Hand, HandScore, ruleset_from_dict, score_hand  # noqa: E402
+from scoring.rules import HandRecord, HandScore, ruleset_from_dict, score_hand  # noqa: E402
 from scoring.rules import hand as hand_module  # noqa: E402
 from scoring.rules import scoring as scoring_module  # noqa: E402
 
-PATCHES = ((hand_module, "_build_hand", Hand), (scoring_module, "_build_score", HandScore))
+PATCHES = ((hand_module, "_build_hand", HandRecord), (scoring_module, "_build_score", HandScore))
 
 
 def main() -> None:

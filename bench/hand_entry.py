@@ -100,7 +100,7 @@ def set_up_tournament(database_url: str, players: int, seed: int) -> list[tuple[
     from django.core.management import call_command
     from django.db import connections
 
-    from tournaments.selectors.tables import games_required
+    from tournaments.selectors.tables import tournament_games_required
     from tournaments.services.rounds import round_draw, round_publish
     from tournaments.services.simulation import tournament_simulate_setup
 
@@ -108,7 +108,7 @@ def set_up_tournament(database_url: str, players: int, seed: int) -> list[tuple[
     tournament = tournament_simulate_setup(slug="bench", players=players, rounds=2, games=32, seed=seed)
     (rnd,) = round_draw(tournament=tournament, seed=seed)
     round_publish(round=rnd)
-    tables = [(t.entry_key, t.size, games_required(tournament, t.size)) for t in rnd.tables.order_by("number")]
+    tables = [(t.entry_key, t.size, tournament_games_required(tournament, t.size)) for t in rnd.tables.order_by("number")]
     connections.close_all()
     return tables
 

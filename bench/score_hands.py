@@ -190,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     rate = timed("score_hand(dict)  [parse+validate+score]", n, full)
     timed("  hand_from_dict", n, parse_only)
     timed("  validate_hand", n, validate_only)
-    timed("  scoring a validated Hand", n, score_only)
-    timed("score_hand(Hand)  [validate+score]", n, from_objects)
+    timed("  scoring a validated HandRecord", n, score_only)
+    timed("score_hand(HandRecord)  [validate+score]", n, from_objects)
     timed("score_hand(dict) + score_to_dict", n, with_output)
 
     fours = [record for record, size in records if size == 4]

@@ -2,7 +2,7 @@
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.rules import HAND_FIELDS, Hand, HandScore, Ruleset, hand_to_dict, score_hand
+from scoring.rules import HAND_FIELDS, HandRecord, HandScore, Ruleset, hand_to_dict, score_hand
 from scoring.rules.outcome import outcome_from_dict, outcome_to_dict
 from scoring.rules.scoring import SEATS
 
@@ -12,7 +12,7 @@ RECORD_COLUMNS: tuple[str, ...] = tuple(name for name in HAND_FIELDS if name != 
 
 def hand_record(hand: Any, table_size: int) -> dict[str, Any]:
     """The record of a stored hand exactly as entered (the dealer only where he sits out)."""
-    record = hand_to_dict(Hand(**{name: getattr(hand, name) for name in RECORD_COLUMNS}))
+    record = hand_to_dict(HandRecord(**{name: getattr(hand, name) for name in RECORD_COLUMNS}))
     if table_size == 5:
         record["dealer"] = hand.dealer
     return record

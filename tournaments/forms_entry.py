@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import HAND_FIELDS, Ruleset
-from scoring.rules.hand import Hand as HandRecord
+from scoring.rules.hand import HandRecord
 
 from .models import Hand, Table
 
@@ -45,7 +45,7 @@ FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie
 
 
 # The parts of the page (``data-part`` in templates/entry/_form.html) and what each fills in the hand
-# record: record key (a field of the rules' Hand dataclass, HAND_FIELDS) -> the form field it is read from.
+# record: record key (a field of the rules' HandRecord dataclass, HAND_FIELDS) -> the form field it is read from.
 PARTS: dict[str, dict[str, str]] = {
     "kreuz": {"declarer": "pair"},  # über Kreuz: one seat of the declaring pair; the partner sits opposite
     "called": {"called": "called"},

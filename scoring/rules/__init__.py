@@ -6,7 +6,7 @@ input always gives the same output, and every error is a ``RuleError`` with a fi
 
 from .document import score_document
 from .errors import RuleError
-from .hand import HAND_FIELDS, Hand, hand_from_dict, hand_to_dict
+from .hand import HAND_FIELDS, HandRecord, hand_from_dict, hand_to_dict
 from .ruleset import (
     DEFAULT_RULES,
     EXTRA_RULE_KEYS,
@@ -27,7 +27,7 @@ __all__ = [
     "HAND_FIELDS",
     "PRESETS",
     "PRESET_LABELS",
-    "Hand",
+    "HandRecord",
     "HandScore",
     "LaufendeMin",
     "ReuegeldCents",

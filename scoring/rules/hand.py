@@ -35,7 +35,7 @@ def entry(kind: str, help: str = "", required: bool = False) -> Any:  # noqa: A0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Hand:
+class HandRecord:
     """One game as the table entered it (rules.md section 4, in its order). ``None`` means "not entered".
 
     This is the record's one declaration: its keys (``HAND_FIELDS``), their types, the API's fields
@@ -67,14 +67,14 @@ class Hand:
 
 
 #: The record's keys, in the order of rules.md section 4.
-HAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Hand))
+HAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HandRecord))
 
 #: What type each key holds, and its name in an error.
-_FIELD_TYPES: dict[str, tuple[type, str]] = {f.name: KINDS[f.metadata["kind"]] for f in fields(Hand)}
+_FIELD_TYPES: dict[str, tuple[type, str]] = {f.name: KINDS[f.metadata["kind"]] for f in fields(HandRecord)}
 
 
-def hand_from_dict(data: Mapping[str, Any]) -> Hand:
-    """A Hand from a JSON-like record: shape and types only, the rules are ``validate_hand``'s.
+def hand_from_dict(data: Mapping[str, Any]) -> HandRecord:
+    """A HandRecord from a JSON-like record: shape and types only, the rules are ``validate_hand``'s.
 
     ``null`` is the same as a left-out key. Raises RuleError for a record that is not an
     object, an unknown key, a missing contract or a value of the wrong type.
@@ -92,10 +92,10 @@ def hand_from_dict(data: Mapping[str, Any]) -> Hand:
         data = {key: value for key, value in data.items() if value is not None}
     if "contract" not in data:
         raise RuleError("contract", "missing", "every game needs a contract")
-    return Hand(**data)
+    return HandRecord(**data)
 
 
-def hand_to_dict(hand: Hand) -> dict[str, Any]:
+def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
     """The record as entered: every key that was set, in section-4 order, nothing else."""
     return {
         name: value

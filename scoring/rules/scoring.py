@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hand import KREUZ, RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, Hand, hand_from_dict
+from .hand import KREUZ, RUFSPIEL, SOLO_CONTRACTS, WEITER, WENZ, HandRecord, hand_from_dict
 from .ruleset import Ruleset
 from .seats import active_seats, kreuz_partner
 from .table import sits_out
@@ -56,15 +56,15 @@ class HandScore:
         return not self.declarer_won and self.contract in SOLO_CONTRACTS
 
 
-def score_hand(hand: Hand | Mapping[str, Any], rules: Ruleset, table_size: int = 4) -> HandScore:
+def score_hand(hand: HandRecord | Mapping[str, Any], rules: Ruleset, table_size: int = 4) -> HandScore:
     """Validate one game and score it; raises RuleError naming the field if it is invalid."""
-    if not isinstance(hand, Hand):
+    if not isinstance(hand, HandRecord):
         hand = hand_from_dict(hand)
     validate_hand(hand, rules, table_size)
     return score_validated(hand, rules, table_size)
 
 
-def score_validated(hand: Hand, rules: Ruleset, table_size: int = 4) -> HandScore:
+def score_validated(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> HandScore:
     """Score a hand that ``validate_hand`` accepted under the same rules and table size."""
     contract = hand.contract
     if contract == WEITER:

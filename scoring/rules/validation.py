@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RuleError
-from .hand import KREUZ, RUFSPIEL, SOLO, WEITER, WENZ, Hand
+from .hand import KREUZ, RUFSPIEL, SOLO, WEITER, WENZ, HandRecord
 from .ruleset import Ruleset
 from .seats import kreuz_partner
 from .table import sits_out
@@ -49,7 +49,7 @@ def check_table_size(table_size: Any) -> int:
     return table_size
 
 
-def validate_hand(hand: Hand, rules: Ruleset, table_size: int = 4) -> None:
+def validate_hand(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> None:
     """Raise RuleError naming the field for the first rule ``hand`` breaks; return if valid."""
     if type(table_size) is not int or (table_size != 4 and table_size != 5):
         check_table_size(table_size)
@@ -196,7 +196,7 @@ def _check_seat(field: str, seat: int, table_size: int) -> None:
         )
 
 
-def _validate_weiter(hand: Hand, rules: Ruleset) -> None:
+def _validate_weiter(hand: HandRecord, rules: Ruleset) -> None:
     if rules.all_pass == "kreuz":
         raise RuleError(
             "contract",
@@ -224,7 +224,7 @@ def _validate_weiter(hand: Hand, rules: Ruleset) -> None:
 
 
 def _validate_rufspiel(
-    hand: Hand, rules: Ruleset, table_size: int, sitting_out: int | None
+    hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None
 ) -> None:
     partner = hand.partner
     if partner is None:
@@ -298,7 +298,7 @@ def _validate_rufspiel(
 
 
 def _validate_kreuz(
-    hand: Hand, rules: Ruleset, table_size: int, sitting_out: int | None
+    hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None
 ) -> None:
     opposite = kreuz_partner(hand.declarer, table_size, sitting_out)
     partner = hand.partner
@@ -324,7 +324,7 @@ def _validate_kreuz(
             )
 
 
-def _validate_solo(hand: Hand, rules: Ruleset, contract: str) -> bool:
+def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
     """Check a Wenz or Farbsolo; return whether it was played out (neither Tout nor Sie)."""
     name = _CONTRACT_NAMES[contract]
     if hand.partner is not None:

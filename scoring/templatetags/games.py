@@ -2,16 +2,16 @@
 ("Rufspiel mit der Gras-Sau"); the same words as the printed score sheet (scoring.describe)."""
 from django import template
 
-from scoring.describe import describe, game_name as _game_name, game_text as _game_text
+from scoring.describe import describe, game_name, game_text
 
 register = template.Library()
 
 
-@register.filter
-def game_name(game) -> str:
-    return _game_name(describe(game))
+@register.filter(name="game_name")
+def game_name_of(game) -> str:
+    return game_name(describe(game))
 
 
-@register.filter
-def game_text(game) -> str:
-    return _game_text(describe(game))
+@register.filter(name="game_text")
+def game_text_of(game) -> str:
+    return game_text(describe(game))

@@ -167,11 +167,11 @@ def test_print_round_command_names_the_bad_field(played_round, tmp_path, args, f
 def test_pack_of_data_alone_renders_without_a_database():
     import datetime
 
-    from tournaments.pdf.pack import PrintPack
+    from tournaments.pdf.pack import PrintPackDocument
     from tournaments.pdf.seat_list import SeatList
 
     empty = SeatList(tournament="T", date=datetime.date(2026, 1, 1), venue="", round=1, entries=(), tables=())
-    content = render_pack(PrintPack(tournament="T", round=1, seat_list=empty, cards=(), sheets=()))
+    content = render_pack(PrintPackDocument(tournament="T", round=1, seat_list=empty, cards=(), sheets=()))
     assert len(pypdf.PdfReader(io.BytesIO(content)).pages) >= 1
 
 

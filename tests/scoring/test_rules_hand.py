@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.rules import HAND_FIELDS, Hand, RuleError, hand_from_dict, hand_to_dict
+from scoring.rules import HAND_FIELDS, HandRecord, RuleError, hand_from_dict, hand_to_dict
 from scoring.rules.scoring import HandScore
 
 
@@ -16,7 +16,7 @@ def test_fields_in_section_4_order():
 def test_unset_fields_are_none():
     hand = hand_from_dict({"contract": "wenz", "declarer": 2, "augen": 75})
 
-    assert hand == Hand(contract="wenz", declarer=2, augen=75)
+    assert hand == HandRecord(contract="wenz", declarer=2, augen=75)
     assert hand.laufende is None and hand.tout is None and hand.partner is None
 
 
@@ -49,7 +49,7 @@ def test_to_dict_leaves_out_what_was_not_entered_and_keeps_section_4_order():
 def test_null_is_the_same_as_left_out():
     record = {"contract": "wenz", "declarer": 2, "augen": 75, "partner": None, "tout": None}
 
-    assert hand_from_dict(record) == Hand(contract="wenz", declarer=2, augen=75)
+    assert hand_from_dict(record) == HandRecord(contract="wenz", declarer=2, augen=75)
     assert hand_to_dict(hand_from_dict(record)) == {"contract": "wenz", "declarer": 2, "augen": 75}
 
 
@@ -90,7 +90,7 @@ def test_a_record_must_be_an_object(record):
 
 
 def test_hand_is_frozen():
-    hand = Hand(contract="wenz", declarer=1, augen=70)
+    hand = HandRecord(contract="wenz", declarer=1, augen=70)
 
     with pytest.raises(AttributeError):
         hand.augen = 80  # type: ignore[misc]

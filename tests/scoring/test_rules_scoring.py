@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.rules import (
-    Hand,
+    HandRecord,
     HandScore,
     RuleError,
     ruleset_from_dict,
@@ -60,7 +60,7 @@ def test_worked_example(hand, expected):
 def test_score_of_a_hand_object_and_of_a_dict_agree():
     record = {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}
 
-    assert score_hand(Hand(**record), DEFAULT) == score_hand(record, DEFAULT)
+    assert score_hand(HandRecord(**record), DEFAULT) == score_hand(record, DEFAULT)
 
 
 def test_hand_score_fields():

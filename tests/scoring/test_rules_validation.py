@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.rules import (
-    Hand,
+    HandRecord,
     RuleError,
     hand_from_dict,
     ruleset_from_dict,
@@ -200,6 +200,6 @@ def test_wenz_laufende_message_of_the_cli_spec():
 
 
 def test_validate_hand_takes_a_hand_object():
-    validate_hand(Hand(contract="wenz", declarer=1, augen=61), ruleset_from_dict())
+    validate_hand(HandRecord(contract="wenz", declarer=1, augen=61), ruleset_from_dict())
     with pytest.raises(RuleError):
-        validate_hand(Hand(contract="wenz", declarer=1), ruleset_from_dict())
+        validate_hand(HandRecord(contract="wenz", declarer=1), ruleset_from_dict())

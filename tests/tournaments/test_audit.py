@@ -42,11 +42,11 @@ def play_round(rnd, seed=3):
     import random
 
     rng = random.Random(seed)
-    from tournaments.selectors.tables import games_required
+    from tournaments.selectors.tables import tournament_games_required
 
     for table in rnd.tables.all():
         records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
-                   for n in range(1, games_required(rnd.tournament, table.size) + 1)]
+                   for n in range(1, tournament_games_required(rnd.tournament, table.size) + 1)]
         table_sheet_record(table=table, records=records, device="test")
     from tournaments.services.hands import table_confirm
 

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from scoring.rules import DEFAULT_RULES, EXTRA_RULE_KEYS, HAND_FIELDS, PRESETS, RuleError, ruleset_from_dict
-from scoring.rules.hand import Hand as HandRecord
+from scoring.rules.hand import HandRecord
 from scoring.rules.ruleset import Ruleset, ruleset_fields
 from scoring.storage import RECORD_COLUMNS
 from tournaments.api.serializers import HandRecordSerializer

@@ -10,7 +10,7 @@ from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
 from tournaments.selectors.public import round_current_public
 from tournaments.models import Registration, Round, Seat, Tournament
-from tournaments.selectors.tables import games_required, table_progress
+from tournaments.selectors.tables import table_progress, tournament_games_required
 from tournaments.seating import draw_tables
 from tournaments.services.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERNAME
 
@@ -104,7 +104,7 @@ def test_demo_plays_half_of_every_tables_games(demo):
         assert not table.complete and table.confirmations == 0
     for table in rnd.tables.all():
         numbers = list(table.hands.order_by("number").values_list("number", flat=True))
-        assert numbers == list(range(1, games_required(tournament, table.size) // 2 + 1))
+        assert numbers == list(range(1, tournament_games_required(tournament, table.size) // 2 + 1))
         # the deal passes clockwise from seat 1
         dealers = list(table.hands.order_by("number").values_list("dealer", flat=True))
         assert dealers == [(n - 1) % table.size + 1 for n in numbers]

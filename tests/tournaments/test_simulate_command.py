@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Round, Seat, Tournament
-from tournaments.selectors.tables import games_required, table_progress
+from tournaments.selectors.tables import table_progress, tournament_games_required
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_a_small_rehearsal_plays_and_closes_every_round(simulate, capsys):
         assert all(table.complete and table.confirmations == table.size for table in progress)
         for table in rnd.tables.all():
             numbers = sorted(table.hands.values_list("number", flat=True))
-            assert numbers == list(range(1, games_required(tournament, table.size) + 1))
+            assert numbers == list(range(1, tournament_games_required(tournament, table.size) + 1))
 
     # the standings are the sum of the hands' points, ranked 1..13
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from scoring.rules.hand import HAND_FIELDS
-from scoring.rules.hand import Hand as HandRecord
+from scoring.rules.hand import HandRecord
 from scoring.storage import hand_record as stored_record
 
 from ..models import Hand, Registration, Round, Table
@@ -144,7 +144,7 @@ class TableOverviewSerializer(serializers.Serializer):
 
 
 def _record_field(declared) -> serializers.Field:
-    """The API field of a key of the hand record, from its declaration in ``scoring.rules.hand.Hand``."""
+    """The API field of a key of the hand record, from its declaration in ``scoring.rules.hand.HandRecord``."""
     kind = {"text": serializers.CharField, "number": serializers.IntegerField, "flag": serializers.BooleanField}
     options = {"help_text": declared.metadata["help"]} if declared.metadata["help"] else {}
     if declared.default is dataclasses.MISSING:

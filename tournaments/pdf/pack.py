@@ -21,7 +21,7 @@ from .table_cards import PAGE_H as CARD_H, PAGE_W as CARD_W, TableCard, paint_ta
 
 
 @dataclass(frozen=True)
-class PrintPack:
+class PrintPackDocument:
     tournament: str
     round: int
     seat_list: SeatList
@@ -57,7 +57,7 @@ def _full_page(template_id: str, size: tuple[float, float]) -> PageTemplate:
 ProgressCallback = Callable[[int, int], None]
 
 
-def render_pack(data: PrintPack, *, progress: ProgressCallback | None = None) -> bytes:
+def render_pack(data: PrintPackDocument, *, progress: ProgressCallback | None = None) -> bytes:
     """The pack as PDF bytes; ``progress(tables_done, tables)`` is called as the score sheets are drawn."""
     register_fonts()
     total = len(data.sheets)
@@ -94,4 +94,4 @@ def render_pack(data: PrintPack, *, progress: ProgressCallback | None = None) ->
     return buffer.getvalue()
 
 
-__all__ = ["PrintPack", "render_pack"]
+__all__ = ["PrintPackDocument", "render_pack"]

@@ -27,7 +27,7 @@ from ..pdf.cash_list import CashLine, CashListDocument, TischbesterLine
 from ..pdf.certificates import Certificate, Certificates
 from ..pdf.drawing import money
 from ..pdf.lists import ListHead
-from ..pdf.pack import PrintPack
+from ..pdf.pack import PrintPackDocument
 from ..pdf.prize_list import AwardLine, PrizeLine, PrizeListDocument
 from ..pdf.score_sheet import ScoreSheet, SheetPlayer, SheetRow
 from ..pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable
@@ -36,7 +36,7 @@ from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
 from .public import namesakes
 from .standings import cash_list, lot_tie_text, name_with_substitute, prize_list, standings_view, tie_note
-from .tables import games_required, hand_partner
+from .tables import hand_partner, tournament_games_required
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
@@ -152,7 +152,7 @@ def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]],
             hands[hand.table_id].append(hand)
     sheets = []
     for table in tables:
-        games = games_required(tournament, table.size)
+        games = tournament_games_required(tournament, table.size)
         common = dict(
             tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
             table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
@@ -257,11 +257,11 @@ def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
 # --- the print pack --------------------------------------------------------------------------
 
 
-def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> PrintPack:
+def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> PrintPackDocument:
     """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``)."""
     tables = _tables(rnd, None)
     seats = _seats_by_table(tables)
-    return PrintPack(
+    return PrintPackDocument(
         tournament=rnd.tournament.name, round=rnd.number, seat_list=_seat_list(rnd, tables, seats),
         cards=_table_cards(rnd, tables, seats, url_base=url_base).cards,
         sheets=_score_sheets(rnd, tables, seats, filled=not blank, url_base=url_base),

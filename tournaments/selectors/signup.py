@@ -135,7 +135,7 @@ def signup_page(signup: SignUp) -> SignUpPage:
 
 
 @dataclass(frozen=True)
-class SignUpForm:
+class SignUpFormState:
     """The public form's state: open or why not, the consent to show, the clubs to pick from, places left."""
 
     tournament: Tournament
@@ -146,14 +146,14 @@ class SignUpForm:
     waiting: int
 
 
-def signup_form_state(tournament: Tournament) -> SignUpForm:
+def signup_form_state(tournament: Tournament) -> SignUpFormState:
     options = signup_options_for(tournament)
     refusal = signup_refusal(tournament, options)
     left = None
     if options.capacity is not None:
         left = max(options.capacity - places_taken(tournament), 0)
     waiting = SignUp.objects.filter(tournament=tournament, status=SignUp.Status.WAITING).count()
-    return SignUpForm(tournament, options, refusal.message if refusal else "", consent_text(options), left, waiting)
+    return SignUpFormState(tournament, options, refusal.message if refusal else "", consent_text(options), left, waiting)
 
 
 @dataclass(frozen=True)

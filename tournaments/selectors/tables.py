@@ -10,7 +10,7 @@ from scoring.rules.seats import kreuz_partner
 from ..models import Hand, Round, Table, TableConfirmation, Tournament
 
 
-def games_required(tournament: Tournament, table_size: int) -> int:
+def tournament_games_required(tournament: Tournament, table_size: int) -> int:
     """32 games at a table of four; tables of five play games × 5 / 4 so everyone plays as many."""
     return table_rules.games_required(tournament.ruleset.games_per_round, table_size)
 
@@ -73,7 +73,7 @@ def table_progress(rnd: Round) -> list[TableProgress]:
     progress = []
     for pk, number, size, paper, closed_reason, reconfirm, games, confirmations, lowest, highest in rows:
         if size not in required:
-            required[size] = games_required(tournament, size)
+            required[size] = tournament_games_required(tournament, size)
         progress.append(TableProgress(
             table_id=pk, number=number, size=size, games_entered=games, games_required=required[size],
             confirmations=confirmations, paper_totals=bool(paper), closed_reason=closed_reason or "",

@@ -10,24 +10,14 @@ from ..selectors.standings import lot_tie_text, podium, tie_note, tournament_pro
 register = template.Library()
 register.filter("tie_note", tie_note)
 register.simple_tag(lot_tie_text, name="lot_tie_text")
-
-
-@register.filter
-def euro(cents) -> str:
-    """12,50 € (in the active language's number format); −2,50 € with a real minus sign."""
-    return formats.euro(cents)
+register.filter("euro", formats.euro)  # 12,50 € in the active language's format; −2,50 € with a real minus sign
+register.filter("signed", formats.signed)  # +5 / −3 / 0 with a real minus sign
 
 
 @register.filter
 def euro_or_dash(cents) -> str:
     """Like euro, but "–" for nothing: a cash list reads faster without columns of zeros."""
-    return "–" if not cents else euro(cents)
-
-
-@register.filter
-def signed(value) -> str:
-    """+5 / −3 / 0 with a real minus sign."""
-    return formats.signed(value)
+    return "–" if not cents else formats.euro(cents)
 
 
 # One rendered row of the standings list per what it shows, per process (``standings_row``).

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from schafkopfrennen.formats import euro, signed
 from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
 
@@ -29,7 +30,6 @@ from ..ratelimit import signup_allowed
 from ..http import error_status
 from ..services.errors import ServiceError
 from ..spreadsheet import csv_writer
-from ..templatetags.standings import euro, signed
 from ..services.signups import (
     signup_consent_withdraw,
     signup_create,
