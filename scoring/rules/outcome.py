@@ -9,12 +9,12 @@ stored before it reads back with the field's default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
 from .scoring import HandScore
-from .standings import Money, TableResult
+from .standings import TableResult
 
 _FIELDS = tuple(f.name for f in fields(HandScore))
 
@@ -53,8 +53,3 @@ def table_result_to_json(result: TableResult) -> list[Any]:
     return [result.round, result.table, _pairs(result.seats), _pairs(result.points), _pairs(result.won_solos),
             _pairs(result.lost_solos), [[m.hand, m.seat, m.kind, m.cents, m.lost_solo] for m in result.money]]
 
-
-def table_result_from_json(data: Sequence[Any]) -> TableResult:
-    round, table, seats, points, won, lost, money = data
-    return TableResult(round=round, table=table, seats=dict(seats), points=dict(points), won_solos=dict(won),
-                       lost_solos=dict(lost), money=tuple(Money(*item) for item in money))

@@ -43,8 +43,3 @@ def public_series():
 def tournament_series_links(tournament):
     return {"tournament": tournament, "series_list": list(Series.objects.filter(entries__tournament=tournament,
                                                                                  public=True))}
-
-
-@register.inclusion_tag("series/_player_link.html")
-def player_history_link(key: str):
-    return {"key": key}
