@@ -1,4 +1,4 @@
-"""The golden cases of the spec (cases/scoring.json), field for field."""
+"""The golden cases of the spec (docs/cases/scoring.json), field for field."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 
 from scoring.rules import RuleError, ruleset_from_dict, score_hand, score_to_dict
 
-CASES = json.loads((Path(__file__).parent / "cases" / "scoring.json").read_text("utf-8"))["cases"]
+CASES = json.loads((Path(__file__).parents[2] / "docs" / "cases" / "scoring.json").read_text("utf-8"))["cases"]
 
 
 def test_golden_file_is_complete():

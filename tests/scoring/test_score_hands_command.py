@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = json.loads((Path(__file__).parent / "cases" / "scoring.json").read_text(encoding="utf-8"))["cases"]
+CASES = json.loads((Path(__file__).parents[2] / "docs" / "cases" / "scoring.json").read_text(encoding="utf-8"))["cases"]
 
 
 def run(doc, *, raw: str | None = None) -> subprocess.CompletedProcess:

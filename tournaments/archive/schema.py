@@ -1,4 +1,4 @@
-"""The archive's shape, declared once: a DRF serializer per object of shared/spec/archive.md.
+"""The archive's shape, declared once: a DRF serializer per object of docs/archive.md.
 
 The schema says what each value is (an object, a list, a whole number in a range, a text of at most
 so many characters, one of some words) and which keys may be left out with which default. What

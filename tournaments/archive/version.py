@@ -1,3 +1,3 @@
-"""Which document the archive is: its format name and version (shared/spec/archive.md)."""
+"""Which document the archive is: its format name and version (docs/archive.md)."""
 FORMAT = "schafkopfrennen-archive"
 VERSION = 1

@@ -8,7 +8,7 @@ from scoring.rules import RuleError, score_document
 
 class Command(BaseCommand):
     help = (
-        "Score hand records with a ruleset (shared/spec/score-cli.md). Exit status 0: every hand valid; "
+        "Score hand records with a ruleset (docs/score-cli.md). Exit status 0: every hand valid; "
         "1: at least one hand had an error; 2: the document or its rules cannot be read."
     )
 

@@ -7,7 +7,7 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Write a tournament as an archive document (shared/spec/archive.md)."
+    help = "Write a tournament as an archive document (docs/archive.md)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
