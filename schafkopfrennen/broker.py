@@ -3,7 +3,7 @@ and its connections, asking a lost broker again every second.
 
 kombu's Redis channel builds a ``redis.Redis`` around its connection pool for each command it sends
 outside its polling loop (``conn_or_acquire``); building one fills its table of reply callbacks anew,
-a fifth of the CPU of sending a standings task, which most saves of an evening do. The client is
+a large part of the work of sending a standings task, which most saves of an evening do. The client is
 stateless apart from that pool, so one per channel serves every command the same way.
 """
 from contextlib import contextmanager

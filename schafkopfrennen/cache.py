@@ -2,7 +2,7 @@
 timeouts in fractions of a second; and ``CacheScript``, a Lua script on that Redis in one round trip.
 
 Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` for every cache call, and building
-one (its table of response callbacks) costs about as much CPU as the round trip itself. A save and a
+one (its table of response callbacks) is work on the scale of the round trip itself. A save and a
 poll make several cache calls (the rate limit, the standings schedule, the fragment cache), so the
 client is kept: ``redis.Redis`` is thread-safe and takes its connections from the same pool as before.
 
@@ -109,9 +109,9 @@ class CacheScript:
     Every save and every change of an evening runs one (the table's rate limit, the standings' lease), so
     the command goes straight over a connection of this thread's (``_script_connection``): through
     ``redis.Redis`` each call also took a connection from the pool and gave it back, behind its retry and
-    metrics wrappers: the rate limit took 95 µs of CPU that way, 78 µs now (docs/performance.md). Same protocol, same
-    replies; a connection that broke (Redis restarted) is opened again and the call tried once more, as
-    ``redis.Redis`` retries it; a second failure reaches the caller, who treats Redis as away."""
+    metrics wrappers: work the straight way skips. Same protocol, same replies; a connection that broke
+    (Redis restarted) is opened again and the call tried once more, as ``redis.Redis`` retries it; a second
+    failure reaches the caller, who treats Redis as away."""
 
     def __init__(self, source: str) -> None:
         self.source = source

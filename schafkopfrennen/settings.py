@@ -110,7 +110,7 @@ WSGI_APPLICATION = "schafkopfrennen.wsgi.application"
 def _prepared(db: dict) -> dict:
     """PostgreSQL binds parameters on the server and prepares a statement a connection has run five
     times: every phone's poll token and every save run the same few statements, and planning them
-    again each time cost PostgreSQL about as much CPU as running them (issue 14)."""
+    again each time is work on the scale of running them."""
     if db.get("ENGINE") == "django.db.backends.postgresql":
         db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
     return db
@@ -163,7 +163,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    # not a rule for passwords: told of every password change, it revokes the user's API token (issue 33.11b)
+    # not a rule for passwords: told of every password change, it revokes the user's API token
     {"NAME": "tournaments.services.account.TokensRevokedOnPasswordChange"},
 ]
 # Login throttling (django-axes): wrong passwords for one account from one address lock that pair for a

@@ -6,5 +6,5 @@ package, not in tests/: the package imports the Celery app, which reads the sett
 from schafkopfrennen.settings import *  # noqa: F403
 
 # Every test user costs one hash, and Django's default (PBKDF2 with a million iterations, as production keeps
-# it) costs a quarter of a second each. Django's own suite does this.
+# it) is slow on purpose. Django's own suite does this.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

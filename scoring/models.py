@@ -94,7 +94,7 @@ def _row_starts(raw: bytes, rows: list[dict[str, Any]]) -> list[int] | None:
     starts: list[int] = []
     find, add = raw.find, starts.append
     at = find(marker)
-    while at >= 0:  # (a regex with a lookahead for the overlapping ones tried every byte: 6 ms at 4,000 rows)
+    while at >= 0:  # (a regex with a lookahead for the overlapping ones would try every byte)
         add(at)
         at = find(marker, at + 1)
     return starts if len(starts) == len(rows) else None
@@ -104,8 +104,8 @@ class PackedRows(Sequence):
     """A list of rows read as ``pack_rows`` wrote it, decoded only as far as it is read.
 
     The standings pages show one page of the list and the viewer's own row. Every phone poll after
-    a merge meets a new snapshot, and decoding the whole list in every web process for that (2.6 ms
-    at 1,000 players, a quarter of the web CPU of an evening) bought nothing. Indexing decodes one row, a slice
+    a merge meets a new snapshot, and decoding the whole list in every web process for that (a large
+    share of the web CPU of an evening) bought nothing. Indexing decodes one row, a slice
     one run of rows, ``by_number`` one player's row; iterating decodes the whole list once. Rows are
     shared between readers: callers must not change them.
     """

@@ -4,7 +4,7 @@ The key is ``<tournament id>-<table number>-<signature>``; the signature is an H
 under the site's SECRET_KEY, so no key is stored and none can be guessed or altered into another
 table's. (Changing SECRET_KEY invalidates the printed table cards; the per-round links keep working.)
 
-"Neue Tischkarten" (issue 33.11d) raises the tournament's ``table_cards_generation``: the keys of a later
+"Neue Tischkarten" raises the tournament's ``table_cards_generation``: the keys of a later
 generation carry it, ``<tournament id>-<table number>-<generation>-<signature>``, signed with it, and the
 cards of an earlier generation are revoked (the selector compares). Generation 0 keeps the first form,
 so cards printed before stay valid until renewed.

@@ -1,5 +1,5 @@
 """Rate limits of the key-based table and player pages (tisch/<key>/, tk/<key>/, s/<key>/), and of the
-public sign-up form (per client address, issue 19).
+public sign-up form (per client address).
 
 The API's ``TableKeyThrottle`` (per key, not per address: a whole hall shares one address) also
 guards what the tablet's pages post: saves, corrections, deletions, conflicts and confirmations count

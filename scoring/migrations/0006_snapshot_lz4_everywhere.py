@@ -3,10 +3,8 @@
 Every write of the standings (each merge of the worker, each full recompute) replaces the four
 ``bytea`` documents, and PostgreSQL compresses each of them on the way into TOAST: with pglz unless
 the column says otherwise. 0004 set lz4 on ``overall``, ``data`` and ``parts``; ``overall_index``
-(0005) was left with the server's default, pglz. Measured at 4,000 players (overall 1.28 MB, data
-467 KB, parts 212 KB, overall_index 47 KB), an ``UPDATE`` of the same values and its ``COMMIT`` in
-a throwaway loop, the three settings taking turns, 100 writes each: 11.5 ms (9.8–29.0) as 0004 and
-0005 left it, 10.2 ms (8.1–13.6) with lz4 on all four, 48.5 ms (32.7–66.3) with pglz on all four.
+(0005) was left with the server's default, pglz. lz4 on all four writes the documents fastest; pglz
+on all four is several times slower.
 
 Set on all four, so that a server that had no lz4 when 0004 ran gets it now. Only on PostgreSQL
 (SQLite stores the bytes as they are), and only where the server can (PostgreSQL 14 or later,

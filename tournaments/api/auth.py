@@ -1,5 +1,5 @@
 """The API's token: django-rest-knox (stored as a SHA-512 digest, never in plain), sent as before as
-``Authorization: Token <key>`` and documented in the schema as ``tokenAuth`` (issue 33.11b)."""
+``Authorization: Token <key>`` and documented in the schema as ``tokenAuth``."""
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication
 

@@ -10,7 +10,7 @@ rnd = tournament + "rounds/<int:number>/"
 tisch = "tisch/<str:entry_key>/"
 
 urlpatterns = [
-    # the tablets' routes first: every game of an evening is resolved through them (issue 14)
+    # the tablets' routes first: every game of an evening is resolved through them
     path(tisch, table.TableSheetView.as_view(), name="table"),
     path(tisch + "hands/", table.HandCreateView.as_view(), name="table_hands"),
     path(tisch + "hands/<int:number>/", table.HandDetailView.as_view(), name="table_hand"),

@@ -1,4 +1,4 @@
-"""The API tokens moved to django-rest-knox, which keeps only a digest of each (issue 33.11b).
+"""The API tokens moved to django-rest-knox, which keeps only a digest of each.
 
 DRF's own tokens were stored in plain: they are invalid from now on and their table is dropped with
 them, so no usable key is left in the database. Each user makes a new token on "Mein Zugang"

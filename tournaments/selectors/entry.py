@@ -46,7 +46,7 @@ def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: 
     A write passes it on to a service that locks the table's row and re-reads only what can change.
     Every game a tablet saves starts here, so the three rows come from one plain statement, made
     into model instances as the ORM would (its converters, ``from_db``): building the ``select_related``
-    query anew for every request cost five times the CPU of running it.
+    query anew for every request cost several times the work of running it.
 
     ``for_update`` (inside a transaction): the same statement also locks the table's row, and only it
     (``FOR UPDATE OF``), so the table's own columns are read as of after the lock: a new game's save

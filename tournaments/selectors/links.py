@@ -233,7 +233,7 @@ def _table_facts(tables: str) -> list[str]:
 _ROUNDS: dict[tuple, dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
 _ROUNDS_LOCK = threading.Lock()
 forget.keeps(_ROUNDS.clear)  # its rounds name the table mates: an erase empties it
-_ROUNDS_KEPT = 2048  # 22 KB a table of 16 games measured (about 40 KB at 32): at most some 80 MB per process
+_ROUNDS_KEPT = 2048  # a table's rounds are tens of KB: this bounds the memory of each process
 
 
 def _table_player_rounds(table_id: int, version: tuple, tournament: Tournament) -> dict[int, PlayerRound]:

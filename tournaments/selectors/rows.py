@@ -2,7 +2,7 @@
 
 For the reads every request of an evening makes (a tablet's key, a phone's page, a look at the
 standings): building the same ``select_related`` query anew for each request cost several times the
-CPU of running it. ``columns`` is written once per process for a tuple of (model, alias); ``made``
+work of running it. ``columns`` is written once per process for a tuple of (model, alias); ``made``
 turns a row into one instance per model with the fields' own converters and ``Model.from_db``, so the
 instances are the ORM's in every respect. The caller writes the FROM and JOIN clause and links the
 instances (``table.round = rnd``), as ``select_related`` would.

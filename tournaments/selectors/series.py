@@ -214,7 +214,7 @@ class PlayerHistory:
 
 def player_history(player: Player, *, tournaments: list[Tournament] | None = None, public: bool = False) -> PlayerHistory:
     """Every tournament the player was registered for (or only ``tournaments``), with his result;
-    ``public`` (a page anyone may open): no result of a tournament whose standings are hidden (issue 33.11e)."""
+    ``public`` (a page anyone may open): no result of a tournament whose standings are hidden."""
     qs = Tournament.objects.filter(registrations__player=player).select_related("club").distinct()
     if tournaments is not None:
         qs = qs.filter(pk__in=[t.pk for t in tournaments])

@@ -1,4 +1,4 @@
-"""Reads of the online sign-up and the check-in at the door (issue 19)."""
+"""Reads of the online sign-up and the check-in at the door."""
 from __future__ import annotations
 
 import datetime
@@ -80,7 +80,7 @@ def waiting_position(signup: SignUp) -> int | None:
 
 
 # An address nobody has confirmed gets one confirmation mail a day at most: whoever types someone else's
-# address into the form again and again sends him one mail, not a flood (issue 33.11f).
+# address into the form again and again sends him one mail, not a flood.
 MAIL_ONCE_PER = datetime.timedelta(hours=24)
 
 

@@ -232,7 +232,7 @@ def _results_sql(closed_only: bool, tables: int = 0, revisions: bool = False) ->
     Of every table of a tournament, or (``tables``) of that many tables given by id; the filter comes
     three times in the parameters (the tables, their seats, their games). Standard SQL over the
     models' tables, one statement instead of three: the full recompute reads every game, and the
-    ORM's converters for 15 aggregates on 3,000 tables and for 12,000 seats cost more CPU than the
+    ORM's converters for the aggregates of thousands of tables and their seats cost more CPU than the
     statement itself."""
     column = {f.name: f.column for f in Hand._meta.concrete_fields}
     h, t, r, s, revision = (m._meta.db_table for m in (Hand, Table, Round, Seat, HandRevision))

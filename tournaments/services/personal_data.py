@@ -29,7 +29,7 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
               for r in Registration.objects.filter(player=player)}
     player.first_name, player.last_name, player.contact = "", new, ""
     player.save(update_fields=["first_name", "last_name", "contact"])
-    # His online sign-ups (issue 19) held his name, club as typed and contact: forgotten as well.
+    # His online sign-ups held his name, club as typed and contact: forgotten as well.
     SignUp.objects.filter(registration__player=player).update(first_name="", last_name=new, club_name="", email="",
                                                               phone="")
     tournaments = Registration.objects.filter(player=player).values("tournament_id")

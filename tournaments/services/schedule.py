@@ -3,8 +3,8 @@
 A change at a table merges that table into the snapshot (``standings.standings_update``); a change of
 the players (a substitute) recomputes the whole tournament, at once.
 
-With a worker and the cache on Redis, merges run in a **chain** (issue 14: a web process should not
-send a task for every game of a busy evening: a send costs it about 0.6 ms of CPU, kombu's publish):
+With a worker and the cache on Redis, merges run in a **chain** (a web process should not send a task
+for every game of a busy evening: each send costs it kombu's publish):
 - The first change after a quiet moment starts a chain: it takes the tournament's lease in Redis
   (``SET NX``, LEASE_SECONDS) and sends the first run at once (no countdown).
 - A change that finds the lease held sends nothing: the chain promises a run that reads after the
@@ -52,9 +52,9 @@ from .standings_tasks import standings_recompute_task, standings_update_task
 
 log = logging.getLogger(__name__)
 
-# While games keep coming, a chain runs this often: a change waits at most this long for its run. At
-# 1,000 players a merge costs a few tens of milliseconds, so the standings stay a quarter of a second
-# behind at most, with four runs a second at most.
+# While games keep coming, a chain runs this often: a change waits at most this long for its run, and a
+# merge is much shorter than the window, so the standings stay a window behind at most, with four runs a
+# second at most.
 WINDOW_SECONDS = 0.25
 # How long a lease holds after the chain last merged something. Longer: fewer round trips from each web
 # process (about one per lease); shorter: fewer empty runs (about LEASE / WINDOW) after the last game.

@@ -1,4 +1,4 @@
-"""Online sign-up, the waiting list, check-in at the door and closing it (issue 19).
+"""Online sign-up, the waiting list, check-in at the door and closing it.
 
 Every function locks the tournament row first, so two sign-ups never take the last place twice, a
 withdrawal and a sign-up never both give the freed place away, and two desks scanning the same code

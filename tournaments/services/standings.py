@@ -151,9 +151,9 @@ def _without_gc():
 
     Both build hundreds of thousands of small dicts and tuples (every table's result, every row of
     the lists) that hold no reference cycles; meanwhile the collector ran again and again over the
-    whole, growing heap: a third of a merge's CPU at 1,000 players. Reference counting still frees
+    whole, growing heap, a large part of a merge's CPU. Reference counting still frees
     everything; the collector is switched back on afterwards, and what the work made and keeps (the
-    documents kept for the next merge: tens of thousands of objects at 4,000 players) is scanned once
+    documents kept for the next merge: tens of thousands of objects in a big field) is scanned once
     by a collection of the youngest generation, where it is caused, not in whatever runs next: while
     the database writes the snapshot (``_snapshot_update``), and what is left at the end.
     """

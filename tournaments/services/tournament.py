@@ -92,7 +92,7 @@ def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.
 
 @transaction.atomic
 def table_cards_renew(*, tournament: Tournament, by=None) -> Tournament:
-    """"Neue Tischkarten": new all-evening keys for every table; the cards printed before answer 410 (issue 33.11d)."""
+    """"Neue Tischkarten": new all-evening keys for every table; the cards printed before answer 410."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = locked.table_cards_generation
     locked.table_cards_generation = before + 1

@@ -121,7 +121,7 @@ def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
 _ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
 _ROUND_HTML_LOCK = threading.Lock()
 forget.keeps(_ROUND_HTML.clear)  # rendered names: an erase empties it
-_ROUND_HTML_KEPT = 4096  # some 6 KB a round of 16 games: at most some 25 MB per process
+_ROUND_HTML_KEPT = 4096  # a round's HTML is a few KB: this bounds the memory of each process
 
 
 def _round_html(played: links.PlayerRound, legend: bool) -> str:
@@ -145,7 +145,7 @@ def _round_html(played: links.PlayerRound, legend: bool) -> str:
 
 
 @require_GET
-@polled_page(links.player_page_state)  # an unchanged poll is a 304 before anything is rendered (issue 14)
+@polled_page(links.player_page_state)  # an unchanged poll is a 304 before anything is rendered
 def player(request: HttpRequest, key: str) -> HttpResponse:
     """The player's own page: "Round 2: table 7, seat 3", his table mates, his games, his place."""
     registration = _registration_or_404(key)

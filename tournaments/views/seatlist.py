@@ -45,7 +45,7 @@ def _seat_list(request: HttpRequest, slug: str, *, by_table: bool) -> HttpRespon
     return render(request, "public/seatlist.html", context)
 
 
-@polled_page(seat_list_state)  # an unchanged look is a 304 before anything is rendered (issue 14)
+@polled_page(seat_list_state)  # an unchanged look is a 304 before anything is rendered
 def seatlist(request: HttpRequest, slug: str) -> HttpResponse:
     """Everyone alphabetically by last name with table and seat, with a search box."""
     return _seat_list(request, slug, by_table=False)

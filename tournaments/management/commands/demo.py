@@ -14,7 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, allow_without_debug: bool = False, **options) -> None:
         # The demo's superuser has a password printed in the README: on a server reachable by others
-        # (DEBUG off) it is a way in for everyone (issue 33.11c).
+        # (DEBUG off) it is a way in for everyone.
         if not settings.DEBUG and not allow_without_debug:
             raise CommandError("DEBUG is off: this looks like a production server, and the demo's organiser login "
                                "has a published password. Run the demo with DJANGO_DEBUG=true on your own machine, "
