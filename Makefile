@@ -38,10 +38,23 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo
 
+# The demo is served as production serves (DEBUG off: a mistyped address shows the project's own 404 page, not
+# Django's debug page; the static files collected and served by WhiteNoise), over plain http on this machine.
+# HOST=8105 or HOST=0.0.0.0:8000 (reachable from the phones in the hall) serve elsewhere. The secret key is made
+# once per checkout (.secret-key, never committed).
 run: demo
-	@echo "Serving the demo at http://$(HOST)/ (stop with Ctrl+C)"
-	@echo "Organiser console: http://$(HOST)/o/ (demo login: organisator / herbstrennen-demo)"
-	$(PY) manage.py runserver $(HOST)
+	@test -s .secret-key || $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > .secret-key
+	@host="$(HOST)"; case "$$host" in *:*) ;; *) host="127.0.0.1:$$host" ;; esac; \
+	name="$${host%:*}"; port="$${host##*:}"; allowed="$$name,127.0.0.1,localhost,[::1]"; shown="$$host"; \
+	case "$$name" in 0.0.0.0|"[::]") allowed="*"; \
+	  shown="$$($(PY) -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(("192.0.2.1", 9)); print(s.getsockname()[0])' 2>/dev/null || echo 127.0.0.1):$$port" ;; \
+	esac; \
+	export DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat .secret-key)" DJANGO_SECURE_COOKIES=false \
+	  DJANGO_ALLOWED_HOSTS="$$allowed"; \
+	$(PY) manage.py collectstatic --noinput --verbosity 0 && \
+	echo "Serving the demo at http://$$shown/ (another address: make run HOST=0.0.0.0:8000; stop with Ctrl+C)" && \
+	echo "Organiser console: http://$$shown/o/ (demo login: organisator / herbstrennen-demo)" && \
+	exec $(PY) manage.py runserver "$$host"
 
 test: install-dev
 	$(VENV)/bin/ruff check .
@@ -61,4 +74,4 @@ messages: install-dev
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) .pytest_cache .test-db*.sqlite3* staticfiles
+	rm -rf $(VENV) .pytest_cache .test-db*.sqlite3* staticfiles .secret-key
