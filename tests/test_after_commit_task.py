@@ -40,11 +40,13 @@ def test_inside_a_transaction_the_task_goes_out_when_it_commits(sent, django_cap
 
 @pytest.mark.django_db
 def test_after_a_rollback_nothing_is_sent(sent, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError):
-            with transaction.atomic():
-                probe.delay(8)
-                raise RuntimeError("the service refused")
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        probe.delay(8)
+        raise RuntimeError("the service refused")
     assert callbacks == [] and sent == []
 
 

@@ -256,9 +256,9 @@ def test_a_long_title_and_a_logo_leave_the_heads_right_column_readable():
     from tournaments.pdf.lists import CELL, ListHead, list_template, render_list
 
     register_fonts()
+    computed_at = datetime.datetime(2026, 11, 24, 13, 56)  # noqa: DTZ001 (local time, as the head holds it)
     head = ListHead(tournament="Jahreswertung 2026 · Schafkopffreunde Musterdorf", date=datetime.date(2026, 9, 12),
-                    venue="3 von 3 Turnieren gespielt", computed_at=datetime.datetime(2026, 11, 24, 13, 56),  # noqa: DTZ001 (local time, as the head holds it)
-                    current=True, logo=png(600, 200))
+                    venue="3 von 3 Turnieren gespielt", computed_at=computed_at, current=True, logo=png(600, 200))
     template = list_template(head, "series", "Serienwertung", "die besten 2 Ergebnisse zählen")
     content = render_list([template], [Paragraph("x", CELL)], title="Serienwertung")
     sizes: dict[str, float] = {}

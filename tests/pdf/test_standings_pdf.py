@@ -13,8 +13,9 @@ from tournaments.pdf.lists import ListHead
 from tournaments.pdf.standings import Standings, StandingsLine, StandingsSection, render_standings
 from tournaments.selectors.printing import standings_data
 
+COMPUTED_AT = datetime.datetime(2026, 11, 21, 22, 14)  # noqa: DTZ001 (local time, as the head holds it)
 HEAD = ListHead(tournament="Großes Schafkopfrennen", date=datetime.date(2026, 11, 21), venue="Gasthof zur Post",
-                computed_at=datetime.datetime(2026, 11, 21, 22, 14), current=True)  # noqa: DTZ001 (local time)
+                computed_at=COMPUTED_AT, current=True)
 
 
 def rows_in(lines: list[str], rows: list[dict], *, club: bool = True) -> list[dict]:
