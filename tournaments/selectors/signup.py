@@ -119,7 +119,7 @@ class SignUpPage:
         return self.tournament.date
 
 
-def signup_page(signup: SignUp) -> SignUpPage:
+def signup_page_data(signup: SignUp) -> SignUpPage:
     tournament = signup.tournament
     reg = signup.registration
     withdrawn = signup.status == SignUp.Status.WITHDRAWN
@@ -169,7 +169,7 @@ class CheckinCounts:
         return self.registered - self.present
 
 
-def checkin_counts(tournament: Tournament) -> CheckinCounts:
+def checkin_counts_data(tournament: Tournament) -> CheckinCounts:
     active = Q(withdrawn_after_round__isnull=True)
     counts = Registration.objects.filter(tournament=tournament).aggregate(
         registered=Count("id", filter=active), present=Count("id", filter=active & Q(checked_in=True)),

@@ -50,7 +50,7 @@ def _answer(request: HttpRequest, tournament: Tournament, result: CheckIn | None
             status: int = 200) -> HttpResponse:
     """checkin.js: the result line and the counts; a plain form: back to the page with the result as a message."""
     context = {"result": result, "error": error, "tournament": tournament,
-               "counts": signup_selectors.checkin_counts(tournament), "oob": True}
+               "counts": signup_selectors.checkin_counts_data(tournament), "oob": True}
     if _wants_fragment(request):
         html = render_to_string("checkin/_answer.html", context, request=request)
         return HttpResponse(html, status=status)
@@ -70,7 +70,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
     if request.htmx and request.htmx.target == "checkin-found":
         return render(request, "checkin/_found.html", context)
     return render(request, "checkin/page.html", {
-        **context, "counts": signup_selectors.checkin_counts(tournament), "options": signup_options_for(tournament),
+        **context, "counts": signup_selectors.checkin_counts_data(tournament), "options": signup_options_for(tournament),
         "code_form": CheckinCodeForm(initial={"collect": request.session.get(COLLECT_SESSION, True)}),
         "close_form": CheckinCloseForm(initial={"fill": True}),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
@@ -83,7 +83,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
 def checkin_counts(request: HttpRequest, slug: str) -> HttpResponse:
     """The live counts (polled by the page)."""
     tournament = _tournament(request, slug)
-    return render(request, "checkin/_counts.html", {"counts": signup_selectors.checkin_counts(tournament),
+    return render(request, "checkin/_counts.html", {"counts": signup_selectors.checkin_counts_data(tournament),
                                                     "tournament": tournament, "poll": True})
 
 

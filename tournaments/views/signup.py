@@ -109,7 +109,7 @@ def _signup_or_404(key: str) -> SignUp:
 @require_GET
 def signup_page(request: HttpRequest, key: str) -> HttpResponse:
     entry = _signup_or_404(key)
-    page = signup_selectors.signup_page(entry)
+    page = signup_selectors.signup_page_data(entry)
     return render(request, "signup/page.html", {
         "page": page, "tournament": page.tournament, "signup": entry,
         "personal_url": request.build_absolute_uri(reverse("tournaments:signup_page", args=[key])),
@@ -225,7 +225,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "signup/list.html", {
         "tournament": tournament, "signups": signup_selectors.signups_for_desk(tournament),
         "to_confirm": signup_selectors.signups_to_confirm(tournament),
-        "counts": signup_selectors.checkin_counts(tournament),
+        "counts": signup_selectors.checkin_counts_data(tournament),
         "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
         "options": signup_options_for(tournament),
     })
