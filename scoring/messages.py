@@ -166,7 +166,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "draw_mode": _("seat draw"),
 }
 
-#: The engine's type names (``errors.describe`` and the ``expected`` of ``wrong_type``).
+#: The engine's type names (``errors.type_name`` and the ``expected`` of ``wrong_type``).
 TYPE_NAMES: dict[str, Promise] = {
     "null": _("empty"),
     "true/false": _("yes/no"),

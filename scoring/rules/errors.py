@@ -38,7 +38,7 @@ class RuleError(ValueError):
         return RuleError(f"{prefix}.{self.field}", self.code, self.message, dict(self.params))
 
 
-def describe(value: Any) -> str:
+def type_name(value: Any) -> str:
     """A JSON-ish name for the type of ``value``, for messages."""
     if value is None:
         return "null"
@@ -59,7 +59,7 @@ def describe(value: Any) -> str:
 
 def wrong_type(field: str, value: Any, expected: str) -> RuleError:
     """The error for a value of the wrong type; ``expected`` reads like "a whole number"."""
-    got = describe(value)
+    got = type_name(value)
     return RuleError(
         field, "wrong_type", f"must be {expected}, not {got}", {"expected": expected, "got": got}
     )

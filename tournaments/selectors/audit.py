@@ -79,7 +79,7 @@ class AuditRow:
     subject: str
     who: str
     changes: list[Change]
-    sentence: str = ""  # what happened, in words (``describe``)
+    sentence: str = ""  # what happened, in words (``audit_sentence``)
 
 
 def audit_for_tournament(tournament: Tournament) -> QuerySet[AuditEntry]:
@@ -93,7 +93,7 @@ def audit_for_club(club: Club) -> QuerySet[AuditEntry]:
 
 def audit_rows(entries) -> list[AuditRow]:
     return [AuditRow(entry=e, action=str(ACTIONS.get(e.action, e.action)), subject=_subject(e), who=_who(e),
-                     changes=_changes(e), sentence=describe(e)) for e in entries]
+                     changes=_changes(e), sentence=audit_sentence(e)) for e in entries]
 
 
 # --- each entry as one sentence: one describer per action kind ------------------------------------------
@@ -227,7 +227,7 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
 }
 
 
-def describe(entry: AuditEntry) -> str:
+def audit_sentence(entry: AuditEntry) -> str:
     """The entry as one sentence in the reader's language ("Preise geändert: 1. Platz 120,00 €")."""
     describer = DESCRIBERS.get(entry.action)
     if describer is not None:
