@@ -60,6 +60,14 @@ class Table(models.Model):
     # ``seat_left_from`` the seat ``seat_left`` sits out every game and nobody else does.
     seat_left = models.PositiveSmallIntegerField(_("seat left empty"), null=True, blank=True)
     seat_left_from = models.PositiveSmallIntegerField(_("with four from game"), null=True, blank=True)
+    # ...and its round then has this many games (``scoring.rules.table.games_with_four``).
+    games_with_four = models.PositiveSmallIntegerField(_("games of the round with four"), null=True, blank=True)
+
+    def left(self) -> tuple[int, int, int] | None:
+        """(the empty seat, the first game with four, the round's games) once it plays on with four."""
+        if self.seat_left is None or self.seat_left_from is None or self.games_with_four is None:
+            return None
+        return self.seat_left, self.seat_left_from, self.games_with_four
 
     class Meta:
         verbose_name = _("table")

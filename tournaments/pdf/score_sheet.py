@@ -81,6 +81,7 @@ class ScoreSheet:
     zero_sum: bool = True  # plus/minus scoring: the totals add up to 0
     paper_totals: bool = False  # the totals were entered from the paper sheet, without games
     closed_reason: str = ""  # the organiser closed the table (before its last game, perhaps): why
+    changes: tuple[str, ...] = ()  # who played which games where a seat changed (``selectors.tables.seat_changes``)
 
 
 # --- the form, in millimetres from the top left corner of an A4 page -------------------------
@@ -390,8 +391,11 @@ def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
         status = _("%(games)d games. The dealer sits out and scores 0 (grey field).") % {"games": sheet.games}
     else:
         status = _("%(games)d games. Seat 1 deals game 1, then the deal passes clockwise.") % {"games": sheet.games}
+    if sheet.changes:
+        status += "   \u00b7   " + " ".join(sheet.changes)
     if pages > 1:
         status += "   \u00b7   " + _("Page %(page)d of %(pages)d") % {"page": page, "pages": pages}
+    canv.setFont(REGULAR, fit_size(status, REGULAR, 7.5, (CONTENT_W - QR_SIZE - 5) * mm))
     canv.drawString(_x(MARGIN_X), _y(top + 23), status)
 
     right = MARGIN_X + CONTENT_W - QR_SIZE - 3

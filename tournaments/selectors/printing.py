@@ -36,7 +36,7 @@ from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
 from .public import namesakes
 from .standings import cash_list, lot_tie_text, name_with_substitute, prize_list, standings_view, tie_note
-from .tables import games_required, hand_partner
+from .tables import games_required, hand_partner, seat_changes
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
@@ -60,7 +60,7 @@ def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
     grouped: dict[int, list[Seat]] = defaultdict(list)
     for seat in (Seat.objects.filter(table__in=[t.pk for t in tables])
-                 .select_related("registration__player").order_by("table_id", "number")):
+                 .select_related("registration__player", "earlier__player").order_by("table_id", "number")):
         grouped[seat.table_id].append(seat)
     return grouped
 
@@ -152,12 +152,13 @@ def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]],
             hands[hand.table_id].append(hand)
     sheets = []
     for table in tables:
-        games = games_required(tournament, table.size)
+        games = table.games_with_four or games_required(tournament, table.size)
         common = dict(
             tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
             table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
             entry_url=entry_url(url_base, table.entry_key), filled=filled, redeal=rules.all_pass == "redeal",
             zero_sum=not rules.plus_only, closed_reason=table.closed_reason if filled else "",
+            changes=seat_changes(table, seats[table.pk]) if filled else (),
         )
         if not filled:
             sheets.append(ScoreSheet(rows=_blank_rows(table.size, games), **common))

@@ -252,11 +252,12 @@ def _closed_early(tournament_id: int, results: dict[int, TableResult], account) 
     results = _shared_seats(tournament_id, results, account)
     closed = [row for row in Table.objects.filter(round__tournament_id=tournament_id).exclude(closed_reason="")
               .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-              .values_list("pk", "size", "played").order_by() if row[0] in results]
+              .values_list("pk", "size", "played", "games_with_four").order_by() if row[0] in results]
     if closed:
         rules = Tournament.objects.only("rules").get(pk=tournament_id).ruleset
-        for pk, size, played in closed:
-            results[pk] = closed_early(results[pk], played, games_required(rules.games_per_round, size), rules)
+        for pk, size, played, with_four in closed:
+            required = with_four or games_required(rules.games_per_round, size)
+            results[pk] = closed_early(results[pk], played, required, rules)
     return results
 
 
@@ -692,11 +693,11 @@ def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
         tables = tables.filter(round__number=round)
     rules = tournament.ruleset
     short = {}
-    for pk, number, table, size, played, reason in (
+    for pk, number, table, size, played, reason, with_four in (
             tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-            .values_list("pk", "round__number", "number", "size", "played", "closed_reason")
+            .values_list("pk", "round__number", "number", "size", "played", "closed_reason", "games_with_four")
             .order_by("round__number", "number")):
-        required = games_required(rules.games_per_round, size)
+        required = with_four or games_required(rules.games_per_round, size)
         if played < required:
             facts = {"round": number, "played": played, "required": required, "table": table, "reason": reason}
             short[pk] = (gettext("Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
