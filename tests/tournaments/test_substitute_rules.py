@@ -77,3 +77,16 @@ def test_option_frozen_the_leaver_keeps_his_games_and_the_substitute_is_not_rank
         assert short_rounds(tournament) == {1: "ausgeschieden in Runde 1 (Punkte eingefroren)"}
     with translation.override("en"):
         assert short_rounds(tournament) == {1: "left in round 1 (points frozen)"}
+
+
+def test_the_score_sheet_and_the_table_page_say_who_played_which_games(evening, client):
+    from tests.tournaments.test_closed_table import pdf_text
+    from tournaments.pdf.score_sheet import render_score_sheet
+    from tournaments.selectors.printing import score_sheet_data
+
+    _tournament, _leaving, _sub, seat = evening
+    expected = f"Platz {seat.number}: Vor1 Nach1 spielte die Spiele 1 bis 2, Quirin Ächter spielt ab Spiel 3."
+    with translation.override("de"):
+        assert expected in " ".join(pdf_text(render_score_sheet(score_sheet_data(seat.table))).split())
+    page = client.get(f"/tisch/{seat.table.entry_key}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert expected in page

@@ -4,6 +4,8 @@ step, the table page taking the games with nobody sitting out, the round's games
 8 games a round: a table of five plays 10. After games 1-3 (seats 1, 2, 3 sat out) seat 3 leaves; seats 1
 and 2 played 2 games, 4 and 5 played 3: the four play 5 more (games 4-8), so 4 and 5 play 8, 1 and 2 play 7.
 """
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -52,7 +54,10 @@ def test_the_table_records_the_empty_seat_from_which_game_and_the_rounds_games(t
 def test_the_table_page_says_so_and_takes_the_games_with_nobody_sitting_out(client, table):
     html = client.get(reverse("tournaments:entry_table", args=[table.entry_key])).content.decode()
     assert "From game 4 the table plays on with four, nobody sits out (seat 3, Vorname3 Name3, left)" in html
-    assert "Seat 4 deals game 4." in html and "Vorname4 Name4 deals" in html
+    assert "Seat 4 deals game 4." in html
+    dealer_line = re.search(r'data-testid="dealer">(.*?)</p>', html, re.S).group(1).strip()
+    assert dealer_line == "Vorname4 Name4 deals"
+    assert re.search(r'data-testid="seat-3".*?<div class="seat-role" data-role>left</div>', html, re.S)
     refused = post_game(client, table, game(3, 1))  # the empty seat plays no more
     assert refused.status_code == 400 and "declarer" in refused.json()["errors"]
     for number, (declarer, partner) in enumerate([(1, 2), (4, 5), (1, 4), (2, 5), (5, 1)], start=4):
@@ -77,3 +82,15 @@ def test_only_a_table_of_five_and_only_once(table):
     with pytest.raises(ServiceError) as err:
         table_play_on_with_four(table=four, seat=2, by=None, reason="x")
     assert err.value.field == "seat"
+
+
+def test_the_score_sheet_says_it_and_the_empty_seat_sits_out_on_its_lines(table):
+    from tests.tournaments.test_closed_table import pdf_text
+    from tournaments.pdf.score_sheet import render_score_sheet
+    from tournaments.selectors.printing import score_sheet_data
+
+    sheet = score_sheet_data(table)
+    assert sheet.games == 8 and [row.dealer for row in sheet.rows] == [1, 2, 3, 3, 3, 3, 3, 3]
+    text = " ".join(pdf_text(render_score_sheet(sheet)).split())
+    assert "From game 4 the table plays on with four, nobody sits out (seat 3, Vorname3 Name3, left)" in text
+

@@ -102,7 +102,8 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
         number = slot.number
         hand = by_number.get(number)
         if hand is None:  # not entered yet (or a deleted game's gap): a line to fill in
-            rows.append(SheetRow(number=number, dealer=slot.dealer))
+            left = table.left()  # playing on with four: the empty seat "sits out" every game from then on
+            rows.append(SheetRow(number=number, dealer=left[0] if left and number >= left[1] else slot.dealer))
             continue
         score = stored_score(hand) if hand.outcome else None  # the outcome stored with the game, never rescored
         if hand.thrown_in:
