@@ -163,6 +163,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "reuegeld_free_solos": _("free lost solos per round"),
     "keep_clubs_apart": _("keep members of a club apart"),
     "closed_table_points": _("a table closed early"),
+    "substitute_points": _("a substitute"),
     "draw_mode": _("seat draw"),
 }
 

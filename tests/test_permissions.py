@@ -196,6 +196,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:paper_totals": {"POST": ORGANISER},
     "tournaments:table_confirm_for": {"POST": ORGANISER},
     "tournaments:table_close": {"POST": ORGANISER},
+    "tournaments:table_four": {"POST": ORGANISER},
     "tournaments:table_reopen": {"POST": ORGANISER},
     "tournaments:archive_download": {"GET": ORGANISER},
     # Printing a round's documents: the desk prints the pack (tournaments/views/printing.py: DESK).

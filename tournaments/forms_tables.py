@@ -21,6 +21,17 @@ class TableCloseForm(forms.Form):
                              widget=forms.TextInput(attrs={"placeholder": _("e.g. a player fell ill after game 20")}))
 
 
+class TableFourForm(forms.Form):
+    """A table of five that lost a player plays on with four: whose seat is empty now."""
+    seat = forms.TypedChoiceField(label=_("player who left"), coerce=int)
+    reason = forms.CharField(label=_("reason"), max_length=300,
+                             widget=forms.TextInput(attrs={"placeholder": _("e.g. went home after game 17")}))
+
+    def __init__(self, *args, seats: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seats
+
+
 class TableReopenForm(forms.Form):
     reason = forms.CharField(label=_("reason"), max_length=300,
                              widget=forms.TextInput(attrs={"placeholder": _("e.g. closed by mistake")}))
@@ -43,8 +54,16 @@ def unconfirmed_seats(table: Table) -> list[tuple[int, str]]:
             for s in table.seats.select_related("registration__player").order_by("number") if s.number not in confirmed]
 
 
+def seated(table: Table) -> list[tuple[int, str]]:
+    return [(s.number, f"{s.number} · {s.registration.player.name}")
+            for s in table.seats.select_related("registration__player").order_by("number")]
+
+
 def action_forms(table: Table, confirm_for: ConfirmForForm | None = None, close: TableCloseForm | None = None,
-                 reopen: TableReopenForm | None = None) -> dict:
-    return {"confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
-            "close_form": close or TableCloseForm(prefix="close"),
-            "reopen_form": reopen or TableReopenForm(prefix="reopen")}
+                 reopen: TableReopenForm | None = None, four: TableFourForm | None = None) -> dict:
+    forms_ = {"confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
+              "close_form": close or TableCloseForm(prefix="close"),
+              "reopen_form": reopen or TableReopenForm(prefix="reopen")}
+    if table.size == 5 and table.seat_left is None:  # a table of five may lose a player and play on with four
+        forms_["four_form"] = four or TableFourForm(seats=seated(table), prefix="four")
+    return forms_

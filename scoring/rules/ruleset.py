@@ -24,6 +24,7 @@ MUSS_WIN_CHOICES = (60, 61)
 DRAW_MODE_CHOICES = ("each_round", "all_in_advance", "keep_first_round")
 TIEBREAK_CHOICES = ("won_solos", "lost_solos", "last_round", "shared", "lot")
 CLOSED_TABLE_CHOICES = ("as_played", "scaled")
+SUBSTITUTE_CHOICES = ("take_over", "frozen")
 FINAL_TIEBREAKS = ("shared", "lot")
 
 
@@ -100,6 +101,11 @@ class Ruleset:
         "as_played", gettext_noop("a table closed early"), choices=CLOSED_TABLE_CHOICES, extra=True,
         choice_labels={"as_played": gettext_noop("its points count as played"),
                        "scaled": gettext_noop("its points are scaled to the full round")})
+    # rules.md section 2: a player who leaves and his substitute
+    substitute_points: str = rule(
+        "take_over", gettext_noop("a substitute"), choices=SUBSTITUTE_CHOICES, extra=True,
+        choice_labels={"take_over": gettext_noop("takes over the seat and the points"),
+                       "frozen": gettext_noop("plays for the table only; the leaving player's points are frozen")})
     keep_clubs_apart: bool = rule(False, gettext_noop("keep members of a club apart"), extra=True)
     draw_mode: str = rule("each_round", gettext_noop("seat draw"), choices=DRAW_MODE_CHOICES, extra=True,
                           choice_labels={"each_round": gettext_noop("draw every round anew"),

@@ -15,7 +15,7 @@ import random
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter, mul, neg
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -55,9 +55,20 @@ class TableResult(NamedTuple):
 
 def table_result(
     round: int, table: int, seats: Mapping[int, int], games: Sequence[tuple[int, HandScore]] = (),
-    paper_totals: Mapping[int, int] | None = None,
+    paper_totals: Mapping[int, int] | None = None, earlier: Mapping[int, tuple[int, int]] | None = None,
 ) -> TableResult:
-    """A TableResult from scored games (or from a paper sheet's round totals)."""
+    """A TableResult from scored games (or from a paper sheet's round totals).
+
+    ``earlier``: seat -> (the first game its player played, who played the games before): a substitute
+    sat down mid-round (rules.md section 2). The games before are the earlier player's, under the seat's
+    shadow key ``-seat`` (``seats[-seat]`` is he); a paper sheet's totals are the seat's last player's.
+    """
+    split: dict[int, int] = {}
+    if earlier:
+        seats = dict(seats)
+        for seat, (first, player) in earlier.items():
+            if seat in seats and first > 1:
+                seats[-seat], split[seat] = player, first
     points = dict.fromkeys(seats, 0)
     won: dict[int, int] = defaultdict(int)
     lost: dict[int, int] = defaultdict(int)
@@ -65,15 +76,29 @@ def table_result(
     for seat, total in (paper_totals or {}).items():
         points[seat] += total
     for number, score in games:
+        on = (lambda seat: -seat if number < split.get(seat, 0) else seat) if split else _same
         for seat, pts in score.points.items():
             if seat in points:
-                points[seat] += pts
+                points[on(seat)] += pts
         if score.won_solo:
-            won[score.declarer] += 1
+            won[on(score.declarer)] += 1
         if score.lost_solo:
-            lost[score.declarer] += 1
-        money.extend(game_money(number, score.reuegeld, score.weitergeld, score.lost_solo))
+            lost[on(score.declarer)] += 1
+        reuegeld, weitergeld = score.reuegeld, score.weitergeld
+        if split:
+            reuegeld = {on(seat): cents for seat, cents in reuegeld.items()}
+            weitergeld = {on(seat): cents for seat, cents in weitergeld.items()}
+        money.extend(game_money(number, reuegeld, weitergeld, score.lost_solo))
     return TableResult(round, table, seats, points, dict(won), dict(lost), tuple(money))
+
+
+def _same(seat: int) -> int:
+    return seat
+
+
+def seat_totals(result: TableResult) -> dict[int, int]:
+    """Seat -> its points in the round, a seat two players shared (``table_result``'s ``earlier``) as one."""
+    return {seat: points + result.points.get(-seat, 0) for seat, points in result.points.items() if seat > 0}
 
 
 def scaled_points(points: Mapping[int, int], played: int, required: int) -> dict[int, int]:
@@ -267,8 +292,10 @@ _LAST = itemgetter(-1)
 
 
 def _ranked(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str],
-            lot_seed: int) -> tuple[tuple[Standing, ...], list[list[int]]]:
+            lot_seed: int, unranked: Collection[int] = ()) -> tuple[tuple[Standing, ...], list[list[int]]]:
     players = list(dict.fromkeys(chain.from_iterable(folded.points.values())))  # whoever played a round
+    if unranked:  # substitutes who play for their table only (rules.md section 2, substitute_points = frozen)
+        players = [player for player in players if player not in unranked]
     lot = lots(players, lot_seed)
     values = standing_values(folded, players, rounds)
     points, won, lost, per_round, solos = zip(*values) if values else ((),) * 5
@@ -418,11 +445,17 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
                     sums = money_of[player] = [0, 0, 0]
                 sums[_MONEY_COLUMN[kind]] += cents
                 collected += cents
-        best = max(pts)  # the best at the table (several share)
-        if pts.count(best) == 1:
-            winners = (players[pts.index(best)],)
+        if min(seats) < 0:  # a seat two players shared (a substitute mid-round): the seat's total counts,
+            by_seat = dict(zip(seats, pts))  # and the seat's last player is its Tischbester
+            totals = {seat: x + by_seat.get(-seat, 0) for seat, x in by_seat.items() if seat > 0}
+            best = max(totals.values())
+            winners = tuple(sorted({seats[seat] for seat, x in totals.items() if x == best}))
         else:
-            winners = tuple(sorted([player for player, x in zip(players, pts) if x == best]))
+            best = max(pts)  # the best at the table (several share)
+            if pts.count(best) == 1:
+                winners = (players[pts.index(best)],)
+            else:
+                winners = tuple(sorted([player for player, x in zip(players, pts) if x == best]))
         each = split_payout(collected, percent, len(winners))[0] if collected else 0
         tischbeste.append(_tischbester((rnd, number, winners, best, collected, each)))
         if each:
@@ -437,18 +470,21 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
 
 
 def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
-                      with_rounds: bool = True, with_ledger: bool = True) -> StandingsResult:
+                      with_rounds: bool = True, with_ledger: bool = True,
+                      unranked: Collection[int] = ()) -> StandingsResult:
     """Everything rules.md sections 7 and 8 derive from the tables' results.
 
     ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
     those when they are read (``round_standings``), from what the overall list carries.
     ``with_ledger=False`` leaves out the ledger's entries (``ledger`` is empty), not their sums (``money``).
+    ``unranked``: players whose games count for their tables but who have no row of their own (the
+    substitutes when the ruleset freezes the leaving player's points, ``substitute_points = frozen``).
     """
     folded = fold_tables(tables, rules, with_ledger=with_ledger)
     ledger, tischbeste = folded.ledger, folded.tischbeste
     rounds = sorted(folded.points)
     tiebreaks = tuple(rules.tiebreaks)
-    overall, keys = _ranked(folded, rounds, tiebreaks, lot_seed)
+    overall, keys = _ranked(folded, rounds, tiebreaks, lot_seed, unranked)
     per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
                                    r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
     # What the ledger's entries sum to, per table (the merge updates these sums by the changed tables').

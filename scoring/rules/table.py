@@ -37,6 +37,33 @@ def sits_out(dealer: int | None, table_size: int) -> int | None:
     return dealer if table_size == 5 else None
 
 
+def games_with_four(games_per_round: int, sat_out: Iterable[int], left_seat: int) -> int:
+    """The games of the round of a table of five that lost the player of ``left_seat`` and plays on with
+    the four others, nobody sitting out (rules.md section 2). ``sat_out``: who sat out each game counted
+    so far (the dealers of the games that were not thrown in).
+
+    The remaining four play until each of them has played the round's games (``games_per_round``, as
+    at every table of four): the one of them who has played most so far plays exactly that many, the
+    others at most one fewer (the deal passed them once less). A table that lost its player late (he had
+    played his games) ends with the games entered so far.
+    """
+    sat_out = list(sat_out)
+    played = max(len(sat_out) - sat_out.count(seat) for seat in (1, 2, 3, 4, 5) if seat != left_seat)
+    return len(sat_out) + max(0, games_per_round - played)
+
+
+def dealer_with_four(number: int, *, empty_seat: int, first: int, last_dealer: int | None,
+                     thrown_in_since: int) -> int:
+    """Who deals game ``number`` of a table of five that plays on with four from game ``first`` (nobody
+    sits out; the empty seat is ``empty_seat``): the deal passes on clockwise over the remaining seats from
+    the seat after ``last_dealer`` (who dealt the last game with five; None: seat 1 deals first), a Strich
+    dealt again by the same dealer (``thrown_in_since``: the Striche from game ``first`` to ``number`` − 1)."""
+    order = [seat for seat in (1, 2, 3, 4, 5) if seat != empty_seat]
+    after = last_dealer or 0
+    start = next(seat for seat in [*range(after + 1, 6), *range(1, after + 1)] if seat != empty_seat)
+    return order[(order.index(start) + (number - first) - thrown_in_since) % 4]
+
+
 def first_free_number(taken: Iterable[int]) -> int:
     """The first game number not yet entered (a deleted game leaves a gap to fill)."""
     taken = set(taken)
@@ -69,7 +96,7 @@ class TableSequence:
     last_number: int  # the highest number entered, 0 before the first game
     next_number: int | None  # None once every game is played
     next_dealer: int | None
-    sitting_out: int | None  # at a table of five: the next dealer
+    sitting_out: int | None  # at a table of five: the next dealer (the empty seat once it plays on with four)
 
     @property
     def games_complete(self) -> bool:
@@ -80,16 +107,20 @@ class TableSequence:
         return self.games_played + self.thrown_in
 
 
-def table_sequence(entries: Iterable[Entry], *, table_size: int, games_per_round: int) -> TableSequence:
-    """The state of a table after the entered games ``entries``: played, required, the next game and its dealer."""
+def table_sequence(entries: Iterable[Entry], *, table_size: int, games_per_round: int,
+                   left: tuple[int, int, int] | None = None) -> TableSequence:
+    """The state of a table after the entered games ``entries``: played, required, the next game and its dealer.
+
+    ``left``: a table of five plays on with four (the empty seat, from which game, the round's games then):
+    from that game the empty seat is what sits out (``dealer``), nobody else."""
     entries = list(entries)
-    required = games_required(games_per_round, table_size)
+    required = left[2] if left else games_required(games_per_round, table_size)
     thrown_in = sum(1 for _n, flag in entries if flag)
     played = len(entries) - thrown_in
     next_number = next_dealer = None
     if played < required:
         next_number = first_free_number(n for n, _flag in entries)
-        next_dealer = dealer_of(entries, next_number, table_size)
+        next_dealer = left[0] if left and next_number >= left[1] else dealer_of(entries, next_number, table_size)
     return TableSequence(
         table_size=table_size, games_required=required, games_played=played, thrown_in=thrown_in,
         last_number=max((n for n, _flag in entries), default=0), next_number=next_number,

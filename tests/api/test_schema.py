@@ -8,6 +8,7 @@ from django.core.management import call_command
 PATHS = [
     "/api/tournaments/{slug}/registrations/",
     "/api/tournaments/{slug}/registrations/{start_number}/",
+    "/api/tournaments/{slug}/standings/",
     "/api/tournaments/{slug}/rounds/",
     "/api/tournaments/{slug}/rounds/{number}/",
     "/api/tournaments/{slug}/rounds/{number}/publish/",
@@ -46,6 +47,16 @@ def test_the_schema_knows_kreuz_and_thrown_in_games(client):
         thrown_in = schemas[name]["properties"]["thrown_in"]
         assert thrown_in["type"] == "boolean" and "60:60" in thrown_in["description"], name
     assert "not the dealer" in schemas["HandScore"]["properties"]["weitergeld"]["description"]
+
+
+def test_the_schema_says_for_whom_a_substitute_plays(client):
+    """Issue 34: a substitute's row says "für <Name>" in the registrations and the standings."""
+    schemas = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    for name, fields in (("Registration", ("substitute_for", "substitute_for_name", "display_name", "fee_due",
+                                           "left_during_round")),
+                         ("StandingsRow", ("substitute_for", "display_name", "mark", "tie_note"))):
+        assert set(fields) <= set(schemas[name]["properties"]), name
+    assert "für" in schemas["StandingsRow"]["properties"]["display_name"]["description"]
 
 
 def test_the_schema_generates_without_a_warning(tmp_path):

@@ -54,6 +54,7 @@ def test_extra_keys_and_their_defaults():
     assert EXTRA_RULE_KEYS == {
         "reuegeld_free_solos": 0,
         "closed_table_points": "as_played",
+        "substitute_points": "take_over",
         "keep_clubs_apart": False,
         "draw_mode": "each_round",
     }
@@ -123,6 +124,7 @@ def test_round_trip_of_the_full_dict():
         "tiebreaks": ["won_solos", "lost_solos", "last_round", "shared"],
         "reuegeld_free_solos": 2,
         "closed_table_points": "scaled",
+        "substitute_points": "frozen",
         "keep_clubs_apart": True,
         "draw_mode": "all_in_advance",
     }

@@ -13,9 +13,11 @@ from rest_framework.response import Response
 
 from ..selectors.desk import player_for_desk, registrations_for_desk, tables_overview
 from ..selectors.entry import table_sheet
+from ..selectors.standings import name_with_substitute, standings_view, tie_note
 from ..selectors.tables import table_progress
 from ..access import DESK, ORGANISER, has_role
 from ..models import Hand, Round, Table, Tournament
+from ..params import parse_int
 from ..services.errors import ServiceError
 from ..services.hands import hand_correct, hand_delete, table_paper_totals
 from ..services.registration import registration_create, registration_quick_add
@@ -25,6 +27,7 @@ from . import serializers as s
 from .base import FORBIDDEN, NOT_FOUND, TournamentApiView, bad_request, conflict
 
 REGISTRATIONS = ["registrations"]
+STANDINGS = ["standings"]
 ROUNDS = ["rounds"]
 
 
@@ -99,6 +102,31 @@ class RegistrationDetailView(TournamentApiView):
         registration_change(registration=registration, by=request.user, url_base=request.build_absolute_uri("/"),
                             **body.validated_data)
         return Response(s.RegistrationSerializer(self.registration(tournament, start_number)).data)
+
+
+class StandingsView(TournamentApiView):
+    """The standings as the organiser's page shows them (published or not): every row says "für <Name>"
+    of a substitute and carries its mark (fewer games, left in round r)."""
+
+    @extend_schema(
+        tags=STANDINGS, summary="The standings, overall or of one round",
+        parameters=[OpenApiParameter("round", int, description="A round's own list; without: the overall list.")],
+        responses={200: s.StandingsSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = self.tournament()
+        given = request.query_params.get("round")
+        number = parse_int(given, min_value=1, max_value=6)
+        if given not in (None, "") and number is None:
+            raise ServiceError("round", _("Give a round from 1 to 6."))
+        view = standings_view(tournament, round=number)
+        rows = [{**row, "substitute_for": row.get("substitute_for") or None,
+                 "display_name": name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                 "tie_note": tie_note(row.get("note")) or None, "mark": view.short.get(row["start_number"])}
+                for row in view.rows]
+        return Response(s.StandingsSerializer({
+            "round": view.round, "computed_at": view.computed_at,
+            "final": tournament.status == Tournament.Status.FINISHED, "rows": rows}).data)
 
 
 class RoundListView(TournamentApiView):

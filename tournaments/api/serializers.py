@@ -11,6 +11,7 @@ from scoring.rules.hand import HandRecord
 from scoring.storage import hand_record as stored_record
 
 from ..models import Hand, Registration, Round, Table
+from ..selectors.standings import name_with_substitute
 
 SEED_MAX = 2**63 - 1
 GAME_NUMBER_MAX = 32767
@@ -27,12 +28,21 @@ class RegistrationSerializer(serializers.ModelSerializer):
     club = serializers.SerializerMethodField()
     withdrawn = serializers.BooleanField(read_only=True)
     substitute_for = serializers.SerializerMethodField(help_text="Start number of the player this one replaces.")
+    substitute_for_name = serializers.SerializerMethodField(
+        help_text="Name of the player whose seat he took over (every list says \"für <Name>\"), or null.")
+    display_name = serializers.SerializerMethodField(
+        help_text="The name as every list shows it: \"Quirin Ächter (für Xaver Bräu)\" for a substitute.")
+    fee_due = serializers.BooleanField(read_only=True, help_text="False: no entry fee is due (a substitute taking "
+                                                                 "over a paid seat, the desk's default).")
+    left_during_round = serializers.BooleanField(
+        read_only=True, help_text="He left while round withdrawn_after_round was under way (\"ausgeschieden in Runde r\").")
 
     class Meta:
         model = Registration
         fields = [
             "start_number", "player_id", "first_name", "last_name", "name", "club", "paid", "checked_in",
-            "withdrawn", "withdrawn_after_round", "substitute_for",
+            "withdrawn", "withdrawn_after_round", "substitute_for", "substitute_for_name", "display_name", "fee_due",
+            "left_during_round",
         ]
         read_only_fields = fields
 
@@ -42,6 +52,13 @@ class RegistrationSerializer(serializers.ModelSerializer):
     def get_substitute_for(self, registration: Registration) -> Optional[int]:  # noqa: UP045 (schema hint)
         original = registration.substitute_for
         return original.start_number if original else None
+
+    def get_substitute_for_name(self, registration: Registration) -> Optional[str]:  # noqa: UP045 (schema hint)
+        original = registration.substitute_for
+        return original.player.name if original else None
+
+    def get_display_name(self, registration: Registration) -> str:
+        return name_with_substitute(registration.player.name, self.get_substitute_for_name(registration) or "")
 
 
 class RegistrationCreateSerializer(serializers.Serializer):
@@ -337,6 +354,30 @@ class PlayerRoundSerializer(serializers.Serializer):
     games = PlayerGameSerializer(many=True)
     total = serializers.IntegerField()
     confirmed = serializers.BooleanField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    start_number = serializers.IntegerField()
+    name = serializers.CharField(help_text="With start number (and club) where two share a name.")
+    club = serializers.CharField()
+    substitute_for = serializers.CharField(allow_null=True, help_text="Name of the player whose seat and points he "
+                                                                      "took over, or null.")
+    display_name = serializers.CharField(help_text="\"Quirin Ächter (für Xaver Bräu)\" for a substitute.")
+    points = serializers.IntegerField()
+    won_solos = serializers.IntegerField()
+    lost_solos = serializers.IntegerField()
+    round_points = serializers.ListField(child=serializers.IntegerField(), help_text="Per round, 1 first.")
+    tie_note = serializers.CharField(allow_null=True, help_text="Which tie-break put him above the next, or null.")
+    mark = serializers.CharField(allow_null=True, help_text="Fewer games than the round's, or left during the "
+                                                            "tournament (\"ausgeschieden in Runde 2\"), or null.")
+
+
+class StandingsSerializer(serializers.Serializer):
+    round = serializers.IntegerField(allow_null=True, help_text="null: the overall list.")
+    computed_at = serializers.DateTimeField(allow_null=True)
+    final = serializers.BooleanField(help_text="The tournament is finished: the list is the Endstand.")
+    rows = StandingsRowSerializer(many=True)
 
 
 class PlayerRankSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ urlpatterns = [
     path(tournament + "registrations/", organiser.RegistrationListView.as_view(), name="registrations"),
     path(tournament + "registrations/<int:start_number>/", organiser.RegistrationDetailView.as_view(),
          name="registration"),
+    path(tournament + "standings/", organiser.StandingsView.as_view(), name="standings"),
     path(tournament + "rounds/", organiser.RoundListView.as_view(), name="rounds"),
     path(rnd, organiser.RoundDetailView.as_view(), name="round"),
     path(rnd + "publish/", organiser.RoundPublishView.as_view(), name="round_publish"),

@@ -96,8 +96,12 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
 def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bool) -> list[dict[str, Any]]:
     tables = list(Table.objects.filter(round__tournament=tournament).select_related("round").order_by("round__number", "number"))
     seats: dict[int, dict[str, int]] = {}
+    shared: dict[int, dict[str, dict[str, int]]] = {}  # who played which games of a seat (version 2)
     for seat in Seat.objects.filter(round__tournament=tournament).order_by("table_id", "number"):
         seats.setdefault(seat.table_id, {})[str(seat.number)] = start_numbers[seat.registration_id]
+        if seat.earlier_id and seat.since_game and seat.since_game > 1:
+            shared.setdefault(seat.table_id, {})[str(seat.number)] = {
+                "from_game": seat.since_game, "before": start_numbers[seat.earlier_id]}
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(table__round__tournament=tournament).order_by("table_id", "number"):
         hands.setdefault(hand.table_id, []).append(hand)
@@ -112,14 +116,14 @@ def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bo
             "number": rnd.number,
             "status": rnd.status,
             "seed": rnd.seed,
-            "tables": [_table(table, seats, hands, with_keys, confirmed.get(table.pk, []))
+            "tables": [_table(table, seats, hands, with_keys, confirmed.get(table.pk, []), shared.get(table.pk))
                        for table in tables if table.round_id == rnd.pk],
         })
     return rounds
 
 
 def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]],
-           with_keys: bool, confirmed: list[int] = ()) -> dict[str, Any]:
+           with_keys: bool, confirmed: list[int] = (), shared: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "number": table.number,
         "seats": seats.get(table.pk, {}),
@@ -133,6 +137,10 @@ def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list
         entry["confirmations"] = list(confirmed)
     if table.closed_reason:  # closed by the organiser without every confirmation
         entry["closed_reason"] = table.closed_reason
+    if shared:  # version 2: a substitute sat down mid-round
+        entry["shared_seats"] = shared
+    if table.left():  # version 2: a table of five that played on with four
+        entry["seat_left"], entry["seat_left_from"], entry["games_with_four"] = table.left()
     return entry
 
 

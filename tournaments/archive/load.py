@@ -52,6 +52,8 @@ class _Table:
     paper_totals: dict[str, int] | None = None  # paper mode: each seat's round total, no games
     confirmations: list[int] = field(default_factory=list)  # the seats that confirmed the sheet
     closed_reason: str = ""  # closed by the organiser without every confirmation
+    shared_seats: dict[int, dict[str, int]] = field(default_factory=dict)  # seat -> from_game, before (v2)
+    left: tuple[int, int, int] | None = None  # a table of five that played on with four (v2)
 
 
 @dataclass
@@ -177,8 +179,22 @@ def _table(t: dict, path: str, expected_number: int, rules: Ruleset, players: se
         if seat in confirmations:
             raise ArchiveError(f"{path}.confirmations[{i}]", f"seat {seat} confirmed twice")
         confirmations.append(seat)
+    shared: dict[int, dict[str, int]] = {}
+    for key, value in t["shared_seats"].items():
+        if not key.isdigit() or int(key) not in seats:
+            raise ArchiveError(f"{path}.shared_seats", f"names seat {key}, which the table does not have")
+        if value["before"] not in players:
+            raise ArchiveError(f"{path}.shared_seats.{key}.before", f"no player has start number {value['before']}")
+        shared[int(key)] = dict(value)
+    left = (t["seat_left"], t["seat_left_from"], t["games_with_four"])
+    if any(value is not None for value in left):
+        if None in left:
+            raise ArchiveError(f"{path}.seat_left", "seat_left, seat_left_from and games_with_four go together")
+        if size != 5 or left[0] not in seats:
+            raise ArchiveError(f"{path}.seat_left", "only a seat of a table of five can be left empty")
     return _Table(number=number, seats=seats, hands=hands, entry_key=t["entry_key"], paper_totals=paper_totals,
-                  confirmations=confirmations, closed_reason=t["closed_reason"])
+                  confirmations=confirmations, closed_reason=t["closed_reason"], shared_seats=shared,
+                  left=left if left[0] is not None else None)
 
 
 def _paper_totals(value: dict[str, int] | None, path: str, rules: Ruleset, size: int,
@@ -273,14 +289,18 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
             # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
             keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
             extra = {"entry_key": t.entry_key} if keep_key else {}
-            complete = len(t.confirmations) >= len(t.seats) or bool(t.closed_reason) or t.paper_totals is not None
+            complete = (len(t.confirmations) >= len(t.seats) - (t.left is not None) or bool(t.closed_reason)
+                        or t.paper_totals is not None)
+            left = dict(zip(("seat_left", "seat_left_from", "games_with_four"), t.left or (None, None, None)))
             table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), paper_totals=t.paper_totals,
                                          closed_reason=t.closed_reason,
-                                         completed_at=timezone.now() if complete else None, **extra)
+                                         completed_at=timezone.now() if complete else None, **left, **extra)
             TableConfirmation.objects.bulk_create(TableConfirmation(table=table, seat=seat, device="archive")
                                                   for seat in t.confirmations)
             Seat.objects.bulk_create(
-                Seat(table=table, round=rnd, number=seat, registration=registrations[start_number])
+                Seat(table=table, round=rnd, number=seat, registration=registrations[start_number],
+                     since_game=t.shared_seats.get(seat, {}).get("from_game"),
+                     earlier=registrations[t.shared_seats[seat]["before"]] if seat in t.shared_seats else None)
                 for seat, start_number in sorted(t.seats.items())
             )
             Hand.objects.bulk_create(

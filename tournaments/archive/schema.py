@@ -22,7 +22,7 @@ from rest_framework.settings import api_settings
 from scoring.rules import RuleError, ruleset_from_dict
 
 from ..models import Round, Table, Tournament
-from .version import FORMAT, VERSION
+from .version import FORMAT, READABLE
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 KEY_RE = re.compile(r"^[-a-zA-Z0-9_]+$")  # entry and personal keys: URL-safe characters only
@@ -141,6 +141,25 @@ class Exactly(serializers.Field):
         return data
 
     def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class Version(serializers.Field):
+    """The archive's version: one the importer reads (``version.READABLE``)."""
+
+    default_error_messages = {**_MISSING}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = f"must be one of {', '.join(map(str, READABLE))} (the versions this server reads)"
+        self.error_messages["null"] = self.message
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int or data not in READABLE:
+            raise serializers.ValidationError(self.message)
+        return data
+
+    def to_representation(self, value: int) -> int:
         return value
 
 
@@ -305,6 +324,14 @@ class HandSchema(Schema):
         return {**value, "record": {key: v for key, v in data.items() if key not in HAND_KEYS}}
 
 
+class SharedSeatSchema(Schema):
+    """Version 2: a seat a substitute took over mid-round: he played it from game ``from_game``, the games
+    before were ``before``'s (a start number)."""
+
+    from_game = WholeNumber(2, SMALL_MAX)
+    before = WholeNumber(1, INT_MAX)
+
+
 class TableSchema(Schema):
     number = WholeNumber(1, SMALL_MAX)
     seats = SeatMap()
@@ -313,6 +340,12 @@ class TableSchema(Schema):
     paper_totals = Object(child=WholeNumber(-Table.PAPER_TOTAL_MAX, Table.PAPER_TOTAL_MAX), allow_null=True, default=None)  # paper mode: no games
     confirmations = Items(child=WholeNumber(lo=1), default=list)  # at most the table's size: checked with it
     closed_reason = Text(blank=True, max_length=300, default="")
+    # version 2: who played which games of a seat (keyed by seat, like ``seats``)
+    shared_seats = Object(child=SharedSeatSchema(), default=dict)
+    # version 2: a table of five that played on with four: the empty seat, from which game, the round's games
+    seat_left = WholeNumber(1, 5, allow_null=True, default=None)
+    seat_left_from = WholeNumber(1, SMALL_MAX, allow_null=True, default=None)
+    games_with_four = WholeNumber(1, SMALL_MAX, allow_null=True, default=None)
 
 
 class RoundSchema(Schema):
@@ -351,7 +384,7 @@ class AuditSchema(Schema):
 
 class ArchiveSchema(Schema):
     format = Exactly(FORMAT)
-    version = Exactly(VERSION)
+    version = Version()
     exported_at = Anything(allow_null=True)
     tournament = TournamentSchema()
     rules = Rules()

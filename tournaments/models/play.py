@@ -56,6 +56,18 @@ class Table(models.Model):
     reconfirm_game = models.PositiveSmallIntegerField(_("game changed after confirmation"), null=True, blank=True)
     # The organiser closed the table without every confirmation (a player left, a game is missing): why.
     closed_reason = models.CharField(_("closed by the organiser because"), max_length=300, blank=True)
+    # A table of five that lost a player plays on with four (rules.md section 2): from game
+    # ``seat_left_from`` the seat ``seat_left`` sits out every game and nobody else does.
+    seat_left = models.PositiveSmallIntegerField(_("seat left empty"), null=True, blank=True)
+    seat_left_from = models.PositiveSmallIntegerField(_("with four from game"), null=True, blank=True)
+    # ...and its round then has this many games (``scoring.rules.table.games_with_four``).
+    games_with_four = models.PositiveSmallIntegerField(_("games of the round with four"), null=True, blank=True)
+
+    def left(self) -> tuple[int, int, int] | None:
+        """(the empty seat, the first game with four, the round's games) once it plays on with four."""
+        if self.seat_left is None or self.seat_left_from is None or self.games_with_four is None:
+            return None
+        return self.seat_left, self.seat_left_from, self.games_with_four
 
     class Meta:
         verbose_name = _("table")
@@ -77,6 +89,13 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField(_("seat"))
     registration = models.ForeignKey(
         Registration, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    # Who played which games (rules.md section 2, a substitute mid-round): ``registration`` plays this
+    # seat from game ``since_game``; the games before were ``earlier``'s. Both empty: his from game 1.
+    since_game = models.PositiveSmallIntegerField(_("plays from game"), null=True, blank=True)
+    earlier = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("played the games before"),
     )
 
     class Meta:

@@ -28,6 +28,7 @@ class RulesSheet:
     entry_fee: str
     rules: tuple[tuple[str, str], ...]  # (label, value)
     examples: tuple[tuple[str, str, str], ...]  # (game, declarer, each opponent)
+    night: tuple[str, ...] = ()  # a player who leaves, a table that stops early (``rules_text.night_rules``)
 
 
 TITLE = ParagraphStyle("rules-title", fontName=BOLD, fontSize=18, leading=22, spaceAfter=2 * mm)
@@ -59,6 +60,9 @@ def render_rules_sheet(data: RulesSheet) -> bytes:
         Table([[Paragraph(escape(label), CELL), Paragraph(escape(value), CELL)] for label, value in data.rules],
               colWidths=[width * 0.55, width * 0.45], style=TableStyle(GRID)),
     ]
+    if data.night:
+        story.append(Paragraph(escape(_("When a player leaves or a table stops early")), HEADING))
+        story += [Paragraph(escape(text), LEAD) for text in data.night]
     if data.examples:
         head = [_("Game (seat 1 plays)"), _("declarer"), _("each opponent")]
         rows = [head] + [list(row) for row in data.examples]

@@ -81,6 +81,7 @@ class ScoreSheet:
     zero_sum: bool = True  # plus/minus scoring: the totals add up to 0
     paper_totals: bool = False  # the totals were entered from the paper sheet, without games
     closed_reason: str = ""  # the organiser closed the table (before its last game, perhaps): why
+    changes: tuple[str, ...] = ()  # who played which games where a seat changed (``selectors.tables.seat_changes``)
 
 
 # --- the form, in millimetres from the top left corner of an A4 page -------------------------
@@ -102,6 +103,7 @@ TOTAL_ROW_H = 7.0
 FOOT_ROW_H = 5.5  # won solos, Reuegeld, Weitergeld
 CHECK_H = 6.5
 SIGNATURE_H = 9.0  # per signature line, two side by side
+CHANGE_H = 4.5  # per line saying who played which games of a changed seat
 
 # Left columns: game number, dealer, contract, declarer, partner, Augen, Laufende.
 COL_NUMBER = 7.0
@@ -148,7 +150,8 @@ class _Layout:
 
 def _footer_height(sheet: ScoreSheet) -> float:
     rows = 2 + (1 if sheet.redeal else 0)
-    return TOTAL_ROW_H + rows * FOOT_ROW_H + CHECK_H + math.ceil(sheet.size / 2) * SIGNATURE_H + 2.0
+    return (TOTAL_ROW_H + rows * FOOT_ROW_H + CHECK_H + math.ceil(sheet.size / 2) * SIGNATURE_H + 2.0
+            + CHANGE_H * len(sheet.changes))  # who played which games of a changed seat
 
 
 def _layout(sheet: ScoreSheet) -> _Layout:
@@ -530,6 +533,12 @@ def _draw_footer(canv: Canvas, sheet: ScoreSheet, layout: _Layout, top: float) -
         caption = _("Signature seat %(seat)d: %(name)s (no. %(number)d)") % {
             "seat": player.seat, "name": player.name, "number": player.start_number}
         canv.drawString(_x(x0 + 2), _y(line_y + 2.6), caption)
+    # who played which games where a seat changed (a substitute, a table that played on with four)
+    y += (len(sheet.players) + 1) // 2 * SIGNATURE_H + 2
+    for text in sheet.changes:
+        canv.setFont(REGULAR, fit_size(text, REGULAR, 8, CONTENT_W * mm))
+        canv.drawString(_x(left), _y(y + 3.5), text)
+        y += CHANGE_H
 
 
 def render_score_sheets(sheets: Iterable[ScoreSheet], *, title: str | None = None) -> bytes:

@@ -39,6 +39,7 @@ ACTIONS = {
     "table_confirm_for": gettext_lazy("Confirmed for a player"),
     "table_close": gettext_lazy("Table closed with a reason"),
     "table_reopen": gettext_lazy("Table reopened"),
+    "table_four": gettext_lazy("Table of five plays on with four"),
     "series_create": gettext_lazy("Series created"),
     "series_update": gettext_lazy("Series changed"),
     "series_tournament_add": gettext_lazy("Tournament added to a series"),
@@ -210,6 +211,10 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
         e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")),
     "table_close": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s closed by the organiser")),
     "table_reopen": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s reopened by the organiser")),
+    "table_four": lambda e: _("Round %(round)s, table %(table)s plays on with four from game %(game)s (%(who)s "
+                              "left seat %(seat)s)") % {
+        "round": _after(e, "round", "?"), "table": _after(e, "table", "?"), "game": _after(e, "from_game", "?"),
+        "seat": _after(e, "seat", "?"), "who": (e.before or {}).get("player", "?")},
     "tournament.table_cards_renew": lambda e: _("New table cards: the cards printed before no longer open a table"),
     "series_create": lambda e: _("Series %(name)s created") % {"name": e.subject},
     "series_update": lambda e: _("Series %(name)s changed") % {"name": e.subject},

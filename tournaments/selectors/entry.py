@@ -10,7 +10,7 @@ from scoring.rules import table as table_rules
 
 from ..models import Hand, Round, Seat, Table, Tournament
 from .rows import columns, first_row, made
-from .tables import confirmed_from_one_device, hand_partner
+from .tables import confirmed_from_one_device, dealer_now, hand_partner, seat_changes
 
 
 _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
@@ -90,6 +90,8 @@ class TableSheet:
     confirmations: list[int]
     complete: bool
     one_device: bool = False  # every seat confirmed from the same device (``tables.confirmed_from_one_device``)
+    changes: tuple[str, ...] = ()  # who played which games where a seat changed (``tables.seat_changes``)
+    dealing: int | None = None  # at a table that plays on with four: who deals the next game
 
 
 def table_sheet(table: Table) -> TableSheet:
@@ -99,7 +101,7 @@ def table_sheet(table: Table) -> TableSheet:
     confirmed_by = list(table.confirmations.order_by("seat").values_list("seat", "device_id"))
     confirmed = [seat for seat, _device in confirmed_by]
     devices = [device for _seat, device in confirmed_by]
-    seats_here = list(table.seats.select_related("registration__player__club").order_by("number"))
+    seats_here = list(table.seats.select_related("registration__player__club", "earlier__player").order_by("number"))
     size = table.size
     if table.paper_totals is not None:
         totals = {str(s): int(table.paper_totals.get(str(s), 0)) for s in range(1, size + 1)}
@@ -109,7 +111,7 @@ def table_sheet(table: Table) -> TableSheet:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
     sequence = table_rules.table_sequence([(hand.number, hand.thrown_in) for hand in hands], table_size=size,
-                                          games_per_round=rnd.tournament.ruleset.games_per_round)
+                                          games_per_round=rnd.tournament.ruleset.games_per_round, left=table.left())
     paper = table.paper_totals is not None  # a table that played on paper has no next game
     return TableSheet(
         table=table, round_number=rnd.number, round_status=rnd.status,
@@ -127,6 +129,8 @@ def table_sheet(table: Table) -> TableSheet:
         confirmations=confirmed,
         one_device=confirmed_from_one_device(size, len(confirmed), min(devices, default=None), max(devices, default=None)),
         complete=table.paper_totals is not None or table.completed_at is not None,
+        changes=seat_changes(table, seats_here),
+        dealing=None if paper else dealer_now(table, sequence.next_number, hands),
     )
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from ..pdf.start_cards import StartCard, StartCards
 from ..pdf.table_cards import TableCard, TableCards
 from .public import namesakes
 from .standings import cash_list, lot_tie_text, name_with_substitute, prize_list, standings_view, tie_note
-from .tables import hand_partner, tournament_games_required
+from .tables import hand_partner, seat_changes, tournament_games_required
 
 DEFAULT_URL_BASE = "http://127.0.0.1:8000"
 ENTRY_PATH = "/tisch/{key}/"
@@ -60,7 +60,7 @@ def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
     grouped: dict[int, list[Seat]] = defaultdict(list)
     for seat in (Seat.objects.filter(table__in=[t.pk for t in tables])
-                 .select_related("registration__player").order_by("table_id", "number")):
+                 .select_related("registration__player", "earlier__player").order_by("table_id", "number")):
         grouped[seat.table_id].append(seat)
     return grouped
 
@@ -102,7 +102,8 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
         number = slot.number
         hand = by_number.get(number)
         if hand is None:  # not entered yet (or a deleted game's gap): a line to fill in
-            rows.append(SheetRow(number=number, dealer=slot.dealer))
+            left = table.left()  # playing on with four: the empty seat "sits out" every game from then on
+            rows.append(SheetRow(number=number, dealer=left[0] if left and number >= left[1] else slot.dealer))
             continue
         score = stored_score(hand) if hand.outcome else None  # the outcome stored with the game, never rescored
         if hand.thrown_in:
@@ -152,12 +153,13 @@ def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]],
             hands[hand.table_id].append(hand)
     sheets = []
     for table in tables:
-        games = tournament_games_required(tournament, table.size)
+        games = table.games_with_four or tournament_games_required(tournament, table.size)
         common = dict(
             tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
             table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
             entry_url=entry_url(url_base, table.entry_key), filled=filled, redeal=rules.all_pass == "redeal",
             zero_sum=not rules.plus_only, closed_reason=table.closed_reason if filled else "",
+            changes=seat_changes(table, seats[table.pk]) if filled else (),
         )
         if not filled:
             sheets.append(ScoreSheet(rows=_blank_rows(table.size, games), **common))

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 
 import orjson
-from django.db import connection, connections
+from django.db import connection, connections, models
 from django.db.models import Count, Exists, Max, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.db.models.fields.json import KT
@@ -82,16 +82,27 @@ def _fetched(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-def substitutions(tournament_id: int) -> tuple[int, Accounts]:
-    """How many substitutes there are, and whose points they hold (a small read: substitutes only)."""
+def substitutions(tournament_id: int, *, frozen: bool = False) -> tuple[int, Accounts]:
+    """How many substitutes there are, and whose points they hold (a small read: substitutes only).
+    ``frozen`` (ruleset ``substitute_points``): nobody takes over anyone's points."""
     pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
                  .values_list("pk", "substitute_for_id").order_by())
-    return len(pairs), _accounts(pairs)
+    return len(pairs), Accounts() if frozen else _accounts(pairs)
 
 
-def player_accounts(tournament_id: int) -> tuple[Accounts, dict[int, PlayerInfo]]:
-    """registration id -> the registration holding its points (a substitute takes them over)."""
-    return player_accounts_of(registration_rows(tournament_id))
+def points_frozen(rules) -> bool:
+    """rules.md section 2's option: a leaving player's points are frozen, his substitute plays for the table only."""
+    return rules.substitute_points == "frozen"
+
+
+def player_accounts(tournament_id: int, *, frozen: bool = False) -> tuple[Accounts, dict[int, PlayerInfo]]:
+    """registration id -> the registration holding its points (a substitute takes them over, unless ``frozen``)."""
+    return player_accounts_of(registration_rows(tournament_id), frozen=frozen)
+
+
+def unranked_substitutes(info: dict[int, PlayerInfo], rules) -> set[int]:
+    """The substitutes who have no rank of their own (ruleset ``substitute_points = frozen``)."""
+    return {pk for pk, player in info.items() if player.substitute_for} if points_frozen(rules) else set()
 
 
 def registration_rows(tournament_id: int) -> list[tuple]:
@@ -101,8 +112,8 @@ def registration_rows(tournament_id: int) -> list[tuple]:
         "player__club__name", "club_name").order_by())
 
 
-def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInfo]]:
-    """The accounts and each player's PlayerInfo from ``registration_rows``."""
+def player_accounts_of(regs: list[tuple], *, frozen: bool = False) -> tuple[Accounts, dict[int, PlayerInfo]]:
+    """The accounts and each player's PlayerInfo from ``registration_rows`` (``frozen``: everyone holds his own)."""
     info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
                               club_label(said, club), ""))
             for pk, number, _sub_for, first, last, club, said in regs}
@@ -113,7 +124,7 @@ def player_accounts_of(regs: list[tuple]) -> tuple[Accounts, dict[int, PlayerInf
     pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
     for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
         info[pk] = info[pk]._replace(substitute_for=info[sub_for].name)
-    return _accounts(pairs), info
+    return Accounts() if frozen else _accounts(pairs), info
 
 
 _player_info = functools.partial(tuple.__new__, PlayerInfo)  # 4,000 at once, without the Python-level __new__
@@ -206,20 +217,47 @@ def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_o
         played = sorted(games.get(pk, ()), key=lambda game: game[0])
         totals = {int(seat): total for seat, total in (paper or {}).items()}
         results[pk] = table_result(rnd, number, seats[pk], played, paper_totals=totals)
-    return _closed_early(tournament_id, results)
+    return _closed_early(tournament_id, results, account)
 
 
-def _closed_early(tournament_id: int, results: dict[int, TableResult]) -> dict[int, TableResult]:
+def _shared_seats(tournament_id: int, results: dict[int, TableResult], account) -> dict[int, TableResult]:
+    """The tables where a substitute sat down mid-round (``Seat.since_game``): the games before are the
+    earlier player's (``rules.standings.table_result``'s ``earlier``), read again game by game. One small
+    read: the shared seats of the tournament (usually none)."""
+    shared: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for table_id, seat, since, earlier in (Seat.objects.filter(round__tournament_id=tournament_id, earlier__isnull=False,
+                                                               since_game__gt=1)
+                                           .values_list("table_id", "number", "since_game", "earlier_id").order_by()):
+        if table_id in results:
+            shared[table_id][seat] = (since, account.get(earlier, earlier))
+    if not shared:
+        return results
+    games: dict[int, list] = defaultdict(list)
+    for table_id, number, outcome in (Hand.objects.filter(table_id__in=list(shared))
+                                      .values_list("table_id", "number", "outcome").order_by("table_id", "number")):
+        games[table_id].append((number, outcome_from_dict(outcome)))
+    paper = dict(Table.objects.filter(pk__in=list(shared)).values_list("pk", "paper_totals"))
+    for pk, earlier in shared.items():
+        old = results[pk]
+        seats = {seat: player for seat, player in old.seats.items() if seat > 0}
+        totals = {int(seat): total for seat, total in (paper.get(pk) or {}).items()}
+        results[pk] = table_result(old.round, old.table, seats, games[pk], paper_totals=totals, earlier=earlier)
+    return results
+
+
+def _closed_early(tournament_id: int, results: dict[int, TableResult], account) -> dict[int, TableResult]:
     """The tables the organiser closed before their last game, their points as the ruleset says
     (``rules.standings.closed_early``: as played, or scaled to the full round). One small read: the
-    closed tables of the tournament (usually none)."""
+    closed tables of the tournament (usually none). Seats shared by a substitute are split first."""
+    results = _shared_seats(tournament_id, results, account)
     closed = [row for row in Table.objects.filter(round__tournament_id=tournament_id).exclude(closed_reason="")
               .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-              .values_list("pk", "size", "played").order_by() if row[0] in results]
+              .values_list("pk", "size", "played", "games_with_four").order_by() if row[0] in results]
     if closed:
         rules = Tournament.objects.only("rules").get(pk=tournament_id).ruleset
-        for pk, size, played in closed:
-            results[pk] = closed_early(results[pk], played, games_required(rules.games_per_round, size), rules)
+        for pk, size, played, with_four in closed:
+            required = with_four or games_required(rules.games_per_round, size)
+            results[pk] = closed_early(results[pk], played, required, rules)
     return results
 
 
@@ -334,7 +372,7 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callab
         items += found
     no_money = ()
     get_money = money.get
-    return _closed_early(tournament_id, {
+    return _closed_early(tournament_id, account=account, results={
         pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
         for pk, rnd, number, seats, totals, won, lost in tables})
 
@@ -380,15 +418,16 @@ def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[i
 def table_results(tournament, *, closed_only: bool = False, account: dict[int, int] | None = None) -> list[TableResult]:
     """Every table of the tournament's rounds (in round and table order), from the games' stored outcomes."""
     if account is None:
-        account, _info = player_accounts(tournament.pk)
+        account, _info = player_accounts(tournament.pk, frozen=points_frozen(tournament.ruleset))
     results = table_results_summed(tournament.pk, account=account, closed_only=closed_only)
     return sorted(results.values(), key=lambda t: (t.round, t.table))
 
 
 def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
-    account, info = player_accounts(tournament.pk)
+    rules = tournament.ruleset
+    account, info = player_accounts(tournament.pk, frozen=points_frozen(rules))
     result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
-                               tournament.ruleset, lot_seed=tournament.lot_seed)
+                               rules, lot_seed=tournament.lot_seed, unranked=unranked_substitutes(info, rules))
     return result, info
 
 
@@ -654,27 +693,46 @@ def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
         tables = tables.filter(round__number=round)
     rules = tournament.ruleset
     short = {}
-    for pk, number, table, size, played, reason in (
+    for pk, number, table, size, played, reason, with_four in (
             tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-            .values_list("pk", "round__number", "number", "size", "played", "closed_reason")
+            .values_list("pk", "round__number", "number", "size", "played", "closed_reason", "games_with_four")
             .order_by("round__number", "number")):
-        required = games_required(rules.games_per_round, size)
+        required = with_four or games_required(rules.games_per_round, size)
         if played < required:
             facts = {"round": number, "played": played, "required": required, "table": table, "reason": reason}
             short[pk] = (gettext("Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
                                  "(table %(table)d: %(reason)s)") if rules.closed_table_points == "scaled" else
                          gettext("Round %(round)d: %(played)d of %(required)d games (table %(table)d: %(reason)s)")
                          ) % facts
-    if not short:
-        return {}
-    _count, account = substitutions(tournament.pk)
-    seats = list(Seat.objects.filter(table_id__in=short).values_list("table_id", "registration_id").order_by())
-    numbers = dict(Registration.objects.filter(pk__in={account[reg] for _t, reg in seats})
-                   .values_list("pk", "start_number"))
     marks: dict[int, list[str]] = defaultdict(list)
-    for table_id, reg in sorted(seats, key=lambda seat: list(short).index(seat[0])):
-        marks[numbers[account[reg]]].append(short[table_id])
+    if short:
+        _count, account = substitutions(tournament.pk, frozen=points_frozen(rules))
+        seats = list(Seat.objects.filter(table_id__in=short).values_list("table_id", "registration_id").order_by())
+        numbers = dict(Registration.objects.filter(pk__in={account[reg] for _t, reg in seats})
+                       .values_list("pk", "start_number"))
+        for table_id, reg in sorted(seats, key=lambda seat: list(short).index(seat[0])):
+            marks[numbers[account[reg]]].append(short[table_id])
+    for number, text in left_marks(tournament).items():
+        marks[number].insert(0, text)
     return {number: "; ".join(texts) for number, texts in marks.items()}
+
+
+def left_marks(tournament) -> dict[int, str]:
+    """Start number -> "ausgeschieden in Runde 2 (Punkte eingefroren)" for every player who left and keeps a
+    row of his own with fewer games: whose substitute plays for the table only (ruleset
+    ``substitute_points = frozen``), or who left a table of five that played on with four. One small read."""
+    frozen = points_frozen(tournament.ruleset)
+    at_five = Q(left_during_round=True, seats__table__seat_left__isnull=False,
+                seats__number=models.F("seats__table__seat_left"), seats__round__number=models.F("withdrawn_after_round"))
+    leavers = Registration.objects.filter(Q(substituted_by__isnull=False) | at_five if frozen else at_five,
+                                          tournament=tournament, withdrawn_after_round__gte=1)
+    marks = {}
+    for number, after, during, substituted in (leavers.values_list("start_number", "withdrawn_after_round",
+                                                                   "left_during_round", "substituted_by")
+                                               .distinct().order_by()):
+        text = (gettext("left in round %(round)d") if during else gettext("left after round %(round)d")) % {"round": after}
+        marks[number] = text + (" " + gettext("(points frozen)") if frozen and substituted else "")
+    return marks
 
 
 @dataclass(frozen=True)

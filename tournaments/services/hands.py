@@ -71,7 +71,15 @@ def _ruleset(table: Table):
 
 
 def _games_required(table: Table) -> int:
-    return table_rules.games_required(_ruleset(table).games_per_round, table.size)
+    left = table.left()  # a table of five that plays on with four: its round's games then
+    return left[2] if left else table_rules.games_required(_ruleset(table).games_per_round, table.size)
+
+
+def _dealer_at(table: Table, number: int, thrown_in_before: int) -> int:
+    """The seat stored as game ``number``'s dealer: who sits out at a table of five, the empty seat once
+    it plays on with four (``Table.left``)."""
+    left = table.left()
+    return left[0] if left and number >= left[1] else dealer_for(number, thrown_in_before, table.size)
 
 
 def next_game_number(table: Table) -> int:
@@ -81,7 +89,7 @@ def next_game_number(table: Table) -> int:
 
 def _dealer(table: Table, number: int) -> int:
     thrown_in = table.hands.filter(number__lt=number, thrown_in=True).count()
-    return dealer_for(number, thrown_in, table.size)
+    return _dealer_at(table, number, thrown_in)
 
 
 def _score(table: Table, record: dict[str, Any], dealer: int):
@@ -470,7 +478,7 @@ def _record(
     played = entered - thrown_in
     if played >= _games_required(table):  # no more deals, not even a thrown-in one
         raise StateConflict("number", _("All games of this round are entered."), code="round_complete")
-    dealer = dealer_for(number, thrown_in, table.size) if number > last else _dealer(table, number)
+    dealer = _dealer_at(table, number, thrown_in) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
     if score.thrown_in and number <= last:
         raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
@@ -597,7 +605,7 @@ def table_confirm(*, table: Table, seat: int, device: str = "", device_id: str =
     (``TableConfirmation.device_id``), so the table can be told when one device confirmed every seat."""
     table = _locked_table(table)
     _require_open(table, organiser=False, reason="")
-    if seat not in range(1, table.size + 1):
+    if seat not in range(1, table.size + 1) or seat == table.seat_left:
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
     required = _games_required(table)
@@ -614,7 +622,7 @@ def table_confirm(*, table: Table, seat: int, device: str = "", device_id: str =
 
 def table_complete_if_confirmed(table: Table) -> None:
     """Every seat confirmed: the table is complete, and a change notice has been answered."""
-    if table.confirmations.count() >= table.size and table.completed_at is None:
+    if table.confirmations.count() >= table.size - (table.seat_left is not None) and table.completed_at is None:
         table.completed_at = timezone.now()
         table.reconfirm_game = None
         table.save(update_fields=["completed_at", "reconfirm_game"])
@@ -683,7 +691,7 @@ def table_sheet_record(
     for index, raw in enumerate(records):
         record = _clean_record(raw, table.size)
         number += 1
-        dealer = dealer_for(number, thrown_in, table.size)
+        dealer = _dealer_at(table, number, thrown_in)
         try:
             score = hand_score(record, dealer=dealer, rules=rules, table_size=table.size)
         except RuleError as err:

@@ -1,6 +1,8 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.rules import table as table_rules
+
 from ..models import Club, Player, Registration, Round, Seat, Tournament
 from .audit import audit_record, registration_label
 from .errors import ServiceError, StateConflict
@@ -146,8 +148,14 @@ def registration_substitute(*, withdrawn: Registration, player: Player, pays_fee
         tournament=reg.tournament, player=player, paid=False, checked_in=True, substitute_for=reg,
         fee_due=pays_fee, club_name=club_name,
     )
-    # The substitute sits down in the withdrawn player's seat of every round not yet closed.
-    Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).update(registration=substitute)
+    # The substitute sits down in the withdrawn player's seat of every round not yet closed; at a table that
+    # has played games already he plays from the next one, and the games before stay the leaver's (who
+    # played which games: ``Seat.since_game``, ``Seat.earlier``).
+    for seat in Seat.objects.filter(registration=reg).exclude(round__status=Round.Status.CLOSED).select_related("table"):
+        since = table_rules.first_free_number(seat.table.hands.order_by().values_list("number", flat=True))
+        seat.registration = substitute
+        seat.since_game, seat.earlier = (since, reg) if since > 1 else (None, None)
+        seat.save(update_fields=["registration", "since_game", "earlier"])
     tournament_changed(reg.tournament_id)
     audit_record(action="registration.substitute", by=by, tournament=reg.tournament, subject=registration_label(reg),
                  before={"player": registration_label(reg)},

@@ -38,13 +38,15 @@ from scoring.rules.standings import (Standing, StandingsResult, compute_standing
 
 from ..models import HandRevision, Seat, Tournament
 from ..selectors.standings import (IDENTITY, Accounts, PlayerInfo, player_accounts_of, player_identities,
-                                   registration_rows, seating_layout, standing_rows, substitutions,
-                                   table_results_summed, tie_note_row)
+                                   points_frozen, registration_rows, seating_layout, standing_rows,
+                                   substitutions, table_results_summed, tie_note_row, unranked_substitutes)
 
 # How ``parts`` keeps what a merge needs: the seating it was computed for, whose points substitutes
 # hold, the rounds, each player's sort key (``standing_key``) and each table's newest revision. A
 # snapshot written in another format is recomputed at its next change instead of merged.
 PARTS_FORMAT = 3
+# (A tournament whose ruleset freezes a leaving player's points is recomputed at every change once it has a
+# substitute: his seat's games are split by who played them, and a merge does not follow that.)
 
 # Changes commit in an order slightly different from their revision ids; a merge looks back this many
 # revisions behind the newest it reflected, so a change that committed late is still found.
@@ -176,19 +178,21 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tournament_id).only("pk", "version").first()
     layout = seating_layout(tournament_id)
     regs = registration_rows(tournament_id)
+    frozen = points_frozen(tournament.ruleset)
     kept = [_DOCUMENTS.pop(tournament_id, None)]  # the documents kept before, replaced by these
     players: list[tuple[Accounts, dict[int, PlayerInfo]]] = []
 
     def accounts() -> Accounts:  # while the database sums the games
         kept.clear()  # (freeing them is work too: tens of thousands of objects at 4,000 players)
-        players.append(player_accounts_of(regs))
+        players.append(player_accounts_of(regs, frozen=frozen))
         return players[0][0]
 
     revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
     results = table_results_summed(tournament_id, account=accounts, revisions=revs)
     ((account, info),) = players
     result = compute_standings(list(results.values()), tournament.ruleset,  # in round and table order
-                               lot_seed=tournament.lot_seed, with_rounds=False, with_ledger=False)
+                               lot_seed=tournament.lot_seed, with_rounds=False, with_ledger=False,
+                               unranked=unranked_substitutes(info, tournament.ruleset))
     parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
              "rounds": sorted({t.round for t in results.values()}),
              # (4,000 keys and 3,000 tables: keyed by text without a Python loop)
@@ -325,7 +329,10 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     if not stale:
         _keep(tournament_id, (snapshot.pk, snapshot.version), vars(snapshot))  # unchanged: kept as they were
         return None
-    substitutes, account = substitutions(tournament_id)
+    frozen = points_frozen(tournament.ruleset)
+    substitutes, account = substitutions(tournament_id, frozen=frozen)
+    if frozen and substitutes:
+        return standings_recompute(tournament_id=tournament_id)
     if {str(k): v for k, v in account.items()} != parts["accounts"] or not _merged(snapshot, tournament, account, stale):
         return standings_recompute(tournament_id=tournament_id)
     for pk in stale:

@@ -7,12 +7,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.rules.table import games_required
+from scoring.rules.table import games_with_four
 
 from ..models import Round, Table, TableConfirmation
-from .audit import audit_record
+from .audit import audit_record, registration_label
 from .errors import ServiceError, StateConflict
-from .hands import _locked_table, _require_open, table_complete_if_confirmed
+from .hands import _games_required, _locked_table, _require_open, table_complete_if_confirmed
 from .hooks import tournament_changed
 
 ORGANISER_DEVICE = "organiser"
@@ -35,7 +35,7 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     if seat not in seats:
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     played = table.hands.exclude(thrown_in=True).count()
-    required = games_required(table.round.tournament.ruleset.games_per_round, table.size)
+    required = _games_required(table)
     if played < required and table.paper_totals is None:
         raise StateConflict("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
             "played": played, "required": required}, code="games_missing")
@@ -64,6 +64,45 @@ def table_close(*, table: Table, by, reason: str) -> Table:
                  subject=f"{table.round.number}/{table.number}", before=before,
                  after={"round": table.round.number, "table": table.number}, reason=reason)
     tournament_changed(table.round.tournament_id)  # the standings say it (and may scale its points)
+    return table
+
+
+@transaction.atomic
+def table_play_on_with_four(*, table: Table, seat: int, by, reason: str) -> Table:
+    """A table of five loses a player ("spielt zu viert weiter", rules.md section 2): from its next game the
+    four others play on, nobody sits out (the empty seat is what ``Hand.dealer`` names), and the round has
+    ``scoring.rules.table.games_with_four`` games. The player is withdrawn (he left during the round); his
+    games so far count. Logged with the reason."""
+    from .registration import _leave  # the desk's own rule of when a player left
+
+    reason = _reason(reason)
+    table = _locked_table(table)
+    _require_open(table, organiser=False, reason="")
+    if table.size != 5:
+        raise ServiceError("seat", _("Only a table of five plays on with four."), code="not_five")
+    if table.seat_left is not None:
+        raise StateConflict("seat", _("Table %(table)d plays with four already.") % {"table": table.number},
+                            code="with_four")
+    if table.paper_totals is not None:
+        raise StateConflict("table", _("This table's round totals were entered from paper."))
+    here = table.seats.select_related("registration__player", "registration__tournament").filter(number=seat).first()
+    if here is None:
+        raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
+    games = list(table.hands.order_by("number").values_list("number", "dealer", "thrown_in"))
+    table.seat_left, table.seat_left_from = seat, max((number for number, _d, _t in games), default=0) + 1
+    table.games_with_four = games_with_four(table.round.tournament.ruleset.games_per_round,
+                                            [dealer for _n, dealer, thrown_in in games if not thrown_in], seat)
+    table.save(update_fields=["seat_left", "seat_left_from", "games_with_four"])
+    reg = here.registration
+    if not reg.withdrawn:
+        _leave(reg)
+    table.confirmations.filter(seat=seat).delete()
+    table_complete_if_confirmed(table)
+    audit_record(action="table_four", by=by, tournament=table.round.tournament,
+                 subject=f"{table.round.number}/{table.number}", before={"player": registration_label(reg)},
+                 after={"round": table.round.number, "table": table.number, "seat": seat,
+                        "from_game": table.seat_left_from, "games": table.games_with_four}, reason=reason)
+    tournament_changed(table.round.tournament_id, table.pk)
     return table
 
 

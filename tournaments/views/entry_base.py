@@ -180,7 +180,8 @@ def page_context(
         "editing": editing, "number": number, "dealer": dealer, "sits_out": sits_out,
         "form_action": mode.urls.game(editing.number) if editing is not None else mode.urls.record,
         "delete_url": mode.urls.delete(editing.number) if editing is not None else "",
-        "dealer_name": entry.names.get(dealer or 0, ""),
+        # at a table that plays on with four the stored dealer is the empty seat: who deals is sheet.dealing
+        "dealer_name": entry.names.get((sheet.dealing if editing is None and sheet.dealing else dealer) or 0, ""),
         "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
             number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN
             and not entry.closed_reason)),

@@ -25,6 +25,7 @@ from ..forms_setup import RulesForm
 from ..forms_signup import MatchForm, SignUpForm, SignUpOptionsForm
 from ..models import SignUp, Tournament
 from ..pdf.rules_sheet import RulesSheet, render_rules_sheet
+from ..rules_text import night_rules
 from ..qr import qr_svg
 from ..ratelimit import signup_allowed
 from ..http import error_status
@@ -180,7 +181,8 @@ def rules_sheet_data(tournament: Tournament) -> RulesSheet:
     if options.start_time:
         when += ", " + date_format(options.start_time, "TIME_FORMAT")
     return RulesSheet(tournament=tournament.name, club=tournament.club.name, when=when, venue=tournament.venue,
-                      entry_fee=euro(tournament.entry_fee_cents), rules=rules, examples=examples)
+                      entry_fee=euro(tournament.entry_fee_cents), rules=rules, examples=examples,
+                      night=night_rules(tournament.ruleset))
 
 
 @require_GET

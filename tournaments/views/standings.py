@@ -113,7 +113,8 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
             "standings": [
                 {**{key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
                                               "lost_solos", "round_points", "note")},
-                 "substitute_for": row.get("substitute_for") or None}
+                 "substitute_for": row.get("substitute_for") or None,
+                 "mark": view.short.get(row["start_number"])}  # fewer games, or left in round r
                 for row in view.rows
             ],
         }, json_dumps_params={"ensure_ascii": False, "indent": 1})
@@ -124,12 +125,14 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         if view.stale_note:  # first, where a reader looks: the list is behind, and since when
             writer.writerow([view.stale_note])
         rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
+        marks = [_("Note")] if view.short else []  # fewer games, or left in round r: a column only when someone has one
         writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
-                         _("Lost solos"), *rounds])
+                         _("Lost solos"), *rounds, *marks])
         for row in view.rows:
             writer.writerow([row["rank"], row["start_number"],
                              name_with_substitute(row["name"], row.get("substitute_for") or ""), row["club"], row["points"],
-                             row["won_solos"], row["lost_solos"], *row["round_points"]])
+                             row["won_solos"], row["lost_solos"], *row["round_points"],
+                             *([view.short.get(row["start_number"], "")] if marks else [])])
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
 

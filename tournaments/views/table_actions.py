@@ -6,10 +6,11 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms_tables import ConfirmForForm, TableCloseForm, TableReopenForm, action_forms, unconfirmed_seats
+from ..forms_tables import (ConfirmForForm, TableCloseForm, TableFourForm, TableReopenForm, action_forms, seated,
+                           unconfirmed_seats)
 from ..models import Table
 from ..services.errors import ServiceError
-from ..services.tables import table_close, table_confirm_for, table_reopen
+from ..services.tables import table_close, table_confirm_for, table_play_on_with_four, table_reopen
 from . import entry_base as entry
 from .paper import TEMPLATE, _table, paper_mode
 
@@ -52,6 +53,24 @@ def close(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
             messages.success(request, _("Table %(table)d is closed.") % {"table": table.number})
             return redirect("tournaments:paper", slug, table.pk)
     return _again(request, table, close=form)
+
+
+@login_required
+@require_POST
+def four(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """A table of five lost a player: it plays on with four (``table_play_on_with_four``)."""
+    table = _table(request, slug, table_id)
+    form = TableFourForm(request.POST, seats=seated(table), prefix="four")
+    if form.is_valid():
+        try:
+            table_play_on_with_four(table=table, seat=form.cleaned_data["seat"], by=request.user,
+                                    reason=form.cleaned_data["reason"])
+        except ServiceError as err:
+            form.add_error(err.field if err.field in form.fields else None, err.message)
+        else:
+            messages.success(request, _("Table %(table)d plays on with four.") % {"table": table.number})
+            return redirect("tournaments:paper", slug, table.pk)
+    return _again(request, table, four=form)
 
 
 @login_required

@@ -24,4 +24,5 @@ urlpatterns = [
     path("o/<slug:slug>/tisch/<int:table_id>/bestaetigen/", table_actions.confirm_for, name="table_confirm_for"),
     path("o/<slug:slug>/tisch/<int:table_id>/schliessen/", table_actions.close, name="table_close"),
     path("o/<slug:slug>/tisch/<int:table_id>/oeffnen/", table_actions.reopen, name="table_reopen"),
+    path("o/<slug:slug>/tisch/<int:table_id>/zu-viert/", table_actions.four, name="table_four"),
 ]
