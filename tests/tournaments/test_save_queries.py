@@ -1,8 +1,8 @@
 """A saved game costs a fixed, small number of queries, whatever the tournament's size.
 
 The save itself (``hand_record``, the one save of every entry point): the table's lock, after it the
-round's status, the table's games summed up and whether anybody confirmed, then the game and its
-revision. Through the tablet API the key lookup comes first. After the commit the embedded default
+round's status and the table's games summed up, then the game and its revision, and whether anybody had
+confirmed (whose confirmations the new game clears). Through the tablet API the key lookup comes first. After the commit the embedded default
 merges the one table into the standings, also in a fixed number of queries: never a whole-tournament
 recompute.
 """
@@ -66,7 +66,7 @@ def test_a_save_costs_the_same_few_queries_in_a_small_and_a_large_tournament(com
         assert created
         sql = _statements(ctx.captured_queries)
         counts.append(len(sql))
-        assert [s.split()[0].upper() for s in sql] == ["SELECT"] * 4 + ["INSERT", "INSERT"], sql
+        assert [s.split()[0].upper() for s in sql] == ["SELECT"] * 3 + ["INSERT", "INSERT", "SELECT"], sql
         assert "FOR UPDATE" in sql[0].upper() or connection.vendor == "sqlite"
     assert counts[0] == counts[1] == 6
 

@@ -17,7 +17,8 @@ from scoring.rules import score_to_dict
 from ..selectors.entry import table_for_entry_key, table_sheet
 from ..models import Hand, Round, Table
 from ..selectors.links import player_page, registration_for_key, table_link_resolve
-from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
+from ..services import hands
+from ..services.hands import hand_correct, hand_delete, hand_preview, table_confirm
 from . import serializers as s
 from .base import NO_KEY, THROTTLED, ApiView, bad_request, conflict
 from .throttles import TableKeyThrottle, wrong_key_wait
@@ -71,7 +72,7 @@ class HandCreateView(TableKeyView):
         table = self.table(for_write=True)
         body = s.HandEntrySerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        hand, created = hand_record(
+        hand, created = hands.hand_record(  # the one save of every entry point (the pages' too)
             table=table, record=body.record(), client_id=body.validated_data["client_id"],
             number=body.validated_data.get("number"), device=self.device,
         )

@@ -115,15 +115,14 @@ def hand_record(
     """Store one game: the one save of every entry point (the table page, the links' pages, paper mode, the
     table API). Returns (hand, created); a retry of the same submission returns the stored game.
 
-    The table's row is locked first; what the save needs to know (the round's status, the table's games,
-    its confirmations) is read after the lock, so a change committed meanwhile is seen.
+    The table's row is locked first; what the save needs to know (the round's status, the table's games)
+    is read after the lock, so a change committed meanwhile is seen.
     """
     table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
     table.round.status = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).get()
     facts = table.hands.order_by().aggregate(
         last=Max("number"), entered=Count("id"), thrown_in=Count("id", filter=Q(thrown_in=True)),
         twin=Max("id", filter=Q(client_id=client_id)))
-    facts["confirmed"] = table.confirmations.exists()
     return _record(table, facts, record=record, client_id=client_id, number=number, by=by, device=device,
                    organiser=organiser, reason=reason)
 
@@ -183,7 +182,7 @@ def _record(
         # SQLite has no row locks: another device's game with this number got in first
         raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
                            code="number_taken") from None
-    if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
+    if table.completed_at is not None or table.closed_reason or table.confirmations.exists():
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)
     return hand, True
