@@ -605,6 +605,7 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
     threads += [threading.Thread(target=phone_group, args=(people[i:i + group_size], rng.getrandbits(32)), daemon=True)
                 for i in range(0, len(people), group_size)]
     checker = threading.Thread(target=lag_checker, daemon=True)
+    stop_at = time.monotonic() + seconds  # from now: opening the pages took its time
     cpu_before = (cpu_seconds(web_pids), cpu_seconds(worker_pids), time.process_time())
     db_before = database_cpu()
     load_before = load()
