@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.storage import hand_record as stored_record
+from scoring.storage import stored_record
 from tests.tournaments.test_services_hands import fill, make_table
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, HandRevision, Table

@@ -172,7 +172,7 @@ def test_without_javascript_an_error_renders_the_page_with_the_message_next_to_t
      {"contract": "solo", "declarer": 4, "sie": True}),  # a Sie is its own button: no trump suit to tap
 ])
 def test_each_contract_keeps_only_its_own_fields(client, fields, record):
-    from scoring.storage import hand_record as stored
+    from scoring.storage import stored_record as stored
 
     table = make_table()
     response = post_game(client, table, fields, number=1)

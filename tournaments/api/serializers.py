@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from scoring.rules.hand import HAND_FIELDS
 from scoring.rules.hand import Hand as HandRecord
-from scoring.storage import hand_record as stored_record
+from scoring.storage import stored_record
 
 from ..models import Hand, Registration, Round, Table
 

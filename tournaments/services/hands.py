@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
 from scoring.rules import table as table_rules
-from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
+from scoring.storage import hand_columns, hand_score, outcome_columns, stored_record
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation, Tournament
 from .errors import NotFound, ServiceError, StateConflict
