@@ -14,7 +14,8 @@ of README.md routes ``/api/tisch/`` to a pool of its own: a save never waits in 
 CPU counts with the web's. ``--tablet-workers 0``: one pool for all, as before 2026-11-25.
 
 Then, in this order:
-1. save A/B: ``--pairs`` pairs, interleaved, of ``--batch`` games entered through the table API (A)
+1. save A/B: ``--pairs`` pairs, interleaved, of ``--batch`` games entered as the table page enters them
+   (A: the form static/js/entry.js posts to ``tisch/<key>/spiel/``, answered with the page's new parts)
    and ``--batch`` requests to a bare Django view inserting one row (B, the floor): web CPU (gunicorn
    and its workers, from /proc) and latency per request;
 2. poll A/B: an unchanged standings poll (A, with its ETag: 304) against a bare view answering 304
@@ -25,10 +26,14 @@ Then, in this order:
    polls every ``--poll`` s with its ETag while no game is entered (between two rounds): the share of
    one core the web workers and PostgreSQL's backends for this database use for 1,000 phones, polls/s,
    304 share, CPU per poll;
-5. the evening, ``--seconds`` long: every tablet enters a game every 60–120 s divided by ``--clock``,
-   every phone polls every ``--poll`` s (its standings page with its own row, or its player page, each
-   with the ETag it got last); prints saves/s, save p50/p95/p99, poll p50/p95, the 304 share, web and
-   worker CPU, and the standings lag of every fifth game.
+5. the evening, ``--seconds`` long: every table's page is open on two devices (what static/js/entry.js
+   sends: both poll the page with its ETag, 3 s after a change and up to 15 s apart while nothing
+   changes; one enters a game every 60–120 s divided by ``--clock``, with two previews before the save);
+   ``--api``: one tablet a table saving through the table API instead. Every phone polls every ``--poll``
+   s (its standings page with its own row, or its player page, each with the ETag it got last); prints
+   saves/s, save p50/p95/p99, poll p50/p95 and the 304 share (phones, table pages), the CPU share of one
+   core of the web workers, PostgreSQL and the Celery worker, and the standings lag of every fifth game.
+   ``--clock 1`` is the real evening (the table pages' polls are never compressed).
 
 Every figure comes with the load average (the machine may be shared: say so next to any figure).
 """
@@ -75,6 +80,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--evening-only", action="store_true", help="skip 1.–4.: only the evening (5.)")
+    parser.add_argument("--api", action="store_true",
+                        help="the tablets save through the table API (one device a table, no page polls) instead of "
+                             "the table page's own requests (two devices a table: previews, the save, the page's polls)")
     args = parser.parse_args()
     if args.pairs < 7:
         parser.error("--pairs: at least 7")
@@ -163,6 +171,90 @@ def save(client: Client, rng: random.Random, table: list, lock: threading.Lock):
             table[3] = stored["dealer"] % table[1] + 1
         return status, seconds, stored["id"]
     return status, seconds, None
+
+
+POLL_MS, POLL_MAX_MS = 3000, 15000  # the table page's poll (static/js/entry.js): 3 s after a change, ×1.5 up to 15 s
+
+
+class Device:
+    """A phone or tablet with a table's page open (what static/js/entry.js does): its session-less cookies (the
+    CSRF cookie), the page's ETag, and when it polls next."""
+
+    def __init__(self, port: int, key: str) -> None:
+        self.client, self.key, self.cookie, self.tag = Client(port), key, "", ""
+        self.delay, self.next_poll = POLL_MS / 1000, 0.0
+
+    def open(self) -> None:
+        status, _data, headers, _s = self.client.request("GET", f"/tisch/{self.key}/", headers={"Accept": "text/html"})
+        cookie = headers.get("Set-Cookie", "")
+        if "csrftoken=" in cookie:
+            self.cookie = cookie.split("csrftoken=", 1)[1].split(";", 1)[0]
+        self.tag = headers.get("ETag", "")
+
+    def post(self, path: str, fields: dict) -> tuple[int, bytes, float]:
+        from urllib.parse import urlencode
+
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
+                   "X-CSRFToken": self.cookie, "Cookie": f"csrftoken={self.cookie}"}
+        status, data, _h, seconds = self.client.request("POST", f"/tisch/{self.key}/{path}", urlencode(fields).encode(), headers)
+        return status, data, seconds
+
+    def poll(self) -> tuple[int, float]:
+        """The page's conditional GET; the next one 3 s after a change, else later (as entry.js backs off)."""
+        headers = {"Accept": "text/html", "Cookie": f"csrftoken={self.cookie}"}
+        if self.tag:
+            headers["If-None-Match"] = self.tag
+        status, _data, got, seconds = self.client.request("GET", f"/tisch/{self.key}/", headers=headers)
+        if status == 200:
+            self.tag = got.get("ETag", self.tag)
+        self.lively() if status == 200 else self.slower()
+        return status, seconds
+
+    def lively(self) -> None:
+        self.delay = POLL_MS / 1000
+        self.next_poll = time.monotonic() + self.delay
+
+    def slower(self) -> None:
+        self.delay = min(self.delay * 1.5, POLL_MAX_MS / 1000)
+        self.next_poll = time.monotonic() + self.delay
+
+
+def game_fields(rng: random.Random, table: list) -> dict:
+    """A Rufspiel as the page's form sends it, for the table's next game (``table``: key, size, next, dealer)."""
+    size, dealer = table[1], table[3]
+    active = [seat for seat in range(1, size + 1) if not (size == 5 and seat == dealer)]
+    declarer, partner = rng.sample(active, 2)
+    return {"number": str(table[2]), "client_id": str(uuid.uuid4()), "device": "bench", "contract": "rufspiel",
+            "called": rng.choice(["eichel", "gras", "schellen"]), "declarer": str(declarer), "partner": str(partner),
+            "augen": str(rng.randint(0, 120)), "laufende": "0", "kontra": "0"}
+
+
+def page_save(device: Device, rng: random.Random, table: list, lock: threading.Lock, previews: int = 2):
+    """A game as the table's page enters it: ``previews`` previews while the form is filled in (htmx), then the
+    save, whose answer carries the page's new parts and ETag. (status, seconds of the save, the game's number)."""
+    import json
+
+    with lock:
+        fields = game_fields(rng, table)
+    for n in range(previews):  # the form half filled in, then whole
+        shown = fields if n == previews - 1 else {k: v for k, v in fields.items() if k != "augen"}
+        device.post("vorschau/", shown)
+    status, data, seconds = device.post("spiel/", fields)
+    if status == 200:
+        answer = json.loads(data)
+        device.tag = answer.get("etag") or device.tag
+        device.lively()
+        with lock:
+            table[2] += 1
+            table[3] = table[3] % table[1] + 1
+        return status, seconds, int(fields["number"])
+    return status, seconds, None
+
+
+def hand_id_of(key: str, number: int) -> int | None:
+    from tournaments.models import Hand
+
+    return Hand.objects.filter(table__entry_key=key, number=number).values_list("id", flat=True).first()
 
 
 def revision_of(hand_id: int) -> int:
@@ -277,7 +369,11 @@ def main() -> None:
         web_pids, worker_pids = [pool.pid for pool in pools], [worker.pid]
         if not args.evening_only:  # 1.–3.
             # 1. save A/B
-            print(f"\n1. save: {args.pairs} pairs × {args.batch}: table API (A) vs bare insert view (B); {load()}")
+            print(f"\n1. save: {args.pairs} pairs × {args.batch}: the table page's save (A: the form entry.js posts, "
+                  f"answered with the page's parts) vs bare insert view (B); {load()}")
+            devices = {table[0]: Device(port, table[0]) for table in tables}
+            for device in devices.values():
+                device.open()
             save_cpu, floor_cpu, save_lat, floor_lat = [], [], [], []
             turn = 0
             for pair in range(args.pairs):
@@ -288,7 +384,7 @@ def main() -> None:
                     for _ in range(args.batch):
                         table = tables[turn % len(tables)]
                         turn += 1
-                        lat_a.append(save(client, rng, table, lock)[1])
+                        lat_a.append(page_save(devices[table[0]], rng, table, lock, previews=0)[1])
 
                 def b_batch():
                     for i in range(args.batch):
@@ -402,28 +498,64 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
     else:
         print(f"\n4. the phones alone (no game entered): {args.phones} phones polling every {args.poll:g} s with "
               f"their page's tag, {seconds:g} s; {load()}", flush=True)
-    saves, polls, lags, failures = [], [], [], []
+    saves, polls, lags, failures, table_polls = [], [], [], [], []
     codes: dict[int, int] = {}
     to_check: list[tuple[int, float]] = []
     results_lock = threading.Lock()
     stop_at = time.monotonic() + seconds
 
     def tablet(table, seed):
-        local, client = random.Random(seed), Client(tablet_port)
-        time.sleep(local.uniform(0, 120 / args.clock))
+        """Through the API (``--api``): one tablet saving; else the table's page on two devices: one enters
+        each game (previews, then the save), both poll the page as entry.js does."""
+        local = random.Random(seed)
+        if args.api:
+            client = Client(tablet_port)
+            time.sleep(local.uniform(0, 120 / args.clock))
+            while time.monotonic() < stop_at:
+                try:
+                    status, seconds, hand_id = save(client, local, table, lock)
+                except OSError as exc:
+                    failures.append(type(exc).__name__)
+                    continue
+                done = time.perf_counter()
+                with results_lock:
+                    saves.append(seconds)
+                    codes[status] = codes.get(status, 0) + 1
+                    if hand_id and len(saves) % 5 == 0:
+                        to_check.append((hand_id, done))
+                time.sleep(local.uniform(60 / args.clock, 120 / args.clock))
+            return
+        devices = devices_of[table[0]]
+        for device in devices:
+            device.next_poll = time.monotonic() + local.uniform(0, POLL_MAX_MS / 1000)
+        next_game = time.monotonic() + local.uniform(0, 120 / args.clock)
         while time.monotonic() < stop_at:
+            now = time.monotonic()
+            due = min(next_game, *(d.next_poll for d in devices))
+            if due > now:
+                time.sleep(min(due - now, max(0.0, stop_at - now)))
+                continue
             try:
-                status, seconds, hand_id = save(client, local, table, lock)
+                if next_game <= now:
+                    status, seconds, number = page_save(devices[0], local, table, lock)
+                    done = time.perf_counter()
+                    with results_lock:
+                        saves.append(seconds)
+                        codes[status] = codes.get(status, 0) + 1
+                        check = number is not None and len(saves) % 5 == 0
+                    if check:
+                        hand_id = hand_id_of(table[0], number)
+                        if hand_id:
+                            with results_lock:
+                                to_check.append((hand_id, done))
+                    next_game = time.monotonic() + local.uniform(60 / args.clock, 120 / args.clock)
+                    continue
+                device = min(devices, key=lambda d: d.next_poll)
+                status, seconds = device.poll()
+                with results_lock:
+                    table_polls.append((seconds, status))
             except OSError as exc:
                 failures.append(type(exc).__name__)
-                continue
-            done = time.perf_counter()
-            with results_lock:
-                saves.append(seconds)
-                codes[status] = codes.get(status, 0) + 1
-                if hand_id and len(saves) % 5 == 0:
-                    to_check.append((hand_id, done))
-            time.sleep(local.uniform(60 / args.clock, 120 / args.clock))
 
     def phone_group(group, seed):
         local, client = random.Random(seed), Client(port)
@@ -460,6 +592,12 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
             lag = visible_after(tournament_id, revision_of(hand_id), since, timeout=20)
             lags.append(lag if lag is not None else float("inf"))
 
+    devices_of: dict[str, list[Device]] = {}  # every table's page open on two devices (not measured)
+    if tablets and not args.api:
+        for table in tables:
+            devices_of[table[0]] = [Device(tablet_port, table[0]) for _ in range(2)]
+            for device in devices_of[table[0]]:
+                device.open()
     group_size = max(1, args.phones // 100)
     people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
     threads = [threading.Thread(target=tablet, args=(t, rng.getrandbits(32)), daemon=True)
@@ -467,6 +605,7 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
     threads += [threading.Thread(target=phone_group, args=(people[i:i + group_size], rng.getrandbits(32)), daemon=True)
                 for i in range(0, len(people), group_size)]
     checker = threading.Thread(target=lag_checker, daemon=True)
+    stop_at = time.monotonic() + seconds  # from now: opening the pages took its time
     cpu_before = (cpu_seconds(web_pids), cpu_seconds(worker_pids), time.process_time())
     db_before = database_cpu()
     load_before = load()
@@ -489,11 +628,19 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
     if poll_ms:
         print(f"   polls: {len(polls)} = {len(polls) / elapsed:.1f}/s; p50 {percentile(poll_ms, 50):.1f}  "
               f"p95 {percentile(poll_ms, 95):.1f} ms; 304 share {share:.0%}")
+    if table_polls:
+        t_ms = [1000 * s for s, _ in table_polls]
+        t_share = sum(1 for _, status in table_polls if status == 304) / len(table_polls)
+        print(f"   table pages' polls (two devices a table): {len(table_polls)} = {len(table_polls) / elapsed:.1f}/s; "
+              f"p50 {percentile(t_ms, 50):.1f}  p95 {percentile(t_ms, 95):.1f} ms; 304 share {t_share:.0%}")
     finite = [x for x in lags if x != float("inf")]
     print(f"   standings lag (every fifth game, {len(lags)} measured, {len(lags) - len(finite)} not seen in 20 s): "
           f"median {1000 * statistics.median(finite):.0f} ms, p95 {1000 * percentile(finite, 95):.0f} ms"
           if finite else "   standings lag: none measured")
-    per = len(saves) + len(polls)
+    per = len(saves) + len(polls) + len(table_polls)
+    print(f"   CPU share of one core: web {100 * web_cpu / elapsed:.1f} %, PostgreSQL {100 * db_cpu / elapsed:.1f} %, "
+          f"worker {100 * worker_cpu / elapsed:.1f} %; together {100 * (web_cpu + db_cpu + worker_cpu) / elapsed:.1f} % "
+          f"(target < 50 %)")
     if not tablets:
         print(f"   web workers and database: {100 * (web_cpu + db_cpu) / elapsed:.1f} % of one core for {args.phones} "
               f"phones ({1000 * (web_cpu + db_cpu) / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %): "

@@ -65,7 +65,7 @@ def recreate_database() -> None:
 
 def hand_record_of(hand) -> dict:
     """The record of a stored game (what the tablet sent)."""
-    from scoring.storage import hand_record as stored_record
+    from scoring.storage import stored_record
 
     return stored_record(hand, hand.table.size)
 

@@ -178,7 +178,7 @@ def measure(args) -> None:
         floor_poll()
 
     tag, ptag = tags()
-    if args.gc == "frozen":  # as gunicorn's entry leaves the heap (schafkopfrennen/wsgi.py)
+    if args.gc == "frozen":  # the heap frozen out of the collector's sight (gunicorn's entry no longer does it)
         gc.collect()
         gc.freeze()
     if args.profile:
@@ -345,8 +345,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
-    parser.add_argument("--gc", choices=("frozen", "plain"), default="frozen",
-                        help="measure: freeze the warmed heap out of the collector's sight, as gunicorn's entry does, or not")
+    parser.add_argument("--gc", choices=("frozen", "plain"), default="plain",
+                        help="measure: as gunicorn's entry leaves the heap (plain), or frozen out of the collector's sight")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--dump", help="write the profile's stats to this file (pstats)")
     parser.add_argument("--profile", choices=("save", "poll", "player", "player_changed", "floor"))

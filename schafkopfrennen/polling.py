@@ -56,6 +56,14 @@ def _tag(token: str, query: str, language: str, hx: bool, who: int) -> str:
     return hashlib.blake2b(parts.encode(), digest_size=12).hexdigest()
 
 
+def page_etag(request: HttpRequest, token: str) -> str:
+    """The ETag a ``polled_page`` answers a plain poll (no query string, no htmx) with for ``token``: a write
+    that sends the page's new parts along (a saved game) sends it too, and the next poll is a 304."""
+    user = getattr(request, "user", None)
+    who = user.pk if user is not None and user.is_authenticated else 0
+    return f'"{_tag(token, "", get_language(), False, who)}"'
+
+
 def _polled_headers(response: HttpResponse) -> HttpResponse:
     """A polled page's caching headers on ``response``."""
     patch_cache_control(response, **CACHE_CONTROL)

@@ -10,7 +10,7 @@ from scoring.rules.scoring import SEATS
 RECORD_COLUMNS: tuple[str, ...] = tuple(name for name in HAND_FIELDS if name != "dealer")
 
 
-def hand_record(hand: Any, table_size: int) -> dict[str, Any]:
+def stored_record(hand: Any, table_size: int) -> dict[str, Any]:
     """The record of a stored hand exactly as entered (the dealer only where he sits out)."""
     record = hand_to_dict(HandRecord(**{name: getattr(hand, name) for name in RECORD_COLUMNS}))
     if table_size == 5:

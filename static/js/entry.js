@@ -8,8 +8,10 @@
  * its client id. A game the server refuses stays in the queue with the reason, never dropped: a
  * number another device took shows both versions side by side, and the table keeps one with a tap.
  *
- * The page asks the server every few seconds whether the table changed (a conditional GET of the
- * page itself: 304 while nothing changed), so games entered on another device appear by themselves.
+ * The page asks the server whether the table changed (a conditional GET of the page itself: 304 while
+ * nothing changed), so games entered on another device appear by themselves: every 3 seconds after a
+ * change, less often the longer the table stays unchanged (up to every 15 seconds), and not at all
+ * while the page is hidden. A saved game's answer carries the page's new parts: no second request.
  *
  * No rules here: the points of a game come from the server's preview (htmx); a queued game shows the
  * points its preview had, or "points follow". The deal passes to the next seat except after the
@@ -22,6 +24,7 @@
 
 
   var POLL_MS = 3000;
+  var POLL_MAX_MS = 15000;
   var SEND_TIMEOUT_MS = 8000;
 
   var root = document.getElementById("entry-root");
@@ -32,6 +35,8 @@
   var etag = null;
   var sending = false;
   var polling = false;
+  var pollDelay = POLL_MS;
+  var pollTimer = null;
   var retryTimer = null;
   var previewSig = null;
   var pendingSig = null;
@@ -479,7 +484,7 @@
         advance(first);
         remove(first.cid);
         renderQueue();
-        return refresh(true).then(flush);
+        return took(r.data).then(flush);
       }
       var reason = messageOf(r.data) || text("error");
       if (r.status === 409 && r.data.code === "number_taken") {
@@ -556,7 +561,7 @@
         resetForm();
         applyPosition(position());
         renderQueue();
-        refresh(true);
+        took(r.data);
         window.scrollTo({ top: 0 });
         return;
       }
@@ -694,26 +699,56 @@
   var started = 0;
   var shown = 0;
 
+  /* Resolves true when the table had changed (a new page was read). */
   function refresh(force) {
-    if (!queueMode || editing() || (polling && !force)) return Promise.resolve();
+    if (!queueMode || editing() || (polling && !force)) return Promise.resolve(false);
     polling = true;
     var mine = ++started;
     var headers = { "Accept": "text/html" };
     if (etag && !force) headers["If-None-Match"] = etag;
     return fetch(pageUrl, { headers: headers, cache: "no-store", credentials: "same-origin" }).then(function (res) {
       polling = false;
-      if (res.status === 304 || !res.ok || mine < shown) return;
+      if (res.status === 304 || !res.ok || mine < shown) return false;
       return res.text().then(function (html) {
-        if (mine < shown) return;
+        if (mine < shown) return false;
         shown = mine;
         etag = res.headers.get("ETag") || etag;
         apply(html, force);
+        return true;
       });
-    }, function () { polling = false; });
+    }, function () { polling = false; return false; });
+  }
+
+  /* A saved game's answer: the page's parts as they are now, and the tag of the next unchanged poll. */
+  function took(data) {
+    if (!data || !data.parts) return refresh(true);
+    shown = ++started;
+    if (data.etag) etag = data.etag;
+    apply(data.parts, true);
+    lively();
+    return Promise.resolve(true);
+  }
+
+  /* One poll at a time, each after the last; slower while nothing changes, none while hidden. */
+  function schedulePoll() {
+    if (pollTimer) window.clearTimeout(pollTimer);
+    pollTimer = null;
+    if (!queueMode || document.visibilityState !== "visible") return;
+    pollTimer = window.setTimeout(poll, pollDelay);
   }
 
   function poll() {
-    if (document.visibilityState === "visible") refresh(false);
+    pollTimer = null;
+    if (document.visibilityState !== "visible") return;
+    refresh(false).then(function (changed) {
+      pollDelay = changed ? POLL_MS : Math.min(Math.round(pollDelay * 1.5), POLL_MAX_MS);
+      schedulePoll();
+    });
+  }
+
+  function lively() {
+    pollDelay = POLL_MS;
+    schedulePoll();
   }
 
   /* --- the sheet on a phone: my column, the whole sheet one tap away --------------------------- */
@@ -834,9 +869,9 @@
     var preview = document.getElementById("preview");
     if (preview) preview.innerHTML = '<p class="pv-hint">' + esc(text("network")) + "</p>";
   });
-  window.addEventListener("online", function () { flush(); refresh(false); });
+  window.addEventListener("online", function () { flush(); pollDelay = POLL_MS; poll(); });
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { keepAwake(); poll(); }
+    if (document.visibilityState === "visible") { keepAwake(); pollDelay = POLL_MS; poll(); } else schedulePoll();
   });
   document.addEventListener("pointerdown", keepAwake, { once: true });
 
@@ -856,7 +891,7 @@
   if (queueMode) {
     applyPosition(position());
     renderQueue();
-    window.setInterval(poll, POLL_MS);
+    schedulePoll();
     keepAwake();
     registerServiceWorker();
     flush();

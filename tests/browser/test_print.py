@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.storage import hand_record
+from scoring.storage import stored_record
 from tests.pdf.test_print_trust import broker_down
 from tournaments.models import ClubMembership, Hand, PrintPack
 from tournaments.services.hands import hand_correct
@@ -52,7 +52,7 @@ def test_build_the_print_pack_and_download_it(page, screenshot):
     # A hand is corrected: the pack is outdated. A worker (here: this test) builds the new one while
     # the page polls its progress every second and offers the download when it is done.
     hand = Hand.objects.filter(table__round=rnd, contract="rufspiel", muss__isnull=True).first()
-    hand_correct(hand=hand, record={**hand_record(hand, hand.table.size), "augen": 120 - hand.augen, "schwarz": None},
+    hand_correct(hand=hand, record={**stored_record(hand, hand.table.size), "augen": 120 - hand.augen, "schwarz": None},
                  organiser=True, reason="Augen vertauscht")
     page.reload()
     assert page.get_by_test_id("pack-outdated").is_visible()

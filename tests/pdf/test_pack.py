@@ -7,7 +7,7 @@ from celery.app.task import Task
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
-from scoring.storage import hand_record
+from scoring.storage import stored_record
 from tests.pdf.conftest import URL_BASE, pdf_pages
 from tournaments.models import Hand, Player
 from tournaments.pdf import pack as pack_module
@@ -66,7 +66,7 @@ def test_task_builds_once_and_again_only_after_the_data_changed(played_round, mo
     assert len(renders) == 1, "nothing changed: the pack is not rendered again"
 
     hand = Hand.objects.filter(table__round=played_round, contract="rufspiel", muss__isnull=True).first()
-    record = {**hand_record(hand, hand.table.size), "augen": 120 - (hand.augen or 0), "schwarz": None}
+    record = {**stored_record(hand, hand.table.size), "augen": 120 - (hand.augen or 0), "schwarz": None}
     hand_correct(hand=hand, record=record, organiser=True, reason="Augen vertauscht")
     stale = printing.round_print_pack_state(round=played_round, url_base=URL_BASE)
     assert stale.status == "none" and stale.outdated

@@ -6,7 +6,7 @@ from collections import defaultdict
 import pytest
 
 from scoring.rules import score_hand
-from scoring.storage import hand_record
+from scoring.storage import stored_record
 from tests.pdf.conftest import URL_BASE, number, page_drawing, pdf_pages
 from tournaments.models import Hand, Seat, Table
 from tournaments.pdf.drawing import money, signed
@@ -117,7 +117,7 @@ def test_reuegeld_and_won_solos_follow_the_rules_engine(played_round):
     for table in played_round.tables.all():
         reuegeld, won = defaultdict(int), defaultdict(int)
         for hand in Hand.objects.filter(table=table):
-            score = score_hand({**hand_record(hand, table.size), "dealer": hand.dealer}, rules, table.size)
+            score = score_hand({**stored_record(hand, table.size), "dealer": hand.dealer}, rules, table.size)
             for seat, cents in score.reuegeld.items():
                 reuegeld[seat] += cents
             if score.won_solo:
@@ -131,7 +131,7 @@ def test_reuegeld_and_won_solos_follow_the_rules_engine(played_round):
 def test_a_correction_shows_on_the_filled_sheet(played_round):
     table = played_round.tables.filter(size=4).first()
     hand = Hand.objects.filter(table=table, contract="rufspiel", muss__isnull=True).first()
-    record = {**hand_record(hand, table.size), "augen": 100, "schwarz": None, "laufende": 0}
+    record = {**stored_record(hand, table.size), "augen": 100, "schwarz": None, "laufende": 0}
     hand_correct(hand=hand, record=record, organiser=True, reason="test")
     lines = pdf_pages(render_score_sheet(score_sheet_data(table, url_base=URL_BASE)))[0]
     assert [number(v) for v in footer_values(lines, "Total", 4)] == db_totals(table)

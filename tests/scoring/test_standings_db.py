@@ -86,13 +86,13 @@ def test_a_renamed_player_or_club_is_renamed_in_the_standings(committed):
 
 def test_ledger_sums_match_the_hands_reuegeld(committed):
     from scoring.rules import score_hand
-    from scoring.storage import hand_record
+    from scoring.storage import stored_record
 
     tournament = committed(tournament_simulate, slug="sim", players=16, rounds=1, games=32, seed=5)
     rules = tournament.ruleset
     expected = 0
     for hand in Hand.objects.filter(table__round__tournament=tournament).select_related("table"):
-        score = score_hand({**hand_record(hand, hand.table.size), "dealer": hand.dealer}, rules, hand.table.size)
+        score = score_hand({**stored_record(hand, hand.table.size), "dealer": hand.dealer}, rules, hand.table.size)
         expected += sum(score.reuegeld.values())
     data = StandingsSnapshot.objects.get(tournament=tournament).data
     assert sum(reuegeld for reuegeld, _weitergeld, _payout in data["money"].values()) == expected > 0

@@ -7,13 +7,11 @@ be closed any more. Here a table closed at 5 of 8 games stands in for it.
 import uuid
 
 import pytest
-from django.db import connection
 from django.utils import translation
 from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.api.conftest import make_tournament, publish_first_round
-from tests.conftest import skip_or_fail
 from tests.factories import ClubFactory
 from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_services_hands import fill, make_table, organiser, rufspiel
@@ -29,7 +27,7 @@ from tournaments.selectors.standings import standings_view
 from tournaments.views.signup import rules_sheet_data
 from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import StateConflict
-from tournaments.services.hands import hand_correct, hand_delete, hand_record, hand_record_at_key, table_confirm
+from tournaments.services.hands import hand_correct, hand_delete, hand_record, table_confirm
 from tournaments.services.rounds import round_close
 from tournaments.services.standings import standings_recompute
 from tournaments.services.tables import table_close, table_confirm_for, table_reopen
@@ -59,8 +57,6 @@ def unchanged(table) -> tuple:
 
 WRITES = {
     "a new game": lambda t: hand_record(table=t, record=rufspiel(6), client_id=uuid.uuid4()),
-    "a new game by its key": lambda t: hand_record_at_key(entry_key=t.entry_key, record=rufspiel(6),
-                                                          client_id=uuid.uuid4()),
     "a correction": lambda t: hand_correct(hand=t.hands.get(number=2), record={**rufspiel(2), "augen": 99}),
     "a deletion": lambda t: hand_delete(hand=t.hands.get(number=5)),
     "a confirmation": lambda t: table_confirm(table=t, seat=1),
@@ -78,17 +74,6 @@ def test_every_write_to_a_closed_table_is_a_409_with_the_reason_and_changes_noth
     assert (err.value.field, err.value.code) == ("table", "table_closed")
     assert REASON in err.value.message
     assert unchanged(closed) == before and before[0] == REASON
-
-
-def test_the_unlocked_save_on_postgresql_refuses_a_closed_table_too(closed):
-    """hand_record_at_key's lean path (PostgreSQL: no transaction, guarded by the change counter) must not
-    store game 6 either; on SQLite the same call takes the locked path, refused above."""
-    if connection.vendor != "postgresql":
-        skip_or_fail("the unlocked save exists on PostgreSQL only (DATABASE_URL=postgres://...)")
-    with pytest.raises(StateConflict) as err:
-        hand_record_at_key(entry_key=closed.entry_key, record=rufspiel(6), client_id=uuid.uuid4())
-    assert err.value.code == "table_closed"
-    assert not Hand.objects.filter(table=closed, number=6).exists()
 
 
 def test_the_round_closes_at_once_although_the_phone_tried_game_6(closed):

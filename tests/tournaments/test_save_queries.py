@@ -1,10 +1,10 @@
 """A saved game costs a fixed, small number of queries, whatever the tournament's size.
 
-The save itself: the table's lock, one read of the game facts (and the round's status after the lock),
-the game and its revision (on PostgreSQL one statement). Through the tablet API the key lookup is the
-lock, and on PostgreSQL the whole save is two statements without a transaction (the read, and the
-write guarded by the table's change counter: tests/tournaments/test_entry_version.py). After the commit the embedded default merges the one table into the
-standings, also in a fixed number of queries: never a whole-tournament recompute.
+The save itself (``hand_record``, the one save of every entry point): the table's lock, after it the
+round's status and the table's games summed up, then the game and its revision, and whether anybody had
+confirmed (whose confirmations the new game clears). Through the tablet API the key lookup comes first. After the commit the embedded default
+merges the one table into the standings, also in a fixed number of queries: never a whole-tournament
+recompute.
 """
 import random
 import uuid
@@ -66,11 +66,9 @@ def test_a_save_costs_the_same_few_queries_in_a_small_and_a_large_tournament(com
         assert created
         sql = _statements(ctx.captured_queries)
         counts.append(len(sql))
-        # the game and its revision: one statement on PostgreSQL (the game's INSERT a CTE of the revision's)
-        stored = ["WITH"] if connection.vendor == "postgresql" else ["INSERT", "INSERT"]
-        assert [s.split()[0].upper() for s in sql] == ["SELECT", "SELECT", *stored], sql
+        assert [s.split()[0].upper() for s in sql] == ["SELECT"] * 3 + ["INSERT", "INSERT", "SELECT"], sql
         assert "FOR UPDATE" in sql[0].upper() or connection.vendor == "sqlite"
-    assert counts[0] == counts[1] == 2 + len(stored)
+    assert counts[0] == counts[1] == 6
 
 
 def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tournament(committed):
@@ -102,12 +100,5 @@ def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tourna
     assert not recomputes, "a save recomputed the whole tournament"
     assert results[0] == results[1], results
     save_queries, merge_queries = results[0]
-    # PostgreSQL: the table with its change counter and the facts, then the game and its revision while
-    # the counter is unchanged (no BEGIN, no COMMIT); elsewhere the table found and locked by its key, the
-    # facts, the game, its revision
-    assert save_queries == (2 if connection.vendor == "postgresql" else 4)
-    if connection.vendor == "postgresql":
-        read, write = _statements(save.captured_queries)
-        assert read.startswith("SELECT") and "FOR UPDATE" not in read and "entry_version" in read
-        assert write.startswith("WITH t AS (SELECT") and "entry_version" in write and "FOR UPDATE" in write
+    assert save_queries == 7  # the key lookup, then hand_record's six (as the test above counts them)
     assert merge_queries <= 11  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their tables and games summed, the write

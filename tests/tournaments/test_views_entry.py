@@ -100,7 +100,12 @@ def test_a_game_is_saved_with_the_engines_points_and_the_client_id(client):
     client_id = uuid.uuid4()
     response = post_game(client, table, RUF_FIELDS, number=1, client_id=client_id)
     assert response.status_code == 200
-    assert response.json() == {"ok": True, "redirect": url("entry_table", table.entry_key), "message": "Game 1 saved."}
+    answer = response.json()
+    parts, etag = answer.pop("parts"), answer.pop("etag")
+    assert answer == {"ok": True, "redirect": url("entry_table", table.entry_key), "message": "Game 1 saved."}
+    # the page's new parts come with the answer (no second request), and the page's next poll is unchanged
+    assert 'data-testid="game-1"' in parts and 'id="entry-root"' in parts
+    assert client.get(url("entry_table", table.entry_key), HTTP_IF_NONE_MATCH=etag).status_code == 304
     hand = table.hands.get()
     assert (hand.contract, hand.called, hand.declarer, hand.partner, hand.augen, hand.laufende) == (
         "rufspiel", "eichel", 1, 3, 72, 0)
@@ -167,7 +172,7 @@ def test_without_javascript_an_error_renders_the_page_with_the_message_next_to_t
      {"contract": "solo", "declarer": 4, "sie": True}),  # a Sie is its own button: no trump suit to tap
 ])
 def test_each_contract_keeps_only_its_own_fields(client, fields, record):
-    from scoring.storage import hand_record as stored
+    from scoring.storage import stored_record as stored
 
     table = make_table()
     response = post_game(client, table, fields, number=1)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from scoring.rules.hand import HAND_FIELDS
 from scoring.rules.hand import HandRecord
-from scoring.storage import hand_record as stored_record
+from scoring.storage import stored_record
 
 from ..models import Hand, Registration, Round, Table
 from ..selectors.standings import name_with_substitute

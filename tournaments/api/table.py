@@ -17,8 +17,8 @@ from scoring.rules import score_to_dict
 from ..selectors.entry import table_for_entry_key, table_sheet
 from ..models import Hand, Round, Table
 from ..selectors.links import player_page, registration_for_key, table_link_resolve
-from ..services.hands import hand_correct, hand_delete, hand_preview, hand_record, table_confirm
-from . import lean
+from ..services import hands
+from ..services.hands import hand_correct, hand_delete, hand_preview, table_confirm
 from . import serializers as s
 from .base import NO_KEY, THROTTLED, ApiView, bad_request, conflict
 from .throttles import TableKeyThrottle, wrong_key_wait
@@ -60,17 +60,6 @@ class TableSheetView(TableKeyView):
 
 
 class HandCreateView(TableKeyView):
-    # A new game is the hot path of an evening: ``lean.hand_create`` serves the common case without
-    # DRF's request, negotiation and serializers, and hands every other request to ``post`` below
-    # (which stays the documented contract: same statuses, bodies and headers either way).
-
-    def dispatch(self, request, *args, **kwargs):
-        if request.method == "POST":
-            response = lean.hand_create(self, request, kwargs["entry_key"])
-            if response is not None:
-                return response
-        return super().dispatch(request, *args, **kwargs)
-
     @extend_schema(
         tags=TAGS, summary="Enter a game",
         description="201 with the stored game; a retry with the same client_id gives 200 and the game stored "
@@ -83,7 +72,7 @@ class HandCreateView(TableKeyView):
         table = self.table(for_write=True)
         body = s.HandEntrySerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        hand, created = hand_record(
+        hand, created = hands.hand_record(  # the one save of every entry point (the pages' too)
             table=table, record=body.record(), client_id=body.validated_data["client_id"],
             number=body.validated_data.get("number"), device=self.device,
         )

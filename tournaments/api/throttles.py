@@ -32,8 +32,8 @@ _ids = itertools.count()
 class _SlidingLogThrottle(SimpleRateThrottle):
     """DRF's throttle with the sliding log above on Redis (DRF's own on any other cache). When the cache
     (Redis) is unreachable the request goes through: a table must never stop entering games for a rate
-    limit. A request is counted once per scope, however often it is asked about (the lean save and,
-    when it hands a request on, the DRF view): the verdict is kept on the request."""
+    limit. A request is counted once per scope, however often it is asked about: the verdict is kept
+    on the request."""
 
     _oldest: float | None = None
     _count = 0
@@ -101,8 +101,8 @@ class _SlidingLogThrottle(SimpleRateThrottle):
 
 
 class TableKeyThrottle(_SlidingLogThrottle):
-    """Two budgets per table key, the one home of the table's rate limit (the API's views, the lean save
-    and the key-based pages' posts, ``tournaments/ratelimit.py``, all count here):
+    """Two budgets per table key, the one home of the table's rate limit (the API's views and the
+    key-based pages' posts, ``tournaments/ratelimit.py``, all count here):
 
     - ``DEFAULT_THROTTLE_RATES["table_read"]``: what writes nothing (GET, HEAD, and a view that says
       ``throttle_reads``, the points preview). Generous: two phones polling and a reloading player fit.

@@ -4,7 +4,7 @@ from typing import Any
 from django.utils import timezone
 
 from scoring.rules import ruleset_to_dict
-from scoring.storage import hand_record
+from scoring.storage import stored_record
 from ..models import AuditEntry, Hand, Registration, Seat, Table, TableConfirmation, Tournament
 from ..selectors.standings import standings_compute
 from .version import FORMAT, VERSION
@@ -145,7 +145,7 @@ def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list
 
 
 def _hand(hand: Hand, table_size: int) -> dict[str, Any]:
-    record = hand_record(hand, table_size)
+    record = stored_record(hand, table_size)
     record.pop("dealer", None)
     entry: dict[str, Any] = {"number": hand.number, "dealer": hand.dealer, **record}
     if not hand.thrown_in:  # a Strich ("weiter", or a Kreuz replayed after 60:60) has no points

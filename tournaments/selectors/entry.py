@@ -239,19 +239,32 @@ def rounds_with_tables(tournament: Tournament) -> list[Round]:
 
 def table_entry_version(table: Table) -> str:
     """A short tag that changes whenever the table's page would (a game, a confirmation, the round's
-    state, who sits where, whether the organiser closed the table).
+    state, who sits where, whether the organiser closed the table or took paper totals).
 
     Every change to a game writes a revision, so the newest revision's id stands for the games; a seat
     swap writes new seats and a substitute takes a seat over, so the seats' ids and their players'
-    stand for the names on the sheet.
+    stand for the names on the sheet. One query.
     """
+    return _version(Table.objects.filter(pk=table.pk))
+
+
+def table_page_state(key: str) -> tuple[str, None] | None:
+    """The tablet page's poll state (``schafkopfrennen.polling.polled_page``): its version, read in one
+    query by the private key; None (the view answers: 404) for a wrong key or a round not published."""
+    version = _version(Table.objects.filter(entry_key=key).exclude(round__status=Round.Status.DRAWN))
+    return None if version is None else (version, None)
+
+
+def _version(tables) -> str | None:
     seated = Seat.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
-    facts = Table.objects.filter(pk=table.pk).order_by().annotate(
+    facts = tables.order_by().annotate(
         revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
         seat_ids=Subquery(seated.annotate(s=Sum("id")).values("s")),
         who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
-    ).values("revision", "confirmed", "seat_ids", "who", "closed_reason").get()
-    rnd = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).first()
-    paper = "p" if table.paper_totals is not None else ""
+    ).values("revision", "confirmed", "seat_ids", "who", "closed_reason", "round__status", "paper_totals").first()
+    if facts is None:
+        return None
+    paper = "p" if facts["paper_totals"] is not None else ""
     closed = "c" if facts["closed_reason"] else ""  # closed or reopened by the organiser
-    return f"{rnd}{closed}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-{facts['seat_ids']}-{facts['who']}"
+    return (f"{facts['round__status']}{closed}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-"
+            f"{facts['seat_ids']}-{facts['who']}")

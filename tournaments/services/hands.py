@@ -2,27 +2,23 @@
 
 A table's row is locked (``select_for_update``) for every write, so two tablets at the same table
 are served one after the other: a retry with the same client id returns the stored game, and a
-second, different submission for a game number already taken gets a 409. One exception keeps the
-same promise without a transaction: a tablet's new game on PostgreSQL (``hand_record_at_key``) is
-stored only while the table's change counter is still the one it read with the facts.
+second, different submission for a game number already taken gets a 409. ``hand_record`` is the one
+save of a new game, whichever page or API sends it.
 """
-import contextlib
-import functools
 import uuid
 from typing import Any
 
-from django.db import (DEFAULT_DB_ALIAS, IntegrityError, InterfaceError, OperationalError, connection, connections,
-                       models, transaction)
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.messages import rule_error_text
 from scoring.rules import RuleError
 from scoring.rules import table as table_rules
-from scoring.storage import hand_columns, hand_record as stored_record, hand_score, outcome_columns
+from scoring.storage import hand_columns, hand_score, outcome_columns, stored_record
 
 from ..models import Hand, HandRevision, Round, Table, TableConfirmation, Tournament
-from ..selectors.entry import entry_key_sql, entry_key_table, entry_key_width, table_for_entry_key
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
@@ -35,7 +31,7 @@ def _locked_table(table: Table) -> Table:
     round is locked first and without its key (``FOR NO KEY UPDATE``, the ORM's own, on every database
     that locks rows): closing, publishing or redrawing the round (``select_for_update`` on it) waits
     for a correction and it for them; corrections of one round wait for each other, which costs
-    nothing at their rate (new games take the lean path of ``_lock_for_entry`` and no round lock).
+    nothing at their rate (a new game locks only its table: ``hand_record``).
     """
     list(Round.objects.select_for_update(no_key=True).filter(pk=table.round_id).values_list("pk", flat=True))
     return Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
@@ -119,341 +115,33 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, **stored_record(hand, hand.table.size), "points": hand.points}
 
 
-_CHANGING = ("paper_totals", "completed_at", "closed_reason")  # a table's columns a write may find changed
-
-
-@functools.cache
-def _entry_sql(vendor: str) -> tuple[str, str]:
-    """The two statements of ``_lock_for_entry``, written out once: standard SQL over the models' tables.
-
-    Plain statements because the save is the hot path of a tournament: building the same ORM query
-    anew for every game cost more CPU than running it.
-    """
-    t, h, r, c = (m._meta.db_table for m in (Table, Hand, Round, TableConfirmation))
-    lock = (f'SELECT paper_totals IS NOT NULL, completed_at IS NOT NULL, closed_reason FROM "{t}" WHERE id = %s'
-            + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
-    facts = (f'SELECT r.status, {_HAND_FACTS}, (SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = %s) '
-             f'FROM "{r}" r LEFT JOIN "{h}" h ON h.table_id = %s WHERE r.id = %s GROUP BY r.status')
-    return lock, facts
-
-
-# What a new game needs to know of its table's games (the last number, how many, how many thrown in, this
-# submission's id if stored before): one home for the locked path's statement and the unlocked read's.
-_HAND_FACTS = ('MAX(h.number), COUNT(h.id), SUM(CASE WHEN h.thrown_in THEN 1 ELSE 0 END), '
-               'MAX(CASE WHEN h.client_id = %s THEN h.id END)')
-_FACT_NAMES = ("last", "entered", "thrown_in", "twin", "confirmed")  # the facts' columns, confirmations last
-_VERSION = "entry_version"  # the table's change counter, kept by PostgreSQL's triggers (migration 0018)
-
-
-@functools.cache
-def _unlocked_read_sql() -> str:
-    """The key lookup (table, round, tournament), the table's change counter and the game facts in one
-    statement, read without a transaction (PostgreSQL only: the counter exists there)."""
-    h, c = Hand._meta.db_table, TableConfirmation._meta.db_table
-    return entry_key_sql(
-        extra_columns=f', t."{_VERSION}", f.*, (SELECT COUNT(*) FROM "{c}" c WHERE c.table_id = t.id)',
-        extra_from=f' CROSS JOIN LATERAL (SELECT {_HAND_FACTS} FROM "{h}" h WHERE h.table_id = t.id) f')
-
-
-@functools.cache
-def _insert_sql(model: type, vendor: str) -> tuple[str, list, bool]:
-    """``INSERT`` of one row of ``model`` (every concrete column but the id), written out once per process,
-    with how each column's value is read (``_column_reader``)."""
-    db = connections[DEFAULT_DB_ALIAS]
-    meta, qn = model._meta, db.ops.quote_name
-    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field and not f.generated]
-    returning = db.features.can_return_columns_from_insert
-    sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))})" + (f" RETURNING {qn(meta.pk.column)}" if returning else ""))
-    return sql, [_column_reader(f) for f in fields], returning
-
-
-def _column_reader(field) -> tuple[Any, str | None, tuple[type, ...], str | None]:
-    """How ``_row`` reads a field's value for the database: (field, attname, types, integer). For a value of
-    exactly one of ``types`` (or None) ``get_db_prep_save(pre_save(obj, True))`` is the value itself, or for
-    an ``integer`` column the backend's ``adapt_integerfield_value(value, integer)``: the field's class keeps
-    Django's own ``pre_save`` and conversions, which for these types only pass the value through. Any other
-    value, and every other field (a ``DateTimeField``'s ``auto_now_add``, a ``JSONField``, a ``ForeignKey``),
-    takes the ORM's two calls."""
-    kind = type(field)
-    plain = (kind.pre_save is models.Field.pre_save and kind.get_db_prep_save is models.Field.get_db_prep_save)
-    if plain and kind.get_prep_value is models.IntegerField.get_prep_value and (
-            kind.get_db_prep_value is models.IntegerField.get_db_prep_value):
-        return field, field.attname, (int,), field.get_internal_type()
-    if plain and kind.get_db_prep_value is models.Field.get_db_prep_value and (
-            kind.get_prep_value is models.BooleanField.get_prep_value):
-        return field, field.attname, (bool,), None
-    if plain and kind.get_db_prep_value is models.Field.get_db_prep_value and (
-            kind.get_prep_value is models.CharField.get_prep_value):
-        return field, field.attname, (str,), None
-    return field, None, (), None
-
-
-def _row(obj, db) -> list:
-    """The INSERT's parameters: ``[f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]``."""
-    params, adapt = [], db.ops.adapt_integerfield_value
-    for field, attname, types, integer in _insert_sql(type(obj), db.vendor)[1]:
-        if attname is not None:
-            value = getattr(obj, attname)
-            if value is None or type(value) in types:
-                params.append(value if integer is None else adapt(value, integer))
-                continue
-        params.append(field.get_db_prep_save(field.pre_save(obj, True), db))
-    return params
-
-
-def _insert(obj, cursor):
-    """``Model.objects.create`` for the save's two rows without compiling the same INSERT for every game
-    (that cost more CPU than the rest of the save): each field's value as the ORM prepares it
-    (``_column_reader``), one statement. These models have no save() of their own and no signals."""
-    db = cursor.db
-    sql, _readers, returning = _insert_sql(type(obj), db.vendor)
-    cursor.execute(sql, _row(obj, db))
-    obj.pk = (cursor.fetchone()[0] if returning
-              else db.ops.last_insert_id(cursor, obj._meta.db_table, obj._meta.pk.column))
-    obj._state.adding, obj._state.db = False, db.alias
-    return obj
-
-
-@functools.cache
-def _layout(model: type) -> list[tuple[str, Any]]:
-    return [(f.name, f if f.is_relation else None) for f in model._meta.concrete_fields]
-
-
-def _new(model: type, values: dict[str, Any]):
-    """``model(**values)`` for the save's two rows, built positionally as ``Model.from_db`` builds a row: the
-    keyword path's lookups per field cost half as much again. Related objects (by field name) are cached
-    on the new row as assigning them caches them; a column not in ``values`` gets its default."""
-    args, related = [], []
-    for name, relation in _layout(model):
-        if name not in values:
-            args.append(model._meta.get_field(name).get_default())
-        elif relation is None:
-            args.append(values[name])
-        else:
-            value = values[name]
-            related.append((relation, value))
-            args.append(None if value is None else getattr(value, relation.target_field.attname))
-    obj = model(*args)
-    for relation, value in related:
-        relation.set_cached_value(obj, value)
-    return obj
-
-
-@functools.cache
-def _insert_pair_sql(vendor: str) -> tuple[str, int] | None:
-    """The game's and its revision's INSERTs as one statement, as issue 14 asks (one insert of the game and
-    its revision): the game's INSERT a CTE whose new id the revision's INSERT takes; with the position of
-    the revision's link to the game among its columns. None where INSERT cannot stand in a WITH (SQLite).
-
-    Both INSERTs are ``_insert_sql``'s own (one home for the column lists)."""
-    if vendor != "postgresql":
-        return None
-    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    hand_sql, _readers, _returning = _insert_sql(Hand, vendor)
-    columns = [reader[0].column for reader in _insert_sql(HandRevision, vendor)[1]]
-    link = columns.index(HandRevision._meta.get_field("hand").column)
-    new_id = f"(SELECT {qn(Hand._meta.pk.column)} FROM h)"
-    values = ", ".join(new_id if n == link else "%s" for n in range(len(columns)))
-    return (f"WITH h AS ({hand_sql}) INSERT INTO {qn(HandRevision._meta.db_table)} "
-            f"({', '.join(qn(c) for c in columns)}) VALUES ({values}) "
-            f"RETURNING {qn(columns[link])}, {qn(HandRevision._meta.pk.column)}"), link
-
-
-@functools.cache
-def _guarded_pair_sql() -> tuple[str, int]:
-    """``_insert_pair_sql`` that stores only while the table's change counter is still the one read: both
-    INSERTs take their row from a CTE that locks the table's row ``WHERE entry_version = %s``. When another
-    writer holds the lock, PostgreSQL checks that condition again on the row as that writer left it
-    (EvalPlanQual), so a change committed since the read stores nothing. PostgreSQL only."""
-    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    hand_columns_ = [reader[0].column for reader in _insert_sql(Hand, "postgresql")[1]]
-    columns = [reader[0].column for reader in _insert_sql(HandRevision, "postgresql")[1]]
-    link = columns.index(HandRevision._meta.get_field("hand").column)
-    values = ", ".join(f"h.{qn(Hand._meta.pk.column)}" if n == link else "%s" for n in range(len(columns)))
-    return (f'WITH t AS (SELECT id FROM {qn(Table._meta.db_table)} WHERE id = %s AND "{_VERSION}" = %s FOR UPDATE), '
-            f"h AS (INSERT INTO {qn(Hand._meta.db_table)} ({', '.join(qn(c) for c in hand_columns_)}) "
-            f"SELECT {', '.join(['%s'] * len(hand_columns_))} FROM t RETURNING {qn(Hand._meta.pk.column)}) "
-            f"INSERT INTO {qn(HandRevision._meta.db_table)} ({', '.join(qn(c) for c in columns)}) "
-            f"SELECT {values} FROM h RETURNING {qn(columns[link])}, {qn(HandRevision._meta.pk.column)}"), link
-
-
-class _Moved(Exception):
-    """The table changed between the unlocked read and the guarded write: nothing was stored."""
-
-
-def _insert_with_revision(hand: Hand, revision: HandRevision, cursor, version: int | None = None) -> None:
-    """Store a new game and its revision: one statement on PostgreSQL (a round trip less per save: 1.148 ->
-    1.065 ms of CPU in one process, docs/performance.md), two plain INSERTs elsewhere. Each row's values as
-    ``_insert`` prepares them. With ``version`` (the unlocked save): only while the table's change counter
-    is still ``version`` (``_guarded_pair_sql``), else ``_Moved``."""
-    db = cursor.db
-    pair = _insert_pair_sql(db.vendor) if version is None else _guarded_pair_sql()
-    if pair is None:
-        _insert(hand, cursor)
-        revision.hand = hand
-        _insert(revision, cursor)
-        return
-    sql, link = pair
-    revision_params = _row(revision, db)
-    del revision_params[link]  # the game's new id, taken inside the statement
-    head = [] if version is None else [hand.table_id, version]
-    cursor.execute(sql, head + _row(hand, db) + revision_params)
-    stored = cursor.fetchone()
-    if stored is None:
-        raise _Moved
-    hand.pk, revision.pk = stored
-    revision.hand = hand
-    for obj in (hand, revision):
-        obj._state.adding, obj._state.db = False, db.alias
-
-
-def _lock_for_entry(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
-    """Lock the table's row, then read in one query what entering a game needs, as of after the lock.
-
-    The hot path of a tournament: the caller loaded the table with its round and tournament (the key
-    lookup); the lock re-reads only the table's own changing columns (whether they are set: their
-    values are read only in the rare case they are), and the round's status comes with the game
-    facts from a statement after the lock, so a round closed meanwhile is seen (closing a round locks
-    its tables first). ``twin``: this submission was stored before (a retry).
-    """
-    lock, _facts = _entry_sql(cursor.db.vendor)
-    cursor.execute(lock, [table.pk])
-    paper, completed, reason = cursor.fetchone()
-    if paper or completed:  # rare: read the values themselves (the lock is already held)
-        fresh = Table.objects.filter(pk=table.pk).values(*_CHANGING).get()
-        for name in _CHANGING:
-            setattr(table, name, fresh[name])
-    else:
-        table.paper_totals, table.completed_at, table.closed_reason = None, None, reason
-    return _entry_facts(table, client_id, cursor)
-
-
-def _entry_facts(table: Table, client_id: uuid.UUID, cursor) -> dict[str, Any]:
-    """What entering a game needs, in one statement; run after the table's lock, so that it sees the
-    round's status and the games as they are now."""
-    db = cursor.db
-    _lock, facts = _entry_sql(db.vendor)
-    uid = _CLIENT_ID.get_db_prep_value(client_id, db)
-    cursor.execute(facts, [uid, table.pk, table.pk, table.round_id])
-    return dict(zip(("status", *_FACT_NAMES), cursor.fetchone(), strict=True))
-
-
-_CLIENT_ID = Hand._meta.get_field("client_id")
-
-
 @transaction.atomic
 def hand_record(
     *, table: Table, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None,
     by=None, device: str = "", organiser: bool = False, reason: str = "",
 ) -> tuple[Hand, bool]:
-    """Store one game. Returns (hand, created); a retry of the same submission returns the stored game.
+    """Store one game: the one save of every entry point (the table page, the links' pages, paper mode, the
+    table API). Returns (hand, created); a retry of the same submission returns the stored game.
 
-    Four queries whatever the tournament's size: the lock, the facts, the game, its revision (one cursor;
-    three on PostgreSQL, where the game and its revision are one statement).
+    The table's row is locked first; what the save needs to know (the round's status, the table's games)
+    is read after the lock, so a change committed meanwhile is seen.
     """
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        facts = _lock_for_entry(table, client_id, cursor)
-        return _record(table, facts, cursor, record=record, client_id=client_id, number=number, by=by,
-                       device=device, organiser=organiser, reason=reason)
-
-
-_TRIES = 3  # unlocked attempts before a save takes the table's lock (each lost one means a change came first)
-
-
-def hand_record_at_key(
-    *, entry_key: str, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None, device: str = "",
-) -> tuple[Hand, bool] | None:
-    """A tablet's new game by its round's entry key; None: no table has this round entry key (it may be a
-    table card's key, which the caller resolves and hands to ``hand_record``).
-
-    On PostgreSQL two statements without a transaction (issue 14's lean save): the table, its change
-    counter and the game facts read at once (``_unlocked_read_sql``), then the game and its revision stored
-    only while the counter is unchanged (``_guarded_pair_sql``). Every change of the table's games,
-    confirmations, own columns or round status raises the counter (the triggers of migration 0018), so a
-    save whose facts went stale stores nothing and reads again. A save that must also clear the table's
-    confirmations, and one that lost ``_TRIES`` times, takes the locked path, as every save does elsewhere.
-    """
-    db = connections[DEFAULT_DB_ALIAS]
-    if db.vendor == "postgresql":
-        found = _first_read(db, entry_key, client_id)
-        with db.cursor() as cursor:
-            for attempt in range(_TRIES):
-                if attempt:
-                    found = _unlocked_read(entry_key, client_id, cursor)
-                if found is None:
-                    return None
-                table, version, facts = found
-                if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
-                    break  # the save clears the confirmations too: one transaction, under the lock
-                try:
-                    # in a caller's transaction (a test's, say) a failed statement must not break it: a savepoint
-                    with transaction.atomic() if cursor.db.in_atomic_block else contextlib.nullcontext():
-                        return _record(table, facts, cursor, record=record, client_id=client_id, number=number,
-                                       device=device, version=version)
-                except _Moved:
-                    continue
-    return _hand_record_at_key_locked(entry_key=entry_key, record=record, client_id=client_id,
-                                      number=number, device=device)
-
-
-def _first_read(db, entry_key: str, client_id: uuid.UUID) -> tuple[Table, int, dict[str, Any]] | None:
-    """``_unlocked_read`` as a request's first statement, standing in for Django's health check of a kept
-    connection (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` before a request's first statement, one round trip
-    of the save's four). The read is a plain SELECT outside a transaction: on a connection that died since
-    the last request it fails and changes nothing, and runs once more on a new connection, which is what
-    the check would have led to. Inside a transaction (a caller's, a test's) the check is left as it is."""
-    standing_in = (db.connection is not None and db.health_check_enabled and not db.health_check_done
-                   and not db.in_atomic_block)
-    if standing_in:
-        db.health_check_done = True
-    try:
-        with db.cursor() as cursor:
-            return _unlocked_read(entry_key, client_id, cursor)
-    except (OperationalError, InterfaceError):
-        if not standing_in:
-            raise
-        db.close()  # the kept connection is gone: a new one, as after a failed check
-        with db.cursor() as cursor:
-            return _unlocked_read(entry_key, client_id, cursor)
-
-
-def _unlocked_read(entry_key: str, client_id: uuid.UUID, cursor) -> tuple[Table, int, dict[str, Any]] | None:
-    """(table with round and tournament, its change counter, the game facts) for a round's entry key."""
-    cursor.execute(_unlocked_read_sql(), [_CLIENT_ID.get_db_prep_value(client_id, cursor.db), entry_key])
-    row = cursor.fetchone()
-    if row is None:
-        return None
-    width = entry_key_width()
-    table = entry_key_table(row, cursor.db)
-    version, *values = row[width:]
-    return table, version, {"status": table.round.status, **dict(zip(_FACT_NAMES, values, strict=True))}
-
-
-@transaction.atomic
-def _hand_record_at_key_locked(
-    *, entry_key: str, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None, device: str = "",
-) -> tuple[Hand, bool] | None:
-    """``hand_record_at_key`` in a transaction: the table found and locked by its key (with its round and
-    tournament), the facts, then the game and its revision (``_insert_with_revision``: one statement on
-    PostgreSQL, two elsewhere)."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        table = table_for_entry_key(entry_key, for_update=True, cursor=cursor)
-        if table is None:
-            return None
-        return _record(table, _entry_facts(table, client_id, cursor), cursor, record=record, client_id=client_id,
-                       number=number, device=device)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
+    table.round.status = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).get()
+    facts = table.hands.order_by().aggregate(
+        last=Max("number"), entered=Count("id"), thrown_in=Count("id", filter=Q(thrown_in=True)),
+        twin=Max("id", filter=Q(client_id=client_id)))
+    return _record(table, facts, record=record, client_id=client_id, number=number, by=by, device=device,
+                   organiser=organiser, reason=reason)
 
 
 def _record(
-    table: Table, facts: dict[str, Any], cursor, *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
-    by=None, device: str = "", organiser: bool = False, reason: str = "", version: int | None = None,
+    table: Table, facts: dict[str, Any], *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
+    by=None, device: str = "", organiser: bool = False, reason: str = "",
 ) -> tuple[Hand, bool]:
-    """The part of ``hand_record`` after the lock: check, number, score and store the game. ``version``: the
-    unlocked save's change counter (the store raises ``_Moved`` when the table changed since)."""
+    """The part of ``hand_record`` after the lock: check, number, score and store the game."""
     if facts["twin"] is not None:
         return Hand.objects.get(pk=facts["twin"]), False
-    table.round.status = facts["status"]
     _require_open(table, organiser=organiser, reason=reason)
     record = _clean_record(record, table.size)
     if table.paper_totals is not None:
@@ -488,21 +176,21 @@ def _record(
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
         author = by if getattr(by, "is_authenticated", False) else None
-        hand = _new(Hand, {
-            "table": table, "number": number, "dealer": dealer, **outcome_columns(score), "entered_by": author,
-            "device": device[:200], "client_id": client_id, **hand_columns(record),
-        })
-        _insert_with_revision(hand, _new(HandRevision, {
-            "table": table, "number": number, "action": HandRevision.Action.CREATE, "new": _snapshot(hand),
-            "by": author, "device": device[:200], "reason": reason[:300],
-        }), cursor, version)
+        hand = Hand.objects.create(
+            table=table, number=number, dealer=dealer, **outcome_columns(score), entered_by=author,
+            device=device[:200], client_id=client_id, **hand_columns(record),
+        )
+        HandRevision.objects.create(
+            table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
+            by=author, device=device[:200], reason=reason[:300],
+        )
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
         # SQLite has no row locks: another device's game with this number got in first
         raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
                            code="number_taken") from None
-    if facts["confirmed"] or table.completed_at is not None or table.closed_reason:
+    if table.completed_at is not None or table.closed_reason or table.confirmations.exists():
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)
     return hand, True

@@ -17,21 +17,17 @@ Writers of one tournament's snapshot take its row lock (``FOR NO KEY UPDATE`` on
 two workers never merge over each other; the second finds nothing new and writes nothing.
 """
 import bisect
-import contextlib
-import gc
 import time
 from collections.abc import Iterable
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db import transaction
 from django.db.models import Max, Q
-from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from schafkopfrennen import forget
-from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import StandingsSnapshot, pack_rows
 from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables,
                                      rank_window, standing_key, standing_values)
@@ -132,44 +128,10 @@ def _snapshot_to_merge(tournament_id: int) -> StandingsSnapshot | None:
 
 
 def _snapshot_update(tournament_id: int, values: dict[str, Any]) -> bool:
-    """Overwrite the snapshot without reading the old one back; False if there is none yet.
-
-    The ORM's plain ``UPDATE`` on every database (compiled as ``QuerySet.update`` compiles it); on
-    PostgreSQL the documents (orjson bytes, several megabytes at 4,000 players) go as binary
-    parameters, since the settings bind on the server (with Django's client-side binding they were
-    quoted into hex text, which the server parsed back). While the database writes them, the garbage
-    collector looks over what the work made (``_without_gc``), once, beside it instead of after it.
-    """
-    query = StandingsSnapshot.objects.filter(tournament_id=tournament_id).query.chain(UpdateQuery)
-    query.add_update_values(values)
-    with statement_meanwhile(*query.get_compiler(DEFAULT_DB_ALIAS).as_sql()) as written:
-        gc.collect(0)
-        return bool(written().rowcount)
+    """Overwrite the snapshot without reading the old one back; False if there is none yet."""
+    return bool(StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(**values))
 
 
-@contextlib.contextmanager
-def _without_gc():
-    """Python's cyclic garbage collector off for one merge or recompute.
-
-    Both build hundreds of thousands of small dicts and tuples (every table's result, every row of
-    the lists) that hold no reference cycles; meanwhile the collector ran again and again over the
-    whole, growing heap, a large part of a merge's CPU. Reference counting still frees
-    everything; the collector is switched back on afterwards, and what the work made and keeps (the
-    documents kept for the next merge: tens of thousands of objects in a big field) is scanned once
-    by a collection of the youngest generation, where it is caused, not in whatever runs next: while
-    the database writes the snapshot (``_snapshot_update``), and what is left at the end.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
-
-
-@_without_gc()
 @transaction.atomic
 def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute everything from the games and replace the snapshot; running it twice gives the same."""
@@ -302,7 +264,6 @@ def _tischbeste_merged(data: dict[str, Any], folded, changed: set[tuple[int, int
     return True
 
 
-@_without_gc()
 @transaction.atomic
 def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> StandingsSnapshot | None:
     """Merge the changed tables into the snapshot in the work of their players' tables.

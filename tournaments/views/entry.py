@@ -3,20 +3,20 @@
 The page, its games, the preview and a conflict are the shared entry view of ``entry_base``
 (``EntryView``); this module finds the table of the private key and gives the page the tablet's URLs.
 """
-from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_POST
+from django.views.decorators.http import require_POST
+
+from schafkopfrennen.polling import polled_page
 
 from ..http import error_status
 from ..models import Round, Table
 from ..params import parse_int
-from ..selectors.entry import table_entry_version, table_for_entry_key
+from ..selectors.entry import table_for_entry_key, table_page_state
 from ..services import hands as hand_services
 from ..http import WrongKey
 from ..services.errors import ServiceError
@@ -33,7 +33,7 @@ def tablet_mode(table: Table) -> EntryMode:
         confirm=reverse("tournaments:entry_confirm", args=[key]),
         storage_key=f"skr:{key}", queue=True,
         manifest=reverse("tournaments:entry_manifest", args=[key]),
-        service_worker=reverse("tournaments:entry_service_worker"),
+        service_worker=reverse("tournaments:entry_service_worker"), polled=True,
     ))
 
 
@@ -47,14 +47,6 @@ def table_or_404(entry_key: str) -> Table:
     return table
 
 
-def table_page_etag(request: HttpRequest, key: str) -> str | None:
-    """The page's version: entry.js polls with it and gets a 304 while nothing changed at the table."""
-    table = table_for_entry_key(key)
-    if table is None:
-        return None
-    return f"{table_entry_version(table)}-{request.LANGUAGE_CODE}"
-
-
 class TabletEntry(EntryView):
     """The entry page's actions under the tablet's private link (``key``)."""
 
@@ -64,9 +56,10 @@ class TabletEntry(EntryView):
     def get_mode(self, table: Table) -> EntryMode:
         return tablet_mode(table)
 
-    @method_decorator(condition(etag_func=table_page_etag))
-    def page(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
-        return super().page(request, **kwargs)
+
+# The page polls itself (entry.js): an unchanged poll is a 304 before anything is read or rendered, from a
+# tablet without a session before Django itself (polling.UnchangedPolls), as the phones' standings polls.
+table_page = polled_page(table_page_state)(TabletEntry.as_view(action="page"))
 
 
 @require_POST

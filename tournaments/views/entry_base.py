@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 from django.utils.log import log_response
@@ -24,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 
+from schafkopfrennen.polling import page_etag
 from scoring.rules.seats import kreuz_pair, kreuz_pairs
 from scoring.rules.table import redeal_contracts
 from scoring.rules.table import sits_out as sitting_out_of
@@ -73,6 +75,7 @@ class EntryUrls:
     manifest: str = ""
     service_worker: str = ""
     service_worker_scope: str = "/tisch/"
+    polled: bool = False  # the page is a ``polled_page`` (the tablet's): a saved game's answer carries its ETag
 
     def game(self, number: int) -> str:
         return f"{self.game_prefix}{number}/"
@@ -324,7 +327,18 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
     except ServiceError as err:
         slot = "pair" if kreuz and err.field in ("declarer", "partner") else error_slot(err.field)
         return failed(request, {slot: err.message}, status=error_status(err), code=err.code, rerender=rerender)
+    if hand is None and mode.urls.queue and _wants_json(request):
+        return saved_with_parts(request, table, mode, message)
     return done(request, mode.urls.page, message)
+
+
+def saved_with_parts(request: HttpRequest, table: Table, mode: EntryMode, message: str) -> JsonResponse:
+    """A new game saved from the table's page: the page's changing parts as they are now (entry.js swaps them
+    in, no second request) and the ETag its next unchanged poll sends."""
+    context = page_context(request, table, mode)
+    parts = render_to_string("entry/_parts.html", context, request=request)
+    etag = page_etag(request, context["state"]["version"]) if mode.urls.polled else None
+    return JsonResponse({"ok": True, "redirect": mode.urls.page, "message": message, "parts": parts, "etag": etag})
 
 
 def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,

@@ -5,7 +5,7 @@ from . import entry, entry_app, paper, table_actions
 
 urlpatterns = [
     path("tisch/sw.js", entry_app.service_worker, name="entry_service_worker"),
-    path("tisch/<str:key>/", entry.TabletEntry.as_view(action="page"), name="entry_table"),
+    path("tisch/<str:key>/", entry.table_page, name="entry_table"),
     path("tisch/<str:key>/manifest.webmanifest", entry_app.manifest, name="entry_manifest"),
     path("tisch/<str:key>/spiel/", entry.TabletEntry.as_view(action="record"), name="entry_record"),
     path("tisch/<str:key>/spiel/<int:number>/", entry.TabletEntry.as_view(action="game"), name="entry_game"),
