@@ -221,6 +221,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
     "api:registrations": {"GET": VIEWER, "POST": DESK},
+    "api:standings": {"GET": VIEWER},
     "api:registration": {"GET": VIEWER, "PATCH": DESK},
     "api:rounds": {"GET": VIEWER, "POST": ORGANISER},
     "api:round": {"GET": VIEWER},
@@ -626,6 +627,7 @@ def test_club_a_cannot_reach_club_b(world, db):
         ("tournaments:player_edit", {"player_id": world.other_player.pk}),
         ("tournaments:prizes", {"slug": b.slug}),
         ("api:registrations", {"slug": b.slug}),
+        ("api:standings", {"slug": b.slug}),
         ("api:round", {"slug": b.slug, "number": 1}),
     ]
     problems = []

@@ -84,7 +84,8 @@ def test_registrations_are_listed_by_start_number(organiser, tournament):
     assert first == {
         "start_number": 1, "player_id": reg.player_id, "first_name": "Vor1", "last_name": "Nach1",
         "name": "Vor1 Nach1", "club": "SK Musterdorf", "paid": True, "checked_in": True, "withdrawn": False,
-        "withdrawn_after_round": None, "substitute_for": None,
+        "withdrawn_after_round": None, "substitute_for": None, "substitute_for_name": None,
+        "display_name": "Vor1 Nach1", "fee_due": True, "left_during_round": False,
     }
 
 
