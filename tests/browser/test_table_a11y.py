@@ -1,0 +1,128 @@
+"""The table page and the player's pages for every player (issue 35, the player-facing half): axe-core clean
+(WCAG 2.0/2.1 A+AA) in every state of the table page and on the public phone pages, light and dark, at
+360 x 640, 800 x 1280 and 1366 x 768; no sideways scrolling; names keep every glyph; a Rufspiel entered on
+a phone without scrolling; large text and high contrast one tap away; touch targets of at least 44 px.
+
+Screenshots go to test-artifacts/a11y-*.png.
+"""
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tests.browser.axe import axe_violations, describe
+from tests.browser.conftest import go_offline
+from tests.browser.test_entry import expect, tap_game
+from tests.tournaments.test_services_hands import close, fill, make_table
+from tournaments.models import Table
+from tournaments.services.hands import hand_record, table_confirm
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 640}
+TABLET = {"width": 800, "height": 1280}
+LAPTOP = {"width": 1366, "height": 768}
+SIZES = {"phone": PHONE, "tablet": TABLET, "laptop": LAPTOP}
+# names that lost their dots or broke mid-word at the table (issue 35)
+GLYPH_NAMES = [("Ötzi", "Öttl"), ("Alois", "Gschwendtner-Obermaier"), ("Ägidius", "Ölschläger"),
+               ("Theresa", "Obermeier"), ("Korbinian", "Sedlmeier")]
+SOLO_WON = {"contract": "solo", "trump": "herz", "declarer": 3, "augen": 75}
+
+
+def new_page(browser, live_server, viewport, scheme="light"):
+    context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=True, is_mobile=viewport == PHONE,
+                                  color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.base_url = live_server.url
+    return page
+
+
+def entry_url(page, table: Table) -> str:
+    return f"{page.base_url}/tisch/{table.entry_key}/"
+
+
+def glyph_table(size: int = 4, rules: dict | None = None) -> Table:
+    return make_table(size=size, names=GLYPH_NAMES[:size], rules=rules)
+
+
+def state_empty(page):
+    page.goto(entry_url(page, glyph_table()))
+
+
+def state_mid_sheet(page):
+    table = glyph_table()
+    fill(table, 5)
+    hand_record(table=table, record=SOLO_WON, client_id=uuid.uuid4())
+    fill(table, 0)
+    page.goto(entry_url(page, table))
+    expect(page.get_by_test_id("game-6")).to_be_visible()
+
+
+def state_offline_queue(page):
+    table = glyph_table()
+    fill(table, 3)
+    page.goto(entry_url(page, table))
+    go_offline(page)
+    tap_game(page, {"contract": "wenz", "declarer": 3, "augen": 80})
+    page.get_by_test_id("save").click()
+    expect(page.get_by_test_id("unsent-4")).to_be_visible()
+    expect(page.get_by_test_id("pending")).to_be_visible()
+
+
+def state_conflict(page):
+    table = glyph_table()
+    page.goto(entry_url(page, table))
+    tap_game(page, {"contract": "wenz", "declarer": 3, "augen": 80})
+    hand_record(table=table, record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4,
+                                     "augen": 65}, client_id=uuid.uuid4(), number=1)
+    page.get_by_test_id("save").click()
+    expect(page.get_by_test_id("conflict")).to_be_visible()
+    expect(page.get_by_test_id("version-rival")).to_contain_text("Wenz")
+
+
+def state_confirmed(page):
+    table = glyph_table(rules={"games_per_round": 8})
+    fill(table, 8)
+    for seat in (1, 2):
+        table_confirm(table=table, seat=seat)
+    page.goto(entry_url(page, table))
+    expect(page.get_by_test_id("confirm-panel")).to_be_visible()
+
+
+def state_closed(page):
+    table = glyph_table(rules={"games_per_round": 8})
+    fill(table, 8)
+    for seat in range(1, 5):
+        table_confirm(table=table, seat=seat)
+    close(table)
+    page.goto(entry_url(page, table))
+    expect(page.get_by_test_id("closed-banner")).to_be_visible()
+
+
+TABLE_STATES = {"empty": state_empty, "mid-sheet": state_mid_sheet, "offline-queue": state_offline_queue,
+                "conflict": state_conflict, "confirmed": state_confirmed, "closed": state_closed}
+
+
+def sideways(page) -> int:
+    """How far the page reaches beyond the screen's width (0: no sideways scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_state_of_the_table_page_is_axe_clean_and_fits(scheme, browser, live_server, screenshot):
+    found, wide = {}, {}
+    for size, viewport in SIZES.items():
+        for name, build in TABLE_STATES.items():
+            page = new_page(browser, live_server, viewport, scheme)
+            try:
+                build(page)
+                screenshot(page, f"a11y-table-{name}-{size}-{scheme}", full_page=False)
+                if violations := axe_violations(page):
+                    found[f"{name} {size}"] = describe(violations)
+                if (over := sideways(page)) > 0:
+                    wide[f"{name} {size}"] = over
+            finally:
+                page.context.close()
+    assert not found, "\n\n".join(f"== {k}\n{v}" for k, v in found.items())
+    assert not wide, f"wider than the screen: {wide}"
