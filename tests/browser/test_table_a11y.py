@@ -126,3 +126,95 @@ def test_every_state_of_the_table_page_is_axe_clean_and_fits(scheme, browser, li
                 page.context.close()
     assert not found, "\n\n".join(f"== {k}\n{v}" for k, v in found.items())
     assert not wide, f"wider than the screen: {wide}"
+
+
+# Every line of every name on the page, against the box that cuts it off (the nearest ancestor whose overflow
+# is not visible): a line that reaches above or below it has lost the top of its capitals (the dots of Ö) or
+# its descenders; one wholly outside it is a name cut off. A name shortened with "…" at the side passes.
+CLIPPED_NAMES = """(selectors) => {
+  const lost = [];
+  const range = document.createRange();
+  for (const el of document.querySelectorAll(selectors)) {
+    if (!el.getClientRects().length) continue;  // not shown
+    let clip = el;
+    while (clip && getComputedStyle(clip).overflowY === "visible" && getComputedStyle(clip).overflowX === "visible") clip = clip.parentElement;
+    if (!clip) continue;
+    const box = clip.getBoundingClientRect();
+    const top = box.top + clip.clientTop, bottom = top + clip.clientHeight;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.trim()) continue;
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        if (r.width === 0) continue;
+        if (r.top < top - 0.5 || r.bottom > bottom + 0.5)
+          lost.push(`${el.className}: "${node.data.trim()}" line ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(top)}-${Math.round(bottom)}`);
+      }
+    }
+  }
+  return lost;
+}"""
+NAME_SELECTORS = ".seat-name, .nb-name, .pv-name, .cf-name, .h-name, .c-game .who, .dealer"
+
+# Tiles of one row (the preview's players, the seats, the name buttons) that overlap one another, or a name
+# reaching out of its tile.
+OVERLAPS = """() => {
+  const bad = [];
+  for (const group of [".pv-seat", ".seat", ".names label", ".cf"]) {
+    const tiles = [...document.querySelectorAll(group)].filter(t => t.getClientRects().length);
+    tiles.forEach((a, i) => {
+      const ra = a.getBoundingClientRect();
+      for (const b of tiles.slice(i + 1)) {
+        const rb = b.getBoundingClientRect();
+        if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5)
+          bad.push(`${group}: "${a.innerText}" overlaps "${b.innerText}"`);
+      }
+      for (const name of a.querySelectorAll(".pv-name, .seat-name, .nb-name, .cf-name")) {
+        const rn = name.getBoundingClientRect();
+        if (rn.left < ra.left - 0.5 || rn.right > ra.right + 0.5) bad.push(`${group}: "${name.innerText}" leaves its tile`);
+      }
+    });
+  }
+  return bad;
+}"""
+
+
+def glyphs_lost(page) -> list[str]:
+    return page.evaluate(CLIPPED_NAMES, NAME_SELECTORS) + page.evaluate(OVERLAPS)
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_names_keep_their_umlauts_and_never_break_mid_word_in_any_tile(size, browser, live_server, screenshot):
+    from tests.browser.conftest import broken_words
+
+    lost, broken = {}, {}
+    for device, viewport in SIZES.items():
+        page = new_page(browser, live_server, viewport)
+        try:
+            table = glyph_table(size=size, rules={"games_per_round": 8})
+            page.goto(entry_url(page, table))
+            # the form with every name on a button and the preview's points for each player
+            page.get_by_test_id("contract-rufspiel").click()
+            page.get_by_test_id("called-gras").click()
+            page.get_by_test_id("declarer-2").click()
+            page.get_by_test_id("partner-3").click()
+            page.get_by_test_id("quick-61").click()
+            expect(page.get_by_test_id("preview-2")).to_be_visible()
+            states = {"form": None}
+            for name in states:
+                screenshot(page, f"a11y-glyphs-{size}-{name}-{device}")
+                lost[f"{name} {device}"] = glyphs_lost(page)
+                broken[f"{name} {device}"] = broken_words(page)
+            # the sheet and the confirmation tiles
+            fill(table, int(page.get_by_test_id("entry-root").get_attribute("data-required")))
+            page.reload()
+            expect(page.get_by_test_id("confirm-panel")).to_be_visible()
+            screenshot(page, f"a11y-glyphs-{size}-confirm-{device}")
+            lost[f"confirm {device}"] = glyphs_lost(page)
+            broken[f"confirm {device}"] = broken_words(page)
+        finally:
+            page.context.close()
+    lost = {k: v for k, v in lost.items() if v}
+    broken = {k: v for k, v in broken.items() if v}
+    assert not lost, lost
+    assert not broken, broken
