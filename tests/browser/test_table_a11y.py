@@ -218,3 +218,42 @@ def test_names_keep_their_umlauts_and_never_break_mid_word_in_any_tile(size, bro
     broken = {k: v for k, v in broken.items() if v}
     assert not lost, lost
     assert not broken, broken
+
+
+IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  const dock = document.querySelector(".dock");
+  const covered = dock && !dock.contains(el) && r.bottom > dock.getBoundingClientRect().top + 1;
+  return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && !covered;
+}"""
+
+
+def test_a_rufspiel_is_entered_on_a_phone_by_taps_alone_without_scrolling(browser, live_server, screenshot):
+    table = glyph_table()
+    fill(table, 4)  # game 5: a sheet below the form, as in the evening
+    page = new_page(browser, live_server, PHONE)
+    try:
+        page.goto(entry_url(page, table))
+        expect(page.get_by_test_id("game-4")).to_be_visible()
+        taps = []
+        for testid in ["contract-rufspiel", "called-eichel", "declarer-2", "partner-4", "key-7", "key-2", "save"]:
+            target = page.get_by_test_id(testid)
+            if not target.evaluate(IN_VIEW):
+                screenshot(page, "a11y-rufspiel-scrolled-" + testid, full_page=False)
+            assert target.evaluate(IN_VIEW), f"{testid} is not on the screen without scrolling"
+            if testid == "save":
+                screenshot(page, "a11y-rufspiel-one-screen", full_page=False)
+            target.tap()
+            taps.append(testid)
+            page.wait_for_timeout(300)  # a preview arrives, a smooth scroll would have begun
+            if scrolled := page.evaluate("window.scrollY"):
+                screenshot(page, "a11y-rufspiel-scrolled-after-" + testid, full_page=False)
+            assert scrolled == 0, f"the page scrolled by {scrolled} px after {testid}"
+        expect(page.get_by_test_id("game-5")).to_be_visible()
+        hand = table.hands.get(number=5)
+        assert (hand.contract, hand.called, hand.declarer, hand.partner, hand.augen) == ("rufspiel", "eichel", 2, 4, 72)
+        assert page.evaluate("window.scrollY") == 0
+        print("taps:", len(taps), taps)  # the recorded taps (pytest -s shows them)
+        assert len(taps) == 7
+    finally:
+        page.context.close()
