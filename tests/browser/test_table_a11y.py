@@ -257,3 +257,109 @@ def test_a_rufspiel_is_entered_on_a_phone_by_taps_alone_without_scrolling(browse
         assert len(taps) == 7
     finally:
         page.context.close()
+
+
+def public_pages(live_server) -> dict[str, str]:
+    """The pages a player opens on his phone, with the demo's evening (standings published)."""
+    from tests.browser.test_phone_pages import pages
+    from tournaments.models import Tournament
+    from tournaments.services.demo import DEMO_SLUG, demo_create
+    from tournaments.services.standings import standings_recompute
+
+    demo_create()
+    Tournament.objects.filter(slug=DEMO_SLUG).update(standings_public=True)
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    standings_recompute(tournament_id=tournament.pk)
+    key = tournament.registrations.order_by("start_number").first().key
+    return {name: live_server.url + path for name, path in pages(DEMO_SLUG, key).items() if name != "projector"}
+
+
+# Everything a player taps that is smaller than 44 x 44 px (WCAG 2.5.5's size; a link inside a sentence is
+# exempt, as there).
+SMALL_TARGETS = """() => {
+  const small = [];
+  const targets = document.querySelectorAll("button, a, summary, select, input:not([type=hidden]):not(.vh), label[for]");
+  for (const el of targets) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    if (el.matches("label[for]")) {
+      const input = document.getElementById(el.htmlFor);
+      if (!input || !input.classList.contains("vh")) continue;  // a label beside its field: the field is the target
+    }
+    if (el.matches("a") && getComputedStyle(el).display === "inline" && el.parentElement.closest("p, li, td, dd, small, legend, h1, h2, h3")
+        && el.parentElement.textContent.trim() !== el.textContent.trim()) continue;  // a link in a sentence
+    // a game's link covers its row (the row is what a player taps)
+    const r = (el.matches(".g-link") ? el.closest("tr") : el).getBoundingClientRect();
+    if (r.width < 43.5 || r.height < 43.5)
+      small.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.innerText || el.value || "").trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_player_pages_are_axe_clean_fit_and_have_big_targets(scheme, browser, live_server, screenshot):
+    urls = public_pages(live_server)
+    found, wide, small = {}, {}, {}
+    for size, viewport in SIZES.items():
+        page = new_page(browser, live_server, viewport, scheme)
+        try:
+            for name, url in urls.items():
+                page.goto(url)
+                page.wait_for_load_state("networkidle")
+                screenshot(page, f"a11y-public-{name}-{size}-{scheme}", full_page=False)
+                if violations := axe_violations(page):
+                    found[f"{name} {size}"] = describe(violations)
+                if (over := sideways(page)) > 0:
+                    wide[f"{name} {size}"] = over
+                if size == "phone" and (tiny := page.evaluate(SMALL_TARGETS)):
+                    small[name] = tiny
+        finally:
+            page.context.close()
+    assert not found, "\n\n".join(f"== {k}\n{v}" for k, v in found.items())
+    assert not wide, f"wider than the screen: {wide}"
+    assert not small, f"touch targets under 44 x 44 px: {small}"
+
+
+def test_large_text_and_strong_contrast_are_one_tap_away_and_remembered(browser, live_server, screenshot):
+    table = glyph_table()
+    fill(table, 3)
+    urls = {"table": None, **public_pages(live_server)}
+    for scheme in ("light", "dark"):
+        page = new_page(browser, live_server, PHONE, scheme)
+        try:
+            page.goto(entry_url(page, table))
+            normal = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+            switch = page.get_by_test_id("reading-switch")
+            expect(switch).to_have_attribute("aria-pressed", "false")
+            switch.tap()
+            expect(switch).to_have_attribute("aria-pressed", "true")
+            assert page.evaluate("document.documentElement.dataset.reading") == "large"
+            assert page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") >= normal * 1.2
+            for name, url in urls.items():  # the choice holds on every page of this device, after a reload too
+                page.goto(url or entry_url(page, table))
+                page.wait_for_load_state("networkidle")
+                expect(page.get_by_test_id("reading-switch")).to_have_attribute("aria-pressed", "true")
+                screenshot(page, f"a11y-large-{name}-{scheme}", full_page=False)
+                assert (violations := axe_violations(page)) == [], describe(violations)
+                assert sideways(page) <= 0, f"{name} scrolls sideways in large text"
+                assert page.evaluate(SMALL_TARGETS) == [] or name != "table", page.evaluate(SMALL_TARGETS)
+            page.get_by_test_id("reading-switch").tap()  # and back
+            assert page.evaluate("document.documentElement.dataset.reading") is None
+            page.reload()
+            expect(page.get_by_test_id("reading-switch")).to_have_attribute("aria-pressed", "false")
+        finally:
+            page.context.close()
+
+
+def test_every_target_a_player_taps_on_the_table_page_is_at_least_44_px(browser, live_server):
+    table = glyph_table()
+    fill(table, 3)
+    page = new_page(browser, live_server, PHONE)
+    try:
+        page.goto(entry_url(page, table))
+        page.get_by_test_id("contract-rufspiel").tap()
+        assert page.evaluate(SMALL_TARGETS) == []
+        page.get_by_test_id("contract-wenz").tap()  # Tout, Laufende
+        assert page.evaluate(SMALL_TARGETS) == []
+    finally:
+        page.context.close()
