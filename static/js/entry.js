@@ -385,8 +385,8 @@
         if (typeof pts === "number") { running[seat] += pts; known[seat] += pts; }
         var shown = out ? "–" : item.thrownIn ? "" : pts === undefined ? "?" : (pts > 0 ? "+" + pts : minus(pts));
         var cls = pts > 0 ? " plus" : pts < 0 ? " minus" : "";
-        return '<span class="c-seat' + (out ? " out" : "") + '" data-seat="' + seat + '"><b class="pts' + cls + '">' +
-          esc(shown) + '</b><span class="run">' + (unknown ? "?" : minus(running[seat])) + "</span></span>";
+        return '<td class="c-seat' + (out ? " out" : "") + '" role="cell" data-seat="' + seat + '"><b class="pts' + cls + '">' +
+          esc(shown) + '</b><span class="run">' + (unknown ? "?" : minus(running[seat])) + "</span></td>";
       }).join("");
       var note;
       if (item.state === "conflict") {
@@ -406,18 +406,18 @@
       if (item.state !== "queued" && !blocker) blocker = item;
       var badge = '<span class="badge unsent" data-testid="unsent-badge">' + esc(text("unsent")) + "</span>";
       var suit = item.called ? ' <i class="suit suit-' + esc(item.called) + '"></i>' : "";
-      rows.push('<div class="g-row unsent is-' + item.state + '" role="row" data-queued="' + esc(item.cid) +
-        '" data-testid="unsent-' + item.number + '"><span class="c-no">' + item.number + "</span>" +
-        '<span class="c-game"><span class="g1"><b>' + esc(item.thrownIn ? text("strich") : item.label) + "</b>" + suit +
+      rows.push('<tr class="g-row unsent is-' + item.state + '" role="row" data-queued="' + esc(item.cid) +
+        '" data-testid="unsent-' + item.number + '"><th class="c-no" role="rowheader" scope="row">' + item.number + "</th>" +
+        '<td class="c-game" role="cell"><span class="g1"><b>' + esc(item.thrownIn ? text("strich") : item.label) + "</b>" + suit +
         ' <span class="res">' + esc(item.result || "") + "</span> " + badge + "</span>" +
-        '<span class="who">' + esc(item.who || "") + "</span>" + note + "</span>" + cells + "</div>");
+        '<span class="who">' + esc(item.who || "") + "</span>" + note + "</td>" + cells + "</tr>");
     });
     if (grid) {
-      var head = grid.querySelector(".g-head");
+      var body = grid.querySelector("[data-rows]");
       var empty = grid.querySelector(".empty");
       if (empty) empty.hidden = q.length > 0;
       // Newest first on the table page: the queued games are the newest.
-      rows.forEach(function (html) { head.insertAdjacentHTML("afterend", html); });
+      rows.forEach(function (html) { body.insertAdjacentHTML("afterbegin", html); });
       applyMine();
     }
     document.querySelectorAll("#seats .seat").forEach(function (el) {
@@ -624,6 +624,13 @@
     box.querySelector("[data-reload]").focus();
   }
 
+  /* one game of the sheet as a table of its own, with the sheet's column heads: its points for every player */
+  function miniSheet(row) {
+    var head = document.querySelector("#sheet [data-grid] thead");
+    return '<table class="grid grid-' + state().size + ' mini" role="table">' + (head ? head.outerHTML : "") +
+      '<tbody role="rowgroup"><tr class="g-row" role="row">' + row.innerHTML + "</tr></tbody></table>";
+  }
+
   function openCompare(cid) {
     var item = queue().filter(function (i) { return i.cid === cid; })[0];
     var box = conflictBox();
@@ -632,11 +639,11 @@
     var rival = document.querySelector('#sheet [data-queued="' + cid + '"]');
     box.dataset.cid = cid;
     box.querySelector("[data-conflict-message]").textContent = item.reason;
-    box.querySelector("[data-version-stored]").innerHTML = stored ? '<div class="grid grid-' + state().size + ' mini">' +
-      '<div class="g-row">' + stored.innerHTML + "</div></div>" : "";
-    box.querySelector("[data-version-rival]").innerHTML = rival ? '<div class="grid grid-' + state().size + ' mini">' +
-      '<div class="g-row">' + rival.innerHTML.replace(/<span class="q-reason">[\s\S]*$/, "") + "</div></div>" : "";
-    box.querySelectorAll(".version-body .q-actions, .version-body .badge.unsent").forEach(function (el) { el.remove(); });
+    box.querySelector("[data-version-stored]").innerHTML = stored ? miniSheet(stored) : "";
+    box.querySelector("[data-version-rival]").innerHTML = rival ? miniSheet(rival) : "";
+    box.querySelectorAll(".version-body .q-reason, .version-body .q-actions, .version-body .badge.unsent, .version-body .run")
+      .forEach(function (el) { el.remove(); });
+    box.querySelectorAll(".version-body a.g-link").forEach(function (a) { a.replaceWith(a.textContent); });
     box.querySelector("[data-versions]").hidden = !stored;
     box.querySelector("[data-reload]").hidden = !!stored;
     box.hidden = false;
