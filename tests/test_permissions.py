@@ -49,8 +49,9 @@ ORG_ANY = "organiser of some club"  # organisers (of any club: they act for thei
 VIEWER = "viewer"  # any role in the tournament's club
 DESK = "desk"  # desk helpers and organisers of the tournament's club
 ORGANISER = "organiser"  # organisers of the tournament's club only
+OPERATOR = "operator"  # the instance's operator (staff, superusers): the page of clubs
 
-LEVELS = (PUBLIC, KEY, LOGIN, ORG_ANY, VIEWER, DESK, ORGANISER)
+LEVELS = (PUBLIC, KEY, LOGIN, ORG_ANY, VIEWER, DESK, ORGANISER, OPERATOR)
 ROLES = ("anonymous", "viewer", "desk", "other", "organiser", "superuser")
 
 # What each role must get at each level: "in", "login" (sent to log in / 401 / 403 for the API) or
@@ -67,6 +68,8 @@ EXPECTED = {
            "superuser": "in"},
     ORGANISER: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "forbidden",
                 "organiser": "in", "superuser": "in"},
+    OPERATOR: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "forbidden",
+               "organiser": "forbidden", "superuser": "in"},
 }
 
 PERMISSIONS: dict[str, dict[str, str]] = {
@@ -75,6 +78,16 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api_docs": {"GET": PUBLIC},
     # Public pages.
     "tournaments:home": {"GET": PUBLIC},
+    # The calendar, its iCal feeds, a tournament's share image; a club's own registration and its mail's link.
+    "tournaments:calendar": {"GET": PUBLIC},
+    "tournaments:calendar_ics": {"GET": PUBLIC},
+    "tournaments:club_calendar_ics": {"GET": PUBLIC},
+    "tournaments:share_image": {"GET": PUBLIC},
+    "tournaments:club_register": {"GET": PUBLIC, "POST": PUBLIC},
+    "tournaments:club_confirm": {"GET": PUBLIC},  # a wrong token: 400 with the reason
+    # The instance operator's page of clubs (approve, suspend).
+    "tournaments:operator_clubs": {"GET": OPERATOR},
+    "tournaments:operator_club_status": {"POST": OPERATOR},
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},
@@ -395,6 +408,7 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "series": "jahreswertung-2026",  # the demo's season
         "player_key": world.tournament.registrations.get(start_number=1).key,
         "pk": world.signup.pk,
+        "token": "not-a-token",
     }
     if url.name == "tournaments:standings_download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]

@@ -45,6 +45,10 @@ class Tournament(models.Model):
     slug = models.SlugField(_("short name (URL)"), max_length=100, unique=True)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
+    postcode = models.CharField(_("postcode of the venue"), max_length=5, blank=True,
+                                help_text=_("Five digits; empty: the club's postcode."))
+    listed = models.BooleanField(_("in the public calendar"), default=False,
+                                 help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=1000)
     payout_percent = models.PositiveSmallIntegerField(
         _("payout of entry fees (%)"), default=100, help_text=_("Share of the entry fees that goes to the prize pool.")

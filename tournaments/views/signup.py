@@ -22,6 +22,7 @@ from ..selectors.desk import club_names
 from ..selectors.signup import DEFAULT_CONSENT, signup_options_for
 from ..forms_setup import RulesForm
 from ..forms_signup import MatchForm, SignUpForm, SignUpOptionsForm
+from ..selectors.public import public_tournaments
 from ..models import SignUp, Tournament
 from ..pdf.rules_sheet import RulesSheet, render_rules_sheet
 from ..qr import qr_svg
@@ -45,7 +46,7 @@ def _url_base(request: HttpRequest) -> str:
 
 
 def _public_tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    return get_object_or_404(public_tournaments(), slug=slug)
 
 
 # --- the public form ------------------------------------------------------------------------------------
