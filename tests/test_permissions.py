@@ -88,6 +88,11 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     # The instance operator's page of clubs (approve, suspend).
     "tournaments:operator_clubs": {"GET": OPERATOR},
     "tournaments:operator_club_status": {"POST": OPERATOR},
+    # Paying by transfer: a sign-up's GiroCode (its personal key), the desk's bank statement, the organiser's
+    # release of unpaid places.
+    "tournaments:signup_girocode": {"GET": KEY},
+    "tournaments:bank_statement": {"GET": DESK, "POST": DESK},
+    "tournaments:unpaid_release": {"POST": ORGANISER},
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},
@@ -416,6 +421,8 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         return [{"series": values["series"], "fmt": fmt} for fmt in ("pdf", "csv", "json")]
     if url.name.startswith("tournaments:table_link"):  # the table card's all-evening key
         values.update(key=table_link_key(world.tournament.pk, world.table.number), round=world.table.round.number)
+    elif url.name == "tournaments:signup_girocode":  # a sign-up with a place and a fee to pay (the demo's)
+        values.update(key=SignUp.objects.get(tournament__slug="dreikoenigsrennen", last_name="Gschwendtner").key)
     elif url.name.startswith("tournaments:signup_") and "key" in url.params:  # the sign-up's personal key
         values.update(key=world.signup.key)
     elif url.name.startswith(("tournaments:player", "api:player")) and "key" in url.params:  # the player's key

@@ -164,7 +164,7 @@ RulesForm = type(_RulesFormBase)("RulesForm", (_RulesFormBase,), {"__module__": 
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["name", "town", "logo"]
+        fields = ["name", "town", "postcode", "logo", "account_holder", "iban"]
 
     def clean_logo(self):
         logo = self.cleaned_data.get("logo")

@@ -19,6 +19,10 @@ class Club(models.Model):
     email = models.EmailField(_("e-mail"), blank=True, help_text=_("The first organiser's address, from the club's registration."))
     email_confirmed_at = models.DateTimeField(_("e-mail confirmed"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), null=True, blank=True, editable=False)
+    # For the GiroCode on a sign-up's confirmation (a bank transfer of the entry fee, no payment provider).
+    iban = models.CharField(_("IBAN"), max_length=34, blank=True,
+                            help_text=_("The club's account for entry fees paid in advance (GiroCode)."))
+    account_holder = models.CharField(_("account holder"), max_length=70, blank=True)
     logo = models.ImageField(_("logo"), upload_to="logos/", blank=True,
                              help_text=_("Printed on certificates and lists; PNG or JPEG."))
 

@@ -214,7 +214,8 @@ def club_details(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"])
+            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"], postcode=data["postcode"],
+                        account_holder=data["account_holder"], iban=data["iban"])
         except ServiceError as err:
             _service_error(form, err)
         else:
