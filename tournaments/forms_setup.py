@@ -91,6 +91,10 @@ class TournamentDetailsForm(forms.Form):
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100)
     sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    blackout_last_round = forms.BooleanField(
+        label=_("hide the standings during the last round"), required=False,
+        help_text=_("Publishing the last round hides the standings from the public (page, projector, downloads, "
+                    "players' pages) until you show them again at the prize-giving."))
 
 
 def _rule_field(declared, label=None):

@@ -110,7 +110,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     details = TournamentDetailsForm(request.POST if "details" in request.POST else None, initial={
         "name": tournament.name, "date": tournament.date, "venue": tournament.venue,
         "postcode": tournament.postcode, "listed": tournament.listed, "entry_fee": cents_to_euro(tournament.entry_fee_cents), "payout_percent": tournament.payout_percent,
-        "sponsored": cents_to_euro(tournament.sponsored_cents),
+        "sponsored": cents_to_euro(tournament.sponsored_cents), "blackout_last_round": tournament.blackout_last_round,
     })
     rules_form = RulesForm(request.POST if "rules" in request.POST else None,
                            initial=RulesForm.initial_from(tournament.rules))
@@ -119,6 +119,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             tournament_update(tournament=tournament, by=request.user, name=data["name"], date=data["date"], venue=data["venue"],
                               postcode=data["postcode"], listed=data["listed"],
+                              blackout_last_round=data["blackout_last_round"],
                               entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
                               sponsored_cents=euro_to_cents(data["sponsored"]))
         except ServiceError as err:
