@@ -99,6 +99,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:standings": {"GET": PUBLIC},  # published standings; hidden ones: test_hidden_standings
     "tournaments:standings_projector": {"GET": PUBLIC},
     "tournaments:standings_download": {"GET": PUBLIC},
+    "tournaments:standings_top_ten": {"GET": PUBLIC},  # the share image of the top 10; hidden ones: the club
     # Series (the demo's season is public), a tournament's statistics, a player's history by his own key.
     "tournaments:series": {"GET": PUBLIC},
     "tournaments:series_download": {"GET": PUBLIC},

@@ -43,6 +43,7 @@ def surfaces(tournament: Tournament) -> dict[str, bool]:
     for fmt in ("csv", "json"):
         shown[fmt] = client.get(reverse("tournaments:standings_download",
                                         kwargs={"slug": tournament.slug, "fmt": fmt})).status_code == 200
+    shown["top 10 image"] = client.get(reverse("tournaments:standings_top_ten", args=[tournament.slug])).status_code == 200
     page = client.get(reverse("tournaments:player", args=[key])).content.decode()
     shown["player page"] = 'data-testid="player-rank"' in page
     shown["player API"] = client.get(reverse("api:player", args=[key])).json()["rank"] is not None
@@ -76,3 +77,14 @@ def test_without_the_blackout_the_last_round_changes_nothing(evening):
     tournament.refresh_from_db()
     assert tournament.standings_public
     assert set(surfaces(tournament).values()) == {True}
+
+
+def test_the_share_image_of_the_top_ten(evening):
+    import io
+
+    from PIL import Image
+
+    tournament, _organiser = evening
+    response = Client().get(reverse("tournaments:standings_top_ten", args=[tournament.slug]))
+    assert response["Content-Type"] == "image/png"
+    assert Image.open(io.BytesIO(response.content)).size == (1200, 630)
