@@ -43,7 +43,7 @@ class ClubAuthenticationForm(AuthenticationForm):
             from django.utils.translation import gettext as _
 
             from tournaments.access import club_blocked  # see ClubBackend
-            from tournaments.models import Club
+            from tournaments.models import Club  # see ClubBackend
 
             user = get_user_model().objects.filter(username=self.cleaned_data.get("username")).first()
             if user is not None and user.is_active and user.check_password(self.cleaned_data.get("password") or "") \

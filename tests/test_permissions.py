@@ -704,8 +704,8 @@ def test_a_sign_up_key_opens_its_own_pages_and_nothing_else(world, db):
     opened, problems = [], []
     for name, methods in sorted(PERMISSIONS.items()):
         url = site_urls()[name]
-        if KEY not in methods.values():
-            continue
+        if KEY not in methods.values() or name == "tournaments:signup_girocode":
+            continue  # the GiroCode: a waiting sign-up has nothing to pay yet (a 404; tests/tournaments/test_payments)
         (kwargs,) = kwargs_for(url, world)
         param = next(p for p in ("entry_key", "player_key", "key") if p in kwargs)
         path = reverse(name, kwargs={**kwargs, param: key})

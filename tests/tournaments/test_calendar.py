@@ -166,3 +166,17 @@ def test_the_clash_warning_at_10_km_on_the_same_day(world):
     assert 'data-testid="clash-warning"' in page.content.decode()
     moved.refresh_from_db()
     assert moved.date == DAY
+
+
+def test_the_sign_up_link_shared_in_a_group_chat_shows_the_announcement(world):
+    content = german().get(reverse("tournaments:signup", args=["sommerrennen"])).content.decode()
+    assert '<meta property="og:title" content="Sommerrennen – Schafkopffreunde Regensburg">' in content
+    image = re.search(r'<meta property="og:image" content="([^"]+)"', content).group(1)
+    assert image == "http://testserver" + reverse("tournaments:share_image", args=["sommerrennen"])
+
+
+def test_the_home_page_leads_to_the_calendar_and_the_club_registration(settings):
+    content = german().get(reverse("tournaments:home")).content.decode()
+    assert reverse("tournaments:calendar") in content and reverse("tournaments:club_register") in content
+    settings.CLUB_REGISTRATION = "off"
+    assert reverse("tournaments:club_register") not in german().get(reverse("tournaments:home")).content.decode()
