@@ -1,8 +1,10 @@
 """Login throttling with django-axes: which logins it watches, and what a locked-out person reads."""
 from axes.backends import AxesStandaloneBackend
+from django.contrib.auth.backends import ModelBackend
 from axes.helpers import get_cool_off
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -18,6 +20,41 @@ class LoginThrottleBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username, password, **kwargs)
+
+
+class ClubBackend(ModelBackend):
+    """Django's password login, closed to a user whose clubs are all waiting for approval or suspended
+    (``access.club_blocked``): the login fails and a session he had stops at his next request."""
+
+    def user_can_authenticate(self, user) -> bool:
+        from tournaments.access import club_blocked  # the project package is imported before the app's models
+
+        return super().user_can_authenticate(user) and not club_blocked(user)
+
+
+class ClubAuthenticationForm(AuthenticationForm):
+    """The login form; a right password of a blocked club says why instead of "wrong password"."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            from django.contrib.auth import get_user_model
+            from django.utils.translation import gettext as _
+
+            from tournaments.access import club_blocked  # see ClubBackend
+            from tournaments.models import Club  # see ClubBackend
+
+            user = get_user_model().objects.filter(username=self.cleaned_data.get("username")).first()
+            if user is not None and user.is_active and user.check_password(self.cleaned_data.get("password") or "") \
+                    and club_blocked(user):
+                statuses = set(user.club_memberships.values_list("club__status", flat=True))
+                if Club.Status.PENDING in statuses:
+                    raise ValidationError(_("Your club is waiting for the operator's approval. You can log in "
+                                            "once it is approved."), code="club_pending") from None
+                raise ValidationError(_("Your club is suspended: ask the operator of this site."),
+                                      code="club_suspended") from None
+            raise
 
 
 def client_address(request: HttpRequest) -> str:
@@ -52,6 +89,8 @@ def login_help() -> dict:
 
 
 class LoginView(auth_views.LoginView):
+    form_class = ClubAuthenticationForm
+
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), **login_help()}
 

@@ -171,7 +171,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # helper's typos must not lock out the others. The lock lives in the database (no Redis needed).
 AUTHENTICATION_BACKENDS = [
     "schafkopfrennen.auth.LoginThrottleBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "schafkopfrennen.auth.ClubBackend",  # Django's ModelBackend, closed to users of blocked clubs only
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCK_MINUTES", "15")))
@@ -199,6 +199,12 @@ PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
 ACCOUNT_HELP = os.environ.get("DJANGO_ACCOUNT_HELP", "")
 # The public sign-up form: sendings per address (a family or a club chair signs up a few; a program, hundreds).
 SIGNUP_RATE = os.environ.get("DJANGO_SIGNUP_RATE", "20/min")
+
+# A club that registers itself ("Verein anlegen"): "approved" holds it for the operator's approval after it
+# confirmed its mail; "open" lets it in as soon as the mail is confirmed; "off" offers no registration.
+CLUB_REGISTRATION = os.environ.get("DJANGO_CLUB_REGISTRATION", "approved")
+if CLUB_REGISTRATION not in ("approved", "open", "off"):
+    raise ImproperlyConfigured("DJANGO_CLUB_REGISTRATION must be approved, open or off")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/o/"

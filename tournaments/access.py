@@ -16,7 +16,9 @@ def tournaments_for(user, roles=ANY_ROLE) -> QuerySet[Tournament]:
     qs = Tournament.objects.select_related("club")
     if user.is_superuser:
         return qs
-    return qs.filter(club__memberships__user=user, club__memberships__role__in=roles).distinct()
+    # A club waiting for approval or suspended acts on nothing (its data stays).
+    return qs.filter(club__memberships__user=user, club__memberships__role__in=roles,
+                     club__status=Club.Status.ACTIVE).distinct()
 
 
 def tournament_for(user, slug: str, roles=ANY_ROLE) -> Tournament:
@@ -37,7 +39,17 @@ def clubs_for(user, roles=ANY_ROLE):
         return Club.objects.none()
     if user.is_superuser:
         return Club.objects.all()
-    return Club.objects.filter(memberships__user=user, memberships__role__in=roles).distinct()
+    return Club.objects.filter(memberships__user=user, memberships__role__in=roles,
+                               status=Club.Status.ACTIVE).distinct()
+
+
+def club_blocked(user) -> bool:
+    """A login that stops: the user is in clubs, and none of them is active (waiting for approval or
+    suspended). Operators (staff, superusers) and users of no club are never blocked by it."""
+    if user.is_superuser or user.is_staff:
+        return False
+    statuses = set(ClubMembership.objects.filter(user=user).values_list("club__status", flat=True))
+    return bool(statuses) and Club.Status.ACTIVE not in statuses
 
 
 def club_for(user, club_id: int, roles=ANY_ROLE):

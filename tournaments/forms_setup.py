@@ -40,6 +40,12 @@ class TournamentForm(forms.Form):
                            help_text=_("Made from the name when left empty."))
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
+    postcode = forms.RegexField(label=_("postcode of the venue"), regex=r"^\d{5}$", required=False,
+                                error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
+                                help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
+                                widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+    listed = forms.BooleanField(label=_("in the public calendar"), required=False,
+                                help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
     entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal("10.00"),
                                    localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100, initial=100)
@@ -74,11 +80,21 @@ class TournamentDetailsForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
+    postcode = forms.RegexField(label=_("postcode of the venue"), regex=r"^\d{5}$", required=False,
+                                error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
+                                help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
+                                widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+    listed = forms.BooleanField(label=_("in the public calendar"), required=False,
+                                help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
     entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100)
     sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    blackout_last_round = forms.BooleanField(
+        label=_("hide the standings during the last round"), required=False,
+        help_text=_("Publishing the last round hides the standings from the public (page, projector, downloads, "
+                    "players' pages) until you show them again at the prize-giving."))
 
 
 def _rule_field(declared, label=None):
@@ -152,7 +168,7 @@ RulesForm = type(_RulesFormBase)("RulesForm", (_RulesFormBase,), {"__module__": 
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["name", "town", "logo"]
+        fields = ["name", "town", "postcode", "logo", "account_holder", "iban"]
 
     def clean_logo(self):
         logo = self.cleaned_data.get("logo")

@@ -65,6 +65,12 @@ class SignUpOptionsForm(forms.Form):
     waiting_list = forms.BooleanField(label=_("Waiting list when full"), required=False)
     start_time = forms.TimeField(label=_("Start"), required=False,
                                  widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    pay_until = forms.DateTimeField(label=_("Pay by transfer until"), required=False,
+                                    help_text=_("Empty: pay at the door. After it, places not paid by transfer can be "
+                                                "given to the waiting list (needs the club's IBAN)."),
+                                    input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                               format="%Y-%m-%dT%H:%M"))
     consent_text = forms.CharField(label=_("Consent text"), required=False, max_length=2000,
                                    widget=forms.Textarea(attrs={"rows": 4}),
                                    help_text=_("What the player agrees to. Empty: the standard text below."))
@@ -86,3 +92,8 @@ class CheckinCloseForm(forms.Form):
 
 class MatchForm(forms.Form):
     same = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+
+
+class BankStatementForm(forms.Form):
+    file = forms.FileField(label=_("Bank statement (CSV)"),
+                           help_text=_("The export of the club account's transactions (CSV), as the bank gives it."))

@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("tournaments.views.urls_print")),
     path("", include("tournaments.views.urls_links")),
     path("", include("tournaments.views.urls_signup")),
+    path("", include("tournaments.views.urls_clubs")),
 ]

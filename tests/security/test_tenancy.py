@@ -29,6 +29,7 @@ from tournaments.models import (
     SignUpOptions,
     Tournament,
 )
+from tournaments.services.clubs import confirm_token
 from tournaments.services.errors import NotFound
 from tournaments.services.registration import registration_create
 from tournaments.services.series import series_create
@@ -418,6 +419,7 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
             keys = a_keys
         values.update(keys)
         values["doc"] = "spielliste-leer" if name == "tournaments:print_table_document" else "sitzplan"
+        values["token"] = confirm_token(a_club)  # a club's mail link is its credential: A's people hold A's
         values["fmt"] = "pdf" if name == "tournaments:series_download" else "csv"
         found = [{p: values[p] for p in params}]
         if "slug" in params and any(p in params for p in b_ids if p != "slug"):  # A's slug, B's other ids
@@ -514,3 +516,40 @@ def test_a_merge_for_a_club_takes_only_players_of_its_database(a, b):
             players_merge(keep=keep, remove=remove, club=a.club)
         assert refused.value.field == field
     assert rows_of(b.club) == before and Player.objects.filter(pk=mine.pk).exists()
+
+
+# --- a club's home (issue 39): the operator's page, the bank statement, the calendar ---------------------
+
+
+def test_a_clubs_organiser_never_reaches_the_operators_page_nor_sets_another_clubs_status(a, b):
+    organiser = member(a.club, Role.ORGANISER, "a-org-status")
+    client = logged_in(organiser)
+    assert client.get(reverse("tournaments:operator_clubs")).status_code == 403
+    assert client.post(reverse("tournaments:operator_club_status", args=[b.club_id]),
+                       {"status": "suspended"}).status_code == 403
+    assert Club.objects.get(pk=b.club_id).status == Club.Status.ACTIVE
+
+
+def test_a_bank_statement_marks_only_the_own_tournaments_registrations(a, b):
+    from tournaments.services.registration import registration_create as register
+
+    for tournament in (a, b):
+        for n in range(2):
+            register(tournament=tournament, player=PlayerFactory(club=tournament.club))
+    before = rows_of(b.club)
+    organiser = member(a.club, Role.ORGANISER, "a-org-bank")
+    csv = "Verwendungszweck;Betrag\n" + "".join(f"{t.slug} Nr {n};50,00\n" for t in (a, b) for n in (1, 2))
+    client = logged_in(organiser)
+    # B's statement page is not A's to open, and A's upload names B's tournament: nothing of B is marked
+    assert client.get(reverse("tournaments:bank_statement", args=[b.slug])).status_code == 404
+    client.post(reverse("tournaments:bank_statement", args=[a.slug]),
+                {"file": SimpleUploadedFile("k.csv", csv.encode())})
+    assert set(Registration.objects.filter(tournament=a, paid=True).values_list("start_number", flat=True)) == {1, 2}
+    assert rows_of(b.club) == before
+
+
+def test_the_calendar_shows_another_clubs_listed_tournament_but_none_of_its_people(a, b):
+    Tournament.objects.filter(pk=b.pk).update(listed=True, date=datetime.date(2030, 11, 22))
+    page = Client().get(reverse("tournaments:calendar")).content.decode()
+    assert b.name in page
+    assert not any(marker in page for marker in B_MARKERS)

@@ -24,6 +24,9 @@ class SignUpOptions(models.Model):
     consent_text = models.TextField(_("consent text"), blank=True,
                                     help_text=_("Empty: the standard text is shown."))
     start_time = models.TimeField(_("start"), null=True, blank=True)
+    pay_until = models.DateTimeField(_("pay by"), null=True, blank=True,
+                                     help_text=_("Empty: pay at the door. After it, places not paid by transfer can "
+                                                 "be given to the waiting list."))
     checkin_closed_at = models.DateTimeField(_("check-in closed"), null=True, blank=True, editable=False)
 
     class Meta:

@@ -45,6 +45,10 @@ class Tournament(models.Model):
     slug = models.SlugField(_("short name (URL)"), max_length=100, unique=True)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
+    postcode = models.CharField(_("postcode of the venue"), max_length=5, blank=True,
+                                help_text=_("Five digits; empty: the club's postcode."))
+    listed = models.BooleanField(_("in the public calendar"), default=False,
+                                 help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=1000)
     payout_percent = models.PositiveSmallIntegerField(
         _("payout of entry fees (%)"), default=100, help_text=_("Share of the entry fees that goes to the prize pool.")
@@ -53,6 +57,12 @@ class Tournament(models.Model):
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PLANNED)
     rules = models.JSONField(_("ruleset"), default=default_rules, blank=True)
     standings_public = models.BooleanField(_("standings visible to the public"), default=False)
+    # The blackout: publishing the last round hides the standings again (standings_public, the one rule every
+    # public surface asks) until the organiser reveals them with one tap at the prize-giving.
+    blackout_last_round = models.BooleanField(
+        _("hide the standings during the last round"), default=False,
+        help_text=_("Publishing the last round hides the standings from the public (page, projector, downloads, "
+                    "players' pages) until you show them again at the prize-giving."))
     last_start_number = models.PositiveIntegerField(
         _("last start number given"), default=0, editable=False,
         help_text=_("Start numbers are given in order and never reused."),

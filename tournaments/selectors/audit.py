@@ -229,6 +229,8 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "checkin.close": lambda e: _("Check-in closed; not here: %(gone)s; moved up: %(moved)s") % {
         "gone": _names(e, "not_here"), "moved": _names(e, "moved_up")},
     "archive_import": lambda e: _("Tournament imported from an archive (%(slug)s)") % {"slug": e.subject},
+    "club.status": lambda e: _("Club status set by the operator: %(status)s") % {
+        "status": Club.Status(_after(e, "status", "?")).label},
 }
 
 

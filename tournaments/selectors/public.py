@@ -19,13 +19,20 @@ _TOURNAMENT = ((Tournament, "t"), (Club, "c"))
 @functools.cache
 def _tournament_sql() -> str:
     t, c = Tournament._meta.db_table, Club._meta.db_table
-    return f'{columns(_TOURNAMENT)[0]} FROM "{t}" t JOIN "{c}" c ON c.id = t.club_id WHERE t.slug = %s'
+    return (f'{columns(_TOURNAMENT)[0]} FROM "{t}" t JOIN "{c}" c ON c.id = t.club_id '
+            f"WHERE t.slug = %s AND c.status = %s")
+
+
+def public_tournaments() -> QuerySet[Tournament]:
+    """The tournaments whose pages anyone may open: those of active clubs (a club waiting for approval or
+    suspended shows nothing; its data stays)."""
+    return Tournament.objects.filter(club__status=Club.Status.ACTIVE).select_related("club")
 
 
 def tournament_for_slug(slug: str) -> Tournament | None:
     """The tournament with its club (``select_related("club")`` as one plain statement: every changed
-    poll of the standings reads it)."""
-    found = one(_TOURNAMENT, _tournament_sql(), [slug])
+    poll of the standings reads it); None also for a club that is not active (``public_tournaments``)."""
+    found = one(_TOURNAMENT, _tournament_sql(), [slug, Club.Status.ACTIVE.value])
     if found is None:
         return None
     tournament, club = found
@@ -35,7 +42,7 @@ def tournament_for_slug(slug: str) -> Tournament | None:
 
 def tournament_list_public() -> QuerySet[Tournament]:
     return (
-        Tournament.objects.select_related("club")
+        public_tournaments()
         .annotate(player_count=Count("registrations", filter=Q(registrations__withdrawn_after_round__isnull=True)))
         .order_by("-date", "name")
     )

@@ -4,10 +4,11 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.rules.table import dealer_for, games_required
 
-from ..models import Club, ClubMembership, Player, Series, Tournament
+from ..models import Club, ClubMembership, Player, Prize, Series, Tournament
 from ..simulation import random_hand
 from .hands import table_sheet_record
 from .prizes import tournament_standings_publish
@@ -15,6 +16,7 @@ from .registration import registration_create
 from .rounds import round_draw, round_publish
 from .schedule import standings_deferred
 from .series import series_create, series_tournament_add
+from .signups import signup_create, signup_options_update
 from .simulation import tournament_play
 from .tournament import tournament_create
 
@@ -72,7 +74,43 @@ def demo_create() -> tuple[Tournament, str, str]:
             _demo_round_half_played(tournament)
     if not Series.objects.filter(slug=DEMO_SERIES_SLUG).exists():
         _demo_season(club, players, user)
+    _demo_calendar(club)
     return tournament, DEMO_USERNAME, DEMO_PASSWORD
+
+
+# The calendar (issue 39): each of the two clubs announces an upcoming tournament, the guest club takes
+# transfers (its IBAN: the standard's example account) and has one player signed up, so the confirmation
+# shows the GiroCode.
+DEMO_CALENDAR = [
+    # (club, postcode, tournament, slug, days from today, start, places, prizes in cents)
+    (DEMO_CLUB, "84028", "Weihnachtsrennen", "weihnachtsrennen", 21, datetime.time(19, 0), 48, [15000, 8000, 4000]),
+    (DEMO_GUEST_CLUB, "84036", "Dreikönigsrennen", "dreikoenigsrennen", 40, datetime.time(18, 30), 32, [10000, 5000]),
+]
+DEMO_IBAN = "DE89370400440532013000"
+
+
+def _demo_calendar(club: Club) -> None:
+    if not club.postcode:
+        Club.objects.filter(pk=club.pk).update(postcode="84028")
+    for club_name, postcode, name, slug, days, start, places, prizes in DEMO_CALENDAR:
+        host, _ = Club.objects.get_or_create(name=club_name, defaults={"town": "Nachbarort"})
+        if not host.postcode:
+            Club.objects.filter(pk=host.pk).update(postcode=postcode)
+            host.refresh_from_db()
+        if Tournament.objects.filter(slug=slug).exists():
+            continue
+        tournament = tournament_create(club=host, name=name, slug=slug,
+                                       date=timezone.localdate() + datetime.timedelta(days=days),
+                                       venue="Gasthaus zur Post" if host == club else "Sportheim", listed=True,
+                                       entry_fee_cents=1500)
+        Prize.objects.bulk_create([Prize(tournament=tournament, place=n, amount_cents=cents)
+                                   for n, cents in enumerate(prizes, start=1)])
+        signup_options_update(tournament=tournament, open=True, closes_at=None, capacity=places, waiting_list=True,
+                              consent_text="", start_time=start)
+        if host.name == DEMO_GUEST_CLUB:
+            Club.objects.filter(pk=host.pk).update(iban=DEMO_IBAN, account_holder="SK Nachbarort e. V.")
+            signup_create(tournament=tournament, first_name="Hias", last_name="Gschwendtner", club_name=host.name,
+                          consent=True, url_base="http://localhost:8000/")
 
 
 def _demo_season(club: Club, players: list[Player], user) -> Series:

@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, Tournament
 from ..selectors.desk import club_players
+from ..payments import iban_normalise, iban_valid
+from .clubs import postcode_clean
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
@@ -21,10 +23,22 @@ MAX_ROWS = 5000
 
 
 @transaction.atomic
-def club_update(*, club: Club, name: str, town: str, logo=None) -> Club:
-    """Name, town and logo (``logo=False`` removes it, ``None`` keeps it)."""
+def club_update(*, club: Club, name: str, town: str, logo=None, postcode: str | None = None,
+                account_holder: str | None = None, iban: str | None = None) -> Club:
+    """Name, town and logo (``logo=False`` removes it, ``None`` keeps it); postcode and the account for the
+    GiroCode (``None`` keeps them)."""
     if Club.objects.filter(name=name.strip()).exclude(pk=club.pk).exists():
         raise ServiceError("name", _("Another club has this name."))
+    if postcode is not None:
+        club.postcode = postcode_clean(postcode)
+    if iban is not None:
+        if iban.strip() and not iban_valid(iban):
+            raise ServiceError("iban", _("This IBAN is not valid: check it against the bank's letter."))
+        club.iban = iban_normalise(iban)
+    if account_holder is not None:
+        club.account_holder = account_holder.strip()
+    if club.iban and not (club.account_holder or name.strip()):
+        raise ServiceError("account_holder", _("Say the account holder."))
     club.name, club.town = name.strip(), town.strip()
     if logo is False:
         club.logo = None

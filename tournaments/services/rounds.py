@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
 from ..selectors.tables import table_progress
+from .prizes import tournament_standings_publish
 from .audit import audit_record, registration_label, round_label
 from .errors import ServiceError, StateConflict
 
@@ -179,6 +180,9 @@ def round_publish(*, round: Round, by=None) -> Round:
     rnd.save(update_fields=["status", "published_at"])
     audit_record(action="round.publish", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
                  before={"status": Round.Status.DRAWN}, after={"status": rnd.status})
+    tournament = rnd.tournament
+    if tournament.blackout_last_round and rnd.number >= tournament.ruleset.rounds and tournament.standings_public:
+        tournament_standings_publish(tournament=tournament, public=False, by=by)  # the blackout begins
     return rnd
 
 

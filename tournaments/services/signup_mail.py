@@ -4,7 +4,7 @@ import smtplib
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from schafkopfrennen.celery import AfterCommitTask
 
 from ..models import SignUp
+from ..qr import epc_qr_png
+from ..selectors.payments import payment_details
 from ..selectors.signup import signup_options_for, waiting_position
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,8 @@ def signup_mail_send(*, signup_id: int, kind: str, url_base: str) -> bool:
     with translation.override(signup.language or settings.LANGUAGE_CODE):
         context = {"signup": signup, "tournament": signup.tournament, "options": signup_options_for(signup.tournament),
                    "kind": kind, "position": waiting_position(signup), **signup_links(signup, url_base),
-                   "start_number": signup.registration.start_number if signup.registration_id else None}
+                   "start_number": signup.registration.start_number if signup.registration_id else None,
+                   "payment": payment_details(signup)}
         if kind == "moved_up":
             subject = _("%(tournament)s: you have a place now") % {"tournament": signup.tournament.name}
         elif signup.status == SignUp.Status.WAITING:
@@ -43,8 +46,14 @@ def signup_mail_send(*, signup_id: int, kind: str, url_base: str) -> bool:
         else:
             subject = _("%(tournament)s: your sign-up") % {"tournament": signup.tournament.name}
         body = render_to_string("signup/mail.txt", context)
+    message = EmailMessage(subject, body, None, [signup.email])
+    if context["payment"]:
+        details = context["payment"]
+        message.attach("girocode.png", epc_qr_png(name=details["name"], iban=details["iban"],
+                                                  amount_cents=details["amount_cents"], reference=details["reference"]),
+                       "image/png")
     try:
-        send_mail(subject, body, None, [signup.email])
+        message.send()
     except (smtplib.SMTPException, OSError):
         log.warning("the sign-up mail to sign-up %s could not be sent", signup_id, exc_info=True)
         return False

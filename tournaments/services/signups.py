@@ -52,11 +52,13 @@ def _locked(tournament: Tournament) -> tuple[Tournament, SignUpOptions]:
 @transaction.atomic
 def signup_options_update(*, tournament: Tournament, open: bool, closes_at: datetime.datetime | None,
                           capacity: int | None, waiting_list: bool, consent_text: str,
-                          start_time: datetime.time | None, by=None) -> SignUpOptions:
+                          start_time: datetime.time | None, pay_until: datetime.datetime | None = None,
+                          by=None) -> SignUpOptions:
     locked, options = _locked(tournament)
     before = {"open": options.open, "capacity": options.capacity, "waiting_list": options.waiting_list}
     options.open, options.closes_at, options.capacity = open, closes_at, capacity
     options.waiting_list, options.consent_text, options.start_time = waiting_list, consent_text.strip(), start_time
+    options.pay_until = pay_until
     options.save()
     after = {"open": open, "capacity": capacity, "waiting_list": waiting_list}
     if before != after or options._state.adding:

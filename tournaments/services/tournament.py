@@ -8,6 +8,7 @@ from scoring.rules import PRESETS
 
 from ..models import Club, Prize, Round, Tournament
 from .audit import audit_record, changed
+from .clubs import postcode_clean
 from .errors import ServiceError, StateConflict
 
 
@@ -27,6 +28,8 @@ def tournament_create(
     slug: str,
     date: datetime.date,
     venue: str = "",
+    postcode: str = "",
+    listed: bool = False,
     entry_fee_cents: int = 1000,
     payout_percent: int = 100,
     rules: dict | None = None,
@@ -37,7 +40,8 @@ def tournament_create(
         raise ServiceError("preset", _("Unknown ruleset preset."))
     merged = {**PRESETS.get(preset or "default", {}), **(rules or {})}
     tournament = Tournament(
-        club=club, name=name, slug=slug, date=date, venue=venue, entry_fee_cents=entry_fee_cents,
+        club=club, name=name, slug=slug, date=date, venue=venue, postcode=postcode_clean(postcode), listed=listed,
+        entry_fee_cents=entry_fee_cents,
         payout_percent=payout_percent, rules=merged,
     )
     _full_clean(tournament)
@@ -59,6 +63,8 @@ def tournament_update(*, tournament: Tournament, rules: dict | None = None, by=N
         if rules_locked(tournament):
             raise StateConflict("rules", _("Play has started: the rules can no longer change."))
         tournament.rules = rules
+    if "postcode" in fields:
+        fields["postcode"] = postcode_clean(fields["postcode"])
     for name, value in fields.items():
         setattr(tournament, name, value)
     _full_clean(tournament)

@@ -18,7 +18,8 @@ from ..forms import SearchForm
 from ..http import form_status
 from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
                            TournamentForm, cents_to_euro, euro_to_cents)
-from ..models import Player
+from ..models import Player, Tournament
+from ..selectors.calendar import CLASH_KM, clashes, tournament_postcode
 from ..http import error_status
 from ..selectors.console import (QUIET_MINUTES, field_ready, tournament_finishable, tournament_panels,
                                  unpaid_registrations)
@@ -87,7 +88,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = tournament_create(
                 club=data["club"], name=data["name"], slug=data["slug"], date=data["date"], venue=data["venue"],
-                entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
+                postcode=data["postcode"], listed=data["listed"], entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
                 preset=data["preset"],
             )
         except ServiceError as err:
@@ -108,8 +109,8 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     locked = rules_locked(tournament)
     details = TournamentDetailsForm(request.POST if "details" in request.POST else None, initial={
         "name": tournament.name, "date": tournament.date, "venue": tournament.venue,
-        "entry_fee": cents_to_euro(tournament.entry_fee_cents), "payout_percent": tournament.payout_percent,
-        "sponsored": cents_to_euro(tournament.sponsored_cents),
+        "postcode": tournament.postcode, "listed": tournament.listed, "entry_fee": cents_to_euro(tournament.entry_fee_cents), "payout_percent": tournament.payout_percent,
+        "sponsored": cents_to_euro(tournament.sponsored_cents), "blackout_last_round": tournament.blackout_last_round,
     })
     rules_form = RulesForm(request.POST if "rules" in request.POST else None,
                            initial=RulesForm.initial_from(tournament.rules))
@@ -117,6 +118,8 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         data = details.cleaned_data
         try:
             tournament_update(tournament=tournament, by=request.user, name=data["name"], date=data["date"], venue=data["venue"],
+                              postcode=data["postcode"], listed=data["listed"],
+                              blackout_last_round=data["blackout_last_round"],
                               entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
                               sponsored_cents=euro_to_cents(data["sponsored"]))
         except ServiceError as err:
@@ -134,6 +137,9 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("tournaments:settings", slug=slug)
     return render(request, "console/settings.html", {
         "tournament": tournament, "details": details, "rules_form": rules_form, "locked": locked,
+        "clashes": clashes(date=tournament.date, postcode=tournament_postcode(tournament), club=tournament.club,
+                           exclude_id=tournament.pk) if tournament.status == Tournament.Status.PLANNED else [],
+        "clash_km": CLASH_KM,
         "examples": _examples(tournament.rules), "copy_form": CopyForm(initial={
             "name": tournament.name, "date": tournament.date.replace(year=tournament.date.year + 1),
             "slug": f"{tournament.slug}-{tournament.date.year + 1}"}),
@@ -209,7 +215,8 @@ def club_details(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"])
+            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"], postcode=data["postcode"],
+                        account_holder=data["account_holder"], iban=data["iban"])
         except ServiceError as err:
             _service_error(form, err)
         else:

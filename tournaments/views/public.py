@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -5,4 +6,5 @@ from ..selectors.public import tournament_list_public
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"tournaments": tournament_list_public()})
+    return render(request, "tournaments/home.html", {"tournaments": tournament_list_public(),
+                                                     "club_registration": settings.CLUB_REGISTRATION != "off"})

@@ -5,14 +5,14 @@ from django.shortcuts import get_object_or_404, render
 from schafkopfrennen.polling import polled_page
 
 from .. import access
-from ..selectors.public import round_current_public, seat_list_state, seat_rows, seats_by_table
+from ..selectors.public import public_tournaments, round_current_public, seat_list_state, seat_rows, seats_by_table
 from ..selectors.signup import signup_form_state
 from ..models import Tournament
 from ..params import parse_int
 
 
 def _public_tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    return get_object_or_404(public_tournaments(), slug=slug)
 
 
 def _refresh(request: HttpRequest) -> int | None:

@@ -11,6 +11,7 @@ from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
 from ..http import error_status, form_status
+from ..selectors.public import public_tournaments
 from ..models import Player, Registration, Series, Tournament
 from ..params import parse_int
 from ..pdf.certificates import render_certificates
@@ -104,7 +105,7 @@ def player_history_page(request: HttpRequest, player_key: str) -> HttpResponse:
 
 
 def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    tournament = get_object_or_404(public_tournaments(), slug=slug)
     if not tournament.standings_public and not access.has_role(request.user, tournament, access.ANY_ROLE):
         return render(request, "standings/hidden.html", {"tournament": tournament})
     stats = tournament_statistics(tournament)
@@ -114,7 +115,7 @@ def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def tournament_statistics_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     """The statistics page as a PDF with ReportLab's charts; standings not published: the club only."""
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    tournament = get_object_or_404(public_tournaments(), slug=slug)
     if not tournament.standings_public and not access.has_role(request.user, tournament, access.ANY_ROLE):
         raise PermissionDenied
     data = tournament_statistics_pdf_data(tournament, tournament_statistics(tournament))

@@ -23,10 +23,12 @@ from ..selectors.desk import club_names
 from ..selectors.signup import DEFAULT_CONSENT, signup_options_for
 from ..forms_setup import RulesForm
 from ..forms_signup import MatchForm, SignUpForm, SignUpOptionsForm
+from ..selectors.public import public_tournaments
 from ..models import SignUp, Tournament
 from ..pdf.rules_sheet import RulesSheet, render_rules_sheet
 from ..rules_text import night_rules
-from ..qr import qr_svg
+from ..qr import epc_qr_svg, qr_svg
+from ..selectors.payments import payment_details
 from ..ratelimit import signup_allowed
 from ..http import error_status
 from ..services.errors import ServiceError
@@ -46,7 +48,7 @@ def _url_base(request: HttpRequest) -> str:
 
 
 def _public_tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    return get_object_or_404(public_tournaments(), slug=slug)
 
 
 # --- the public form ------------------------------------------------------------------------------------
@@ -112,7 +114,7 @@ def signup_page(request: HttpRequest, key: str) -> HttpResponse:
     entry = _signup_or_404(key)
     page = signup_selectors.signup_page_data(entry)
     return render(request, "signup/page.html", {
-        "page": page, "tournament": page.tournament, "signup": entry,
+        "page": page, "tournament": page.tournament, "signup": entry, "payment": payment_details(entry),
         "personal_url": request.build_absolute_uri(reverse("tournaments:signup_page", args=[key])),
         "player_url": reverse("tournaments:player", args=[key]) if page.start_number else "",
     })
@@ -125,6 +127,18 @@ def signup_qr(request: HttpRequest, key: str) -> HttpResponse:
     link = request.build_absolute_uri(reverse("tournaments:signup_page", args=[entry.key]))
     response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@require_GET
+def signup_girocode(request: HttpRequest, key: str) -> HttpResponse:
+    """The GiroCode (EPC-QR) of the entry fee: the player's banking app fills in the transfer from it."""
+    details = payment_details(_signup_or_404(key))
+    if details is None:
+        raise Http404("Nothing to pay by transfer")
+    response = HttpResponse(epc_qr_svg(name=details["name"], iban=details["iban"], amount_cents=details["amount_cents"],
+                                       reference=details["reference"]), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-store"
     return response
 
 
@@ -204,7 +218,7 @@ def signup_options(request: HttpRequest, slug: str) -> HttpResponse:
     form = SignUpOptionsForm(request.POST or None, initial={
         "open": options.open, "closes_at": options.closes_at and timezone.localtime(options.closes_at),
         "capacity": options.capacity, "waiting_list": options.waiting_list, "start_time": options.start_time,
-        "consent_text": options.consent_text,
+        "consent_text": options.consent_text, "pay_until": options.pay_until and timezone.localtime(options.pay_until),
     })
     if request.method == "POST" and form.is_valid():
         try:

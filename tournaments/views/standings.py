@@ -26,7 +26,9 @@ from ..selectors.standings import cash_list, name_with_substitute, prize_list, s
 from ..services.errors import ServiceError
 from ..services.prizes import prize_hand_over, prizes_set, tournament_standings_publish
 from ..services.schedule import standings_schedule
+from ..share_image import top_ten_png
 from ..spreadsheet import csv_writer
+from ..templatetags.standings import signed
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
@@ -145,6 +147,21 @@ def refresh(request: HttpRequest, slug: str) -> HttpResponse:
     standings_schedule(tournament.pk)
     messages.success(request, _("The standings are being counted again."))
     return redirect("tournaments:standings", slug=slug)
+
+
+def top_ten_image(request: HttpRequest, slug: str) -> HttpResponse:
+    """The top 10 as a picture (1200 × 630) for the club's group chat; hidden standings (the blackout) show
+    nothing to the public, like every other surface."""
+    tournament, visible = _visible_tournament(request, slug)
+    if not visible:
+        return HttpResponse(_("The standings are not published yet."), status=403, content_type="text/plain")
+    view = standings_view(tournament)
+    heading = _("Final standings") if tournament.status == Tournament.Status.FINISHED else _("Standings")
+    png = top_ten_png(title=tournament.name, heading=f"{heading} · {tournament.club.name}",
+                      rows=[(f"{row['rank']}.", row["name"], signed(row["points"])) for row in list(view.rows)[:10]])
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "private, max-age=60" if not tournament.standings_public else "public, max-age=60"
+    return response
 
 
 @login_required

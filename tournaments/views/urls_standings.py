@@ -6,6 +6,7 @@ from . import standings
 urlpatterns = [
     path("t/<slug:slug>/rangliste/", standings.standings, name="standings"),
     path("t/<slug:slug>/rangliste/beamer/", standings.projector, name="standings_projector"),
+    path("t/<slug:slug>/rangliste/top10.png", standings.top_ten_image, name="standings_top_ten"),
     re_path(r"^t/(?P<slug>[-\w]+)/rangliste\.(?P<fmt>csv|json)$", standings.download, name="standings_download"),
     path("o/<slug:slug>/rangliste/veroeffentlichen/", standings.publish, name="standings_publish"),
     path("o/<slug:slug>/rangliste/neu-zaehlen/", standings.refresh, name="standings_refresh"),
