@@ -75,6 +75,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "api_docs": {"GET": PUBLIC},
     # Public pages.
     "tournaments:home": {"GET": PUBLIC},
+    "tournaments:accessibility": {"GET": PUBLIC},
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},
