@@ -31,6 +31,20 @@ def axe_violations(page) -> list:
     return result["violations"]
 
 
+# The rules whose outcome a colour scheme can change: a page seen again in dark mode needs only these.
+COLOUR_RULES = ["color-contrast", "link-in-text-block", "non-text-contrast"]
+
+
+def axe_colour_violations(page) -> list:
+    """Only the colour rules of axe_violations (those of COLOUR_RULES that axe-core has)."""
+    _inject(page)
+    result = page.evaluate(
+        """rules => axe.run(document, {runOnly: {type: 'rule', values: rules.filter(r => axe.getRules().some(k => k.ruleId === r))},
+                                      resultTypes: ['violations']})""",
+        COLOUR_RULES)
+    return result["violations"]
+
+
 def describe(violations: list) -> str:
     """One line per violation and up to three of its nodes: enough to find the element in the template."""
     lines = []
