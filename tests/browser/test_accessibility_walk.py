@@ -11,7 +11,6 @@ Two tests: the public, player and organiser pages (they pass on their own), and 
 (empty, mid-sheet, offline queue, conflict, confirmed, closed).
 """
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -25,8 +24,8 @@ from tests.test_permissions import _build, kwargs_for, site_urls
 from tests.tournaments.test_services_hands import fill, make_table
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Table
-from tournaments.services.hands import table_confirm
 from tournaments.selectors.tables import games_required
+from tournaments.services.hands import table_confirm
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,17 +7,22 @@ import pytest
 
 from tests.pdf.conftest import URL_BASE
 from tests.pdf.text_boxes import Run, text_runs
-from tournaments.models import Round
 from tournaments.pdf.cash_list import render_cash_list
 from tournaments.pdf.certificates import render_certificates
+from tournaments.pdf.drawing import MIN_PT
 from tournaments.pdf.pack import render_pack
 from tournaments.pdf.prize_list import render_prize_list
 from tournaments.pdf.standings import render_standings
 from tournaments.pdf.start_cards import render_start_cards
-from tournaments.selectors.printing import (cash_list_data, certificates_data, print_pack_data, prize_list_data,
-                                            standings_data, start_cards_data)
+from tournaments.selectors.printing import (
+    cash_list_data,
+    certificates_data,
+    print_pack_data,
+    prize_list_data,
+    standings_data,
+    start_cards_data,
+)
 
-MIN_PT = 8.0
 LONG_FIRST, LONG_LAST = "Maximilian-Ferdinand", "Gschwendtner-Obermaier von Ölschläger-Ö"  # 60 with the space
 LONG_CLUB = "Schafkopfclub Oberammergau-Unterpeißenberg und Umgebung e.V."  # 60
 
@@ -67,7 +72,14 @@ def name_runs(runs: list[Run]) -> list[Run]:
 
 @pytest.mark.django_db
 def test_a_long_name_stays_inside_its_column_of_the_seat_list(long_named):
-    from tournaments.pdf.seat_list import ALPHA_COLUMNS, MARGIN_X, TABLES_COLUMNS, COLUMN_W, GUTTER, render_seat_list
+    from tournaments.pdf.seat_list import (
+        ALPHA_COLUMNS,
+        COLUMN_W,
+        GUTTER,
+        MARGIN_X,
+        TABLES_COLUMNS,
+        render_seat_list,
+    )
     from tournaments.selectors.printing import seat_list_data
 
     runs = text_runs(render_seat_list(seat_list_data(long_named.rounds.get(number=1))))
@@ -110,9 +122,9 @@ def test_a_long_name_stays_inside_its_seat_columns_on_the_score_sheet(long_named
     assert not small(runs)
     heads = [r for r in name_runs(runs) if not r.text.startswith(("Signature", "Unterschrift"))]
     assert heads
-    from tournaments.pdf.score_sheet import CONTENT_W, LEFT_W, MARGIN_X
-
     from reportlab.lib.units import mm
+
+    from tournaments.pdf.score_sheet import CONTENT_W, LEFT_W, MARGIN_X
     seat_w = (CONTENT_W - LEFT_W) / sheet.size * mm
     left = (MARGIN_X + LEFT_W) * mm + (seat.number - 1) * seat_w
     for run in heads:
