@@ -19,7 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.browser.axe import axe_colour_violations, axe_violations, describe
-from tests.browser.conftest import ARTIFACTS, go_offline
+from tests.browser.conftest import ARTIFACTS, go_offline, go_online
+from tests.browser.test_entry import tap_game
 from tests.test_permissions import _build, kwargs_for, site_urls
 from tests.tournaments.test_services_hands import fill, make_table
 from tournaments.links import table_link_key
@@ -156,8 +157,6 @@ LONG_NAMES = [("Ötzi", "Öttl"), ("Josef", "Gschwendtner-Obermaier"), ("Anna", 
 
 
 def tap_rufspiel(page) -> None:
-    from tests.browser.test_entry import tap_game
-
     tap_game(page, {"contract": "rufspiel", "declarer": 1, "partner": 2, "augen": 70})
 
 
@@ -190,17 +189,18 @@ def test_every_state_of_the_table_page_has_no_violation_and_no_sideways_scroll(b
         offline.get_by_test_id("pending").wait_for()
         walk.look(offline, "table-offline-queue")
 
+        # A conflict: game 1 queued on a phone that is offline, game 1 saved differently on another meanwhile.
         contested = make_table(names=LONG_NAMES)
         first, second = table_page(contested), table_page(contested)
+        go_offline(second)
+        tap_game(second, {"contract": "wenz", "declarer": 3, "augen": 80})
+        second.get_by_test_id("save").click()
+        second.get_by_test_id("pending").wait_for()
         tap_rufspiel(first)
-        second_record = {"contract": "wenz", "declarer": 3, "augen": 80}
-        from tests.browser.test_entry import tap_game
-
-        tap_game(second, second_record)
         first.get_by_test_id("save").click()
         first.locator('#game-form[data-number="2"]').wait_for()
-        second.get_by_test_id("save").click()
-        second.get_by_test_id("conflict").wait_for()
+        go_online(second)
+        second.get_by_test_id("conflict").wait_for(timeout=20_000)
         walk.look(second, "table-conflict")
 
         confirmed = make_table(names=LONG_NAMES)
