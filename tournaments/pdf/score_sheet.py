@@ -119,6 +119,7 @@ THIN, MEDIUM, THICK = 0.35, 0.8, 1.3  # line widths in points
 SIT_OUT_GRAY = 0.82
 HEAD_LABEL_SIZE = MIN_PT  # the left columns' names
 SMALL = MIN_PT  # captions, legends, signatures: the smallest print on the sheet
+GAME_MIN_PT = 6.0  # a long game description shrinks this far rather than lose words (see _draw_rows)
 
 
 def _y(top_mm: float) -> float:
@@ -463,7 +464,9 @@ def _draw_rows(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[Shee
         if not row.contract:
             continue
         game = contract_text(row)
-        game, game_size = fit_text(game, REGULAR, font, game_w)
+        # The one exception to the 8 pt floor: a game's description is what the players sign, so a long one
+        # ("Strich (Kreuz 60:60)") is shrunk to fit its column down to GAME_MIN_PT rather than cut short.
+        game_size = min(font, max(GAME_MIN_PT, font * game_w / stringWidth(game, REGULAR, font)))
         text.font(REGULAR, game_size)
         text.left(_x(x_game), base, game)
         text.font(REGULAR, font)
