@@ -197,6 +197,9 @@ else:  # the embedded default: mails (a sign-up's confirmation) are printed on t
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "schafkopfrennen@localhost")
 PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
 ACCOUNT_HELP = os.environ.get("DJANGO_ACCOUNT_HELP", "")
+# Whom the accessibility statement (/barrierefreiheit/) names for reports of barriers: the instance's operator
+# (an address or a name and a number); without it the page names the sender address of the site's mails.
+ACCESSIBILITY_CONTACT = os.environ.get("DJANGO_ACCESSIBILITY_CONTACT", "") or DEFAULT_FROM_EMAIL
 # The public sign-up form: sendings per address (a family or a club chair signs up a few; a program, hundreds).
 SIGNUP_RATE = os.environ.get("DJANGO_SIGNUP_RATE", "20/min")
 

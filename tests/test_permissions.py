@@ -93,6 +93,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:signup_girocode": {"GET": KEY},
     "tournaments:bank_statement": {"GET": DESK, "POST": DESK},
     "tournaments:unpaid_release": {"POST": ORGANISER},
+    "tournaments:accessibility": {"GET": PUBLIC},
     "tournaments:public_tournament": {"GET": PUBLIC},
     "tournaments:seatlist": {"GET": PUBLIC},
     "tournaments:seatlist_tables": {"GET": PUBLIC},

@@ -6,6 +6,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("barrierefreiheit/", public.accessibility, name="accessibility"),
     path("", include("tournaments.views.urls_standings")),
     # Each area of the product has its own URL module (they live beside their views).
     path("", include("tournaments.views.urls_series")),  # before o/<slug>/: "o/serien/" is not a tournament

@@ -44,3 +44,25 @@ def test_projector_pages_a_big_field_dark_with_header_progress_and_clock(page, s
         assert page.get_by_test_id("projector-page").inner_text().endswith(f"1/{pages}")
         screenshot(page, f"projector-{name}", full_page=False)
     del body
+
+
+def font_px(page, selector: str) -> float:
+    return float(page.evaluate(f"parseFloat(getComputedStyle(document.querySelector({selector!r})).fontSize)"))
+
+
+def test_the_projector_heads_are_as_big_as_the_names_and_33_players_take_three_pages_at_720p(page, screenshot):
+    """Issue 35: read from 10 m, the column heads and the status line are no smaller than the names; a club
+    evening of 33 players needs at most three pages on a 720p projector (it took four)."""
+    tournament = tournament_simulate(slug="beamer33", players=33, rounds=1, games=8, seed=6)
+    standings_recompute(tournament_id=tournament.pk)
+    tournament_standings_publish(tournament=tournament, public=True)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{page.base_url}/t/beamer33/rangliste/beamer/")
+    page.wait_for_function("document.getElementById('standings').dataset.pages")
+    names = font_px(page, "[data-testid=standings-table] td.name")
+    assert font_px(page, "[data-testid=standings-table] th") >= names
+    assert font_px(page, "[data-testid=standings-progress]") >= names
+    pages = int(page.evaluate("document.getElementById('standings').dataset.pages"))
+    screenshot(page, "projector-720p-33", full_page=False)
+    assert pages <= 3, pages
+    assert page.evaluate("document.documentElement.scrollHeight") <= 720

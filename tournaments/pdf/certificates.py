@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader, simpleSplit
 
-from .drawing import BOLD, REGULAR, Canvas, draw_logo, fit_size, logo_image, mm, new_canvas, number
+from .drawing import BOLD, REGULAR, Canvas, draw_logo, fit_text, logo_image, mm, new_canvas, number
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ def _points(points: int) -> str:
 
 
 def _centred(canv: Canvas, y: float, text: str, font: str, size: float, width: float = TEXT_W) -> None:
-    canv.setFont(font, fit_size(text, font, size, width, minimum=size / 2))
+    text, fitted = fit_text(text, font, size, width, minimum=min(size / 2, 12))
+    canv.setFont(font, fitted)
     canv.drawCentredString(CENTRE, y, text)
 
 
@@ -105,7 +106,7 @@ def _draw_certificate(canv: Canvas, data: Certificates, logo: ImageReader | None
         _centred(canv, y - PLACE_SIZE * 0.25 - LINE_GAP - 13 * 0.75, cert.club, REGULAR, 13)
     _signature(canv, data)
     if not data.current:
-        canv.setFont(REGULAR, 7)
+        canv.setFont(REGULAR, 8)
         canv.drawCentredString(CENTRE, BORDER + INNER + 3 * mm,
                                _("Printed before the standings were final."))
 
@@ -119,13 +120,15 @@ def _signature(canv: Canvas, data: Certificates) -> None:
     canv.line(right_x, y, right_x + SIGNATURE_W, y)
     when = date_format(data.date, "SHORT_DATE_FORMAT")
     place_date = f"{data.venue}, {when}" if data.venue else when
-    canv.setFont(REGULAR, fit_size(place_date, REGULAR, 11, SIGNATURE_W))
+    place_date, size = fit_text(place_date, REGULAR, 11, SIGNATURE_W)
+    canv.setFont(REGULAR, size)
     canv.drawCentredString(left_x + SIGNATURE_W / 2, y + 2 * mm, place_date)
     canv.setFont(REGULAR, 8.5)
     canv.drawCentredString(left_x + SIGNATURE_W / 2, y - 4 * mm, _("Place, date"))
     canv.drawCentredString(right_x + SIGNATURE_W / 2, y - 4 * mm, _("For the organiser"))
-    canv.setFont(REGULAR, fit_size(data.organiser, REGULAR, 8.5, SIGNATURE_W))
-    canv.drawCentredString(right_x + SIGNATURE_W / 2, y - 8 * mm, data.organiser)
+    organiser, size = fit_text(data.organiser, REGULAR, 8.5, SIGNATURE_W)
+    canv.setFont(REGULAR, size)
+    canv.drawCentredString(right_x + SIGNATURE_W / 2, y - 8 * mm, organiser)
 
 
 def render_certificates(data: Certificates) -> bytes:

@@ -15,19 +15,44 @@ from schafkopfrennen.formats import MINUS, euro, number, signed
 
 from .fonts import BOLD, REGULAR, register_fonts
 
-__all__ = ["BOLD", "MINUS", "REGULAR", "Canvas", "PagedCanvas", "PageSection", "TextRun", "fit_size", "mm", "money",
-           "new_canvas", "number", "signed"]
+__all__ = ["BOLD", "MIN_PT", "MINUS", "REGULAR", "Canvas", "PagedCanvas", "PageSection", "TextRun", "fit_size", "fit_text",
+           "mm", "money", "new_canvas", "number", "shorten", "signed"]
+
+# No printed text is smaller (issue 35: cheap printers, old eyes); what does not fit at it is wrapped or shortened.
+MIN_PT = 8.0
 
 # Numbers and money as the pages show them (one home: schafkopfrennen/formats.py): +3, −3, 1.250,00 €.
 money = euro
 
 
-def fit_size(text: str, font: str, size: float, width: float, minimum: float = 5.0) -> float:
-    """The largest font size up to ``size`` at which ``text`` fits into ``width`` points."""
+def fit_size(text: str, font: str, size: float, width: float, minimum: float = MIN_PT) -> float:
+    """The largest font size up to ``size`` at which ``text`` fits into ``width`` points, never below MIN_PT
+    (nor ``minimum``): a text that still does not fit is shortened (``fit_text``) or wrapped by the caller."""
     needed = stringWidth(text, font, size)
     if needed <= width:
         return size
-    return max(minimum, size * width / needed)
+    return max(minimum, MIN_PT, size * width / needed)
+
+
+def shorten(text: str, font: str, size: float, width: float) -> str:
+    """``text`` as it is if it fits ``width`` points at ``size``, else cut at the end with an ellipsis."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    low, high = 0, len(text)  # the longest cut that fits, found by halving
+    while low < high:
+        middle = (low + high + 1) // 2
+        if stringWidth(text[:middle].rstrip() + "\u2026", font, size) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "\u2026"
+
+
+def fit_text(text: str, font: str, size: float, width: float, minimum: float = MIN_PT) -> tuple[str, float]:
+    """``text`` and a size for one line of ``width`` points: shrunk down to ``minimum`` (at least MIN_PT),
+    then shortened with an ellipsis, so it never runs past its place."""
+    fitted = fit_size(text, font, size, width, minimum)
+    return shorten(text, font, fitted, width), fitted
 
 
 def new_canvas(buffer, *, pagesize, title: str, canvasmaker=Canvas) -> Canvas:

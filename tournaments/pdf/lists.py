@@ -21,7 +21,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
-from .drawing import BOLD, REGULAR, Canvas, PagedCanvas, PageSection, draw_logo, fit_size, logo_image, mm
+from .drawing import (BOLD, MIN_PT, REGULAR, Canvas, PagedCanvas, PageSection, draw_logo, fit_size, logo_image, mm,
+                      shorten)
 from .fonts import register_fonts
 
 
@@ -54,8 +55,8 @@ HEAD_SIZE = 8
 ROW_H = 5.6 * mm  # a row of one line
 CELL_TOP = 1.3 * mm  # a row's top padding (text cells start their first line there)
 CELL_BOTTOM = 1.2 * mm
-MIN_SIZE = 7.5  # smaller than this a long name is wrapped, not shrunk
-NOTE_SIZE = 7.5  # a tie note under a name
+MIN_SIZE = MIN_PT  # smaller than this a long name is wrapped, not shrunk (issue 35: nothing under 8 pt)
+NOTE_SIZE = MIN_PT  # a tie note under a name
 SECTION_KEY = "list"  # one page count over the whole document
 
 
@@ -262,9 +263,8 @@ def text_cell(text: str, width: float, *, notes: tuple[str, ...] | list[str] = (
         return text
     lines = [line for part in text.split("\n") for line in _value_lines(part, font, size, width)]
     lines += [(line, REGULAR, NOTE_SIZE) for note in notes for line in simpleSplit(note, REGULAR, NOTE_SIZE, width)]
-    # A single word longer than the column (a long club name) is shrunk rather than run over.
-    lines = [(line, line_font, fit_size(line, line_font, line_size, width, minimum=4))
-             for line, line_font, line_size in lines]
+    # A single word longer than the column (a long club name) is shortened rather than run over.
+    lines = [(shorten(line, line_font, line_size, width), line_font, line_size) for line, line_font, line_size in lines]
     return CellText(lines, width, size)
 
 
@@ -287,7 +287,7 @@ def wrap_head(head: list[str], widths: tuple[float, ...]) -> tuple[list[str], li
             lines = [text]
         cells.append("\n".join(lines))
         widest = max(lines, key=lambda line: stringWidth(line, BOLD, HEAD_SIZE))
-        size = fit_size(widest, BOLD, HEAD_SIZE, room, minimum=5)
+        size = fit_size(widest, BOLD, HEAD_SIZE, room)
         if size < HEAD_SIZE:
             cell_range = ((column, 0), (column, 0))
             commands += [("FONTSIZE", *cell_range, size), ("LEADING", *cell_range, size * 1.2)]
@@ -302,7 +302,7 @@ def fitted(table: Table, rows: list[list], columns: tuple[int, ...], widths: tup
         for c in columns:
             text = row[c]
             if isinstance(text, str) and text:
-                fitted_size = fit_size(text, font, size, widths[c] - 5.5, minimum=6)
+                fitted_size = fit_size(text, font, size, widths[c] - 5.5)
                 if fitted_size < size:
                     commands.append(("FONTSIZE", (c, r), (c, r), fitted_size))
     if commands:

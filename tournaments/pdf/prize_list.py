@@ -73,7 +73,7 @@ WIDTHS = (PLACE_W, WINNER_W, NUMBER_W, POINTS_W, PRIZE_W)
 POOL_WIDTHS = (CONTENT_W - 40 * mm, 40 * mm)
 PRIZE_CELL = ParagraphStyle("prize-cell", parent=CELL, fontName=BOLD)
 WINNER_CELL = ParagraphStyle("winner-cell", parent=CELL, fontSize=BODY_SIZE + 0.5, leading=(BODY_SIZE + 0.5) * 1.2)
-CLUB_CELL = ParagraphStyle("club-cell", parent=CELL, fontSize=7.5, leading=9)
+CLUB_CELL = ParagraphStyle("club-cell", parent=CELL, fontSize=8, leading=9.6)
 
 
 def _winner(line: PrizeLine) -> list:

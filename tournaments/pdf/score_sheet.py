@@ -22,7 +22,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from scoring.describe import describe, game_short
 
-from .drawing import BOLD, MINUS, REGULAR, Canvas, TextRun, fit_size, mm, money, new_canvas, signed
+from .drawing import (BOLD, MIN_PT, MINUS, REGULAR, Canvas, TextRun, fit_size, fit_text, mm, money, new_canvas,
+                      shorten, signed)
 from .qr import draw_qr
 
 
@@ -87,7 +88,7 @@ class ScoreSheet:
 # --- the form, in millimetres from the top left corner of an A4 page -------------------------
 
 PAGE_W, PAGE_H = 210.0, 297.0
-MARGIN_X = 10.0
+MARGIN_X = 8.0  # issue 35: the columns need the room for their heads at 8 pt
 MARGIN_TOP = 8.0
 MARGIN_BOTTOM = 8.0
 CONTENT_W = PAGE_W - 2 * MARGIN_X
@@ -105,19 +106,22 @@ CHECK_H = 6.5
 SIGNATURE_H = 9.0  # per signature line, two side by side
 CHANGE_H = 4.5  # per line saying who played which games of a changed seat
 
-# Left columns: game number, dealer, contract, declarer, partner, Augen, Laufende.
+# Left columns: game number, dealer, contract, declarer, partner, Augen, Laufende; each wide enough for its head
+# at 8 pt in German and English ("Geber"/"Dealer", "Spieler"/"Player", "Augen", "Lauf.").
 COL_NUMBER = 7.0
-COL_DEALER = 8.0
-COL_GAME = 24.0
-COL_DECLARER = 9.0
-COL_PARTNER = 7.0
-COL_AUGEN = 9.0
-COL_LAUFENDE = 7.0
+COL_DEALER = 11.4
+COL_GAME = 23.0
+COL_DECLARER = 12.4
+COL_PARTNER = 8.2
+COL_AUGEN = 11.4
+COL_LAUFENDE = 9.4
 LEFT_W = COL_NUMBER + COL_DEALER + COL_GAME + COL_DECLARER + COL_PARTNER + COL_AUGEN + COL_LAUFENDE
 
 THIN, MEDIUM, THICK = 0.35, 0.8, 1.3  # line widths in points
 SIT_OUT_GRAY = 0.82
-HEAD_LABEL_SIZE = 6.8  # the left columns' names
+HEAD_LABEL_SIZE = MIN_PT  # the left columns' names
+SMALL = MIN_PT  # captions, legends, signatures: the smallest print on the sheet
+GAME_MIN_PT = 6.0  # a long game description shrinks this far rather than lose words (see _draw_rows)
 
 
 def _y(top_mm: float) -> float:
@@ -284,7 +288,7 @@ def _paint_head_frame(canv: Canvas, sheet: ScoreSheet, layout: _Layout) -> None:
             canv.drawCentredString(_x(x + width / 2), _y(top + height - 4.8), first)
             canv.drawCentredString(_x(x + width / 2), _y(top + height - 2), second)
         x += width
-    canv.setFont(REGULAR, 6.5)
+    canv.setFont(REGULAR, SMALL)
     for seat in range(1, sheet.size + 1):
         sx, w = layout.seat_x(seat), layout.seat_w
         canv.drawCentredString(_x(sx + w / 4), _y(top + height - 1.5), _("Points"))
@@ -376,12 +380,13 @@ def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
     canv.setFillGray(0)
     canv.setFont(BOLD, 17)
     canv.drawString(_x(MARGIN_X), _y(top + 7), _("Score sheet"))
-    canv.setFont(BOLD, fit_size(sheet.tournament, BOLD, 11, 112 * mm))
-    canv.drawString(_x(MARGIN_X), _y(top + 13), sheet.tournament)
+    tournament, size = fit_text(sheet.tournament, BOLD, 11, 112 * mm)
+    canv.setFont(BOLD, size)
+    canv.drawString(_x(MARGIN_X), _y(top + 13), tournament)
     canv.setFont(REGULAR, 9)
     when = date_format(sheet.date, "DATE_FORMAT")
     canv.drawString(_x(MARGIN_X), _y(top + 18), f"{when} \u00b7 {sheet.venue}" if sheet.venue else when)
-    canv.setFont(REGULAR, 7.5)
+    canv.setFont(REGULAR, SMALL)
     if sheet.paper_totals:
         status = _("Round totals entered from the paper sheet")
     elif sheet.filled and sheet.closed_reason:
@@ -395,15 +400,17 @@ def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
         status = _("%(games)d games. Seat 1 deals game 1, then the deal passes clockwise.") % {"games": sheet.games}
     if pages > 1:
         status += "   \u00b7   " + _("Page %(page)d of %(pages)d") % {"page": page, "pages": pages}
-    canv.drawString(_x(MARGIN_X), _y(top + 23), status)
-
     right = MARGIN_X + CONTENT_W - QR_SIZE - 3
+    scan = _("Enter games on the tablet: scan the code")
+    room = (right - MARGIN_X) * mm - stringWidth(scan, REGULAR, SMALL) - 4 * mm  # the status ends before the caption
+    canv.drawString(_x(MARGIN_X), _y(top + 23), shorten(status, REGULAR, SMALL, room))
+
     canv.setFont(REGULAR, 12)
     canv.drawRightString(_x(right), _y(top + 6.5), _("Round %(n)d") % {"n": sheet.round})
     canv.setFont(BOLD, 26)
     canv.drawRightString(_x(right), _y(top + 17), _("Table %(n)d") % {"n": sheet.table})
-    canv.setFont(REGULAR, 6.5)
-    canv.drawRightString(_x(right), _y(top + 23), _("Enter games on the tablet: scan the code"))
+    canv.setFont(REGULAR, SMALL)
+    canv.drawRightString(_x(right), _y(top + 23), scan)
     draw_qr(canv, sheet.entry_url, _x(MARGIN_X + CONTENT_W - QR_SIZE), _y(top + QR_SIZE), QR_SIZE * mm)
 
 
@@ -423,17 +430,18 @@ def _draw_players(canv: Canvas, sheet: ScoreSheet, layout: _Layout) -> None:
 
 
 def _draw_name(canv: Canvas, name: str, x: float, top: float, width: float) -> None:
-    """The player's name in bold, on one line if it fits at 7.5 pt, else first and last name on two."""
-    size = fit_size(name, BOLD, 9.5, width * mm, minimum=4)
+    """The player's name in bold, on one line if it fits at 8 pt, else first and last name on two, each
+    shortened with an ellipsis if it still does not fit its column (issue 35: never under 8 pt)."""
+    size = fit_size(name, BOLD, 9.5, width * mm)
     first, _sep, last = name.partition(" ")
-    if size >= 7.5 or not last:
-        canv.setFont(BOLD, max(size, 4))
-        canv.drawString(_x(x), _y(top + 4.6), name)
+    if stringWidth(name, BOLD, size) <= width * mm or not last:
+        canv.setFont(BOLD, size)
+        canv.drawString(_x(x), _y(top + 4.6), shorten(name, BOLD, size, width * mm))
         return
     size = min(fit_size(first, BOLD, 8.5, width * mm), fit_size(last, BOLD, 8.5, width * mm))
     canv.setFont(BOLD, size)
-    canv.drawString(_x(x), _y(top + 3.0), first)
-    canv.drawString(_x(x), _y(top + 6.3), last)
+    canv.drawString(_x(x), _y(top + 3.0), shorten(first, BOLD, size, width * mm))
+    canv.drawString(_x(x), _y(top + 6.3), shorten(last, BOLD, size, width * mm))
 
 
 def _draw_rows(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[SheetRow]) -> None:
@@ -459,7 +467,10 @@ def _draw_rows(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[Shee
         if not row.contract:
             continue
         game = contract_text(row)
-        text.font(REGULAR, fit_size(game, REGULAR, font, game_w))
+        # The one exception to the 8 pt floor: a game's description is what the players sign, so a long one
+        # ("Strich (Kreuz 60:60)") is shrunk to fit its column down to GAME_MIN_PT rather than cut short.
+        game_size = min(font, max(GAME_MIN_PT, font * game_w / stringWidth(game, REGULAR, font)))
+        text.font(REGULAR, game_size)
         text.left(_x(x_game), base, game)
         text.font(REGULAR, font)
         if row.contract == "weiter" or row.thrown_in:
@@ -495,7 +506,7 @@ def _draw_footer(canv: Canvas, sheet: ScoreSheet, layout: _Layout, top: float) -
     y = top
     for label, height, values, font, font_size in _footer_bands(sheet):
         base = _baseline(y, height, font_size)
-        canv.setFont(BOLD, 8.5 if font == BOLD else 7.5)
+        canv.setFont(BOLD, 8.5 if font == BOLD else SMALL)
         canv.drawRightString(_x(label_x), base, label)
         if values is not None:
             canv.setFont(font, font_size)
@@ -519,20 +530,20 @@ def _draw_footer(canv: Canvas, sheet: ScoreSheet, layout: _Layout, top: float) -
         canv.drawString(_x(text_x), check_base, _("Plus points only: the totals do not add up to 0."))
     else:
         canv.drawString(_x(text_x), check_base, _("the totals of all seats add up to 0:") + "  ______")
-    canv.setFont(REGULAR, 6.5)
+    canv.setFont(REGULAR, SMALL)
     legend = _("Won solos are circled.") if sheet.filled else _("Circle the points of a won solo.")
     canv.drawRightString(_x(right), check_base, legend)
     y += CHECK_H
 
     # signatures, two side by side (the lines are part of the form)
     col_w = CONTENT_W / 2
-    canv.setFont(REGULAR, 6.8)
+    canv.setFont(REGULAR, SMALL)
     for index, player in enumerate(sorted(sheet.players, key=lambda p: p.seat)):
         x0 = left + (index % 2) * col_w
         line_y = y + (index // 2) * SIGNATURE_H + SIGNATURE_H - 3.2
         caption = _("Signature seat %(seat)d: %(name)s (no. %(number)d)") % {
             "seat": player.seat, "name": player.name, "number": player.start_number}
-        canv.drawString(_x(x0 + 2), _y(line_y + 2.6), caption)
+        canv.drawString(_x(x0 + 2), _y(line_y + 2.6), shorten(caption, REGULAR, SMALL, (col_w - 6) * mm))
     # who played which games where a seat changed (a substitute, a table that played on with four)
     y += (len(sheet.players) + 1) // 2 * SIGNATURE_H + 2
     for text in sheet.changes:

@@ -14,11 +14,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer, Table, TableStyle,
 )
 
-from .drawing import BOLD, REGULAR, Canvas, PagedCanvas, PageSection, fit_size, mm
+from .drawing import BOLD, MIN_PT, REGULAR, Canvas, PagedCanvas, PageSection, fit_size, mm, shorten
 from .fonts import register_fonts
 
 
@@ -154,6 +156,24 @@ _ALPHA_STYLE = TableStyle([
 ])
 
 
+def _name_lines(name: str, size: float, width: float) -> tuple[str, float]:
+    """A name cell's text and size: on one line, shrunk down to 9 pt; else on two lines at 8 pt, broken between
+    words and shortened with an ellipsis if still too long, so it never reaches the next column (issue 35)."""
+    fitted = fit_size(name, REGULAR, size, width, minimum=9)
+    if stringWidth(name, REGULAR, fitted) <= width:
+        return name, fitted
+    lines = simpleSplit(name, REGULAR, MIN_PT, width) or [name]
+    first, rest = lines[0], " ".join(lines[1:])
+    text = shorten(first, REGULAR, MIN_PT, width) + ("\n" + shorten(rest, REGULAR, MIN_PT, width) if rest else "")
+    return text, MIN_PT
+
+
+def _style_name(table: Table, name: str, size: float, width: float, cell: tuple[int, int]) -> None:
+    _text, fitted = _name_lines(name, size, width)
+    if fitted < size:
+        table.setStyle([("FONTSIZE", cell, cell, fitted), ("LEADING", cell, cell, fitted * 1.1)])
+
+
 def _alpha_tables(data: SeatList) -> list:
     """One table per initial; its head row (the letter and the column names) repeats in every column."""
     groups: dict[str, list[SeatListEntry]] = {}
@@ -164,12 +184,12 @@ def _alpha_tables(data: SeatList) -> list:
     for letter, entries in groups.items():
         rows = [[letter, _("No."), _("Table"), _("Seat")]]
         rows += [[e.name, str(e.start_number), str(e.table), str(e.seat)] for e in entries]
+        for r, entry in enumerate(entries, start=1):
+            rows[r][0] = _name_lines(entry.name, ALPHA_NAME_SIZE, name_w)[0]
         table = Table(rows, colWidths=ALPHA_COLUMNS, rowHeights=[6.5 * mm] + [ALPHA_ROW_H] * len(entries),
                       repeatRows=1, style=_ALPHA_STYLE, hAlign="LEFT")
         for r, entry in enumerate(entries, start=1):
-            size = fit_size(entry.name, REGULAR, ALPHA_NAME_SIZE, name_w, minimum=7)
-            if size < ALPHA_NAME_SIZE:
-                table.setStyle([("FONTSIZE", (0, r), (0, r), size)])
+            _style_name(table, entry.name, ALPHA_NAME_SIZE, name_w, (0, r))
         flowables += [table, Spacer(0, 2.5 * mm)]
     return flowables
 
@@ -204,14 +224,13 @@ def _tables_blocks(data: SeatList) -> list:
     name_w = TABLES_COLUMNS[2] - 6
     blocks = []
     for table in data.tables:
-        rows = [[str(table.number) if index == 0 else "", str(seat.seat), seat.name, str(seat.start_number)]
+        rows = [[str(table.number) if index == 0 else "", str(seat.seat),
+                 _name_lines(seat.name, TABLES_NAME_SIZE, name_w)[0], str(seat.start_number)]
                 for index, seat in enumerate(table.seats)]
         block = _Block(rows, colWidths=TABLES_COLUMNS, rowHeights=[TABLES_ROW_H] * len(rows), style=_TABLES_STYLE,
                        hAlign="LEFT")
         for r, seat in enumerate(table.seats):
-            size = fit_size(seat.name, REGULAR, TABLES_NAME_SIZE, name_w, minimum=7)
-            if size < TABLES_NAME_SIZE:
-                block.setStyle([("FONTSIZE", (2, r), (2, r), size)])
+            _style_name(block, seat.name, TABLES_NAME_SIZE, name_w, (2, r))
         blocks.append(block)
     return blocks
 

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .drawing import BOLD, REGULAR, Canvas, fit_size, mm, new_canvas
+from .drawing import BOLD, REGULAR, Canvas, fit_size, fit_text, mm, new_canvas
 from .qr import draw_qr
 
 
@@ -57,17 +59,12 @@ def paint_start_card(canv: Canvas, card: StartCard, x: float, y: float) -> None:
     width = CARD_W - 2 * PAD
     left, top = x + PAD, y + CARD_H - PAD
     canv.setFillGray(0)
-    canv.setFont(REGULAR, fit_size(card.tournament, REGULAR, 11, width))
-    canv.drawString(left, top - 4 * mm, card.tournament)
+    _line(canv, card.tournament, REGULAR, 11, left, top - 4 * mm, width)
     when = date_format(card.date, "DATE_FORMAT") + (f" · {card.venue}" if card.venue else "")
-    canv.setFont(REGULAR, fit_size(when, REGULAR, 8.5, width))
-    canv.drawString(left, top - 9 * mm, when)
-    canv.setFont(BOLD, fit_size(card.name, BOLD, 20, width, minimum=9))
-    canv.drawString(left, top - 20 * mm, card.name)
-    canv.setFont(REGULAR, 12)
+    _line(canv, when, REGULAR, 8.5, left, top - 9 * mm, width)
+    _name(canv, card.name, left, top - 20 * mm, width)
     line = _("Start no. %(n)s") % {"n": card.start_number} + (f" · {card.club}" if card.club else "")
-    canv.setFont(REGULAR, fit_size(line, REGULAR, 12, width))
-    canv.drawString(left, top - 27 * mm, line)
+    _line(canv, line, REGULAR, 12, left, top - 27 * mm, width)
     qr_x = x + (CARD_W - QR_SIZE) / 2
     qr_y = top - 32 * mm - QR_SIZE
     draw_qr(canv, card.url, qr_x, qr_y, QR_SIZE)
@@ -75,10 +72,33 @@ def paint_start_card(canv: Canvas, card: StartCard, x: float, y: float) -> None:
     canv.drawCentredString(x + CARD_W / 2, qr_y - 5 * mm, _("Your seat, your games, your points"))
     canv.setFont(REGULAR, 9)
     canv.drawCentredString(x + CARD_W / 2, qr_y - 10 * mm, _("Scan with your phone – in every round"))
-    canv.setFont(REGULAR, fit_size(card.url, REGULAR, 7, width, minimum=4))
+    canv.setFont(REGULAR, fit_size(card.url, REGULAR, 8, width))
     canv.drawCentredString(x + CARD_W / 2, qr_y - 15 * mm, card.url)
-    canv.setFont(REGULAR, 7.5)
+    canv.setFont(REGULAR, 8)
     canv.drawCentredString(x + CARD_W / 2, y + PAD - 2 * mm, _("This link is yours alone: do not pass it on."))
+
+
+def _line(canv: Canvas, text: str, font: str, size: float, left: float, baseline: float, width: float) -> None:
+    """One line inside the card: shrunk to fit, never below 8 pt, else shortened (it never crosses the cut)."""
+    text, size = fit_text(text, font, size, width)
+    canv.setFont(font, size)
+    canv.drawString(left, baseline, text)
+
+
+NAME_SIZE, NAME_MIN_ONE_LINE, NAME_TWO_LINES = 20, 14, 13
+
+
+def _name(canv: Canvas, name: str, left: float, baseline: float, width: float) -> None:
+    """The player's name, big: on one line down to 14 pt, else on two lines at 13 pt (broken between words),
+    shortened only if it still does not fit, so a long name stays inside the card (issue 35)."""
+    if fit_size(name, BOLD, NAME_SIZE, width, minimum=NAME_MIN_ONE_LINE) * stringWidth(name, BOLD, 1) <= width:
+        _line(canv, name, BOLD, NAME_SIZE, left, baseline, width)
+        return
+    lines = simpleSplit(name, BOLD, NAME_TWO_LINES, width)
+    first, rest = (lines[0], " ".join(lines[1:])) if len(lines) > 1 else (name, "")
+    _line(canv, first, BOLD, NAME_TWO_LINES, left, baseline + 2.5 * mm, width)
+    if rest:
+        _line(canv, rest, BOLD, NAME_TWO_LINES, left, baseline - 2.5 * mm, width)
 
 
 def render_start_cards(data: StartCards | Iterable[StartCard]) -> bytes:
