@@ -1,4 +1,4 @@
-"""axe-core (vendored: tests/browser/vendor/axe.min.js, npm axe-core 4.14.1, MIT) run on a page in the test browser.
+"""axe-core (vendored: tests/browser/vendor/axe.min.js, npm axe-core 4.14.1, MPL-2.0: its licence beside it in vendor/axe-LICENSE) run on a page in the test browser.
 
 ``axe_violations(page)`` injects axe into the page (unless it is there already) and returns its violations of
 WCAG 2.0 and 2.1, levels A and AA, as plain dicts: ``{"id", "impact", "help", "nodes": [{"target", "html",
