@@ -28,7 +28,7 @@ from ..services.prizes import prize_hand_over, prizes_set, tournament_standings_
 from ..services.schedule import standings_schedule
 from ..share_image import top_ten_png
 from ..spreadsheet import csv_writer
-from ..templatetags.standings import signed
+from schafkopfrennen.formats import signed
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
