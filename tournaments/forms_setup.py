@@ -9,7 +9,7 @@ from scoring.messages import rule_error_text
 from scoring.rules import PRESET_LABELS, RuleError, ruleset_from_dict, ruleset_to_dict
 from scoring.rules.ruleset import ruleset_fields
 
-from .models import Club, Player, Tournament
+from .models import Club, Player, PrizePlan, Tournament
 from .slugs import german_slugify
 
 PRESET_CHOICES = [(key, _(label)) for key, label in PRESET_LABELS.items()]  # the labels' one home: scoring.rules
@@ -196,3 +196,65 @@ class CsvImportForm(forms.Form):
             except UnicodeDecodeError:
                 continue
         raise forms.ValidationError(_("The file is not a text file."))
+
+
+def _percent_list(text: str) -> list[int]:
+    """ "21,5; 18,5 / 15" → [2150, 1850, 1500] (hundredths of a per cent)."""
+    shares = []
+    for part in text.replace("/", ";").replace("\n", ";").split(";"):
+        part = part.strip().rstrip("%").strip().replace(",", ".")
+        if not part:
+            continue
+        try:
+            value = Decimal(part)
+        except ArithmeticError:
+            raise forms.ValidationError(_("Enter the shares in per cent, separated by semicolons: 21,5; 18,5; 15")) from None
+        if not value.is_finite() or value <= 0 or value > 100 or (value * 100) != int(value * 100):
+            raise forms.ValidationError(_("Each share is a per cent above 0 with at most two decimals."))
+        shares.append(int(value * 100))
+    return shares
+
+
+def percent_text(shares_bp) -> str:
+    return "; ".join(f"{Decimal(s) / 100:f}".rstrip("0").rstrip(".").replace(".", ",") for s in shares_bp or ())
+
+
+class PrizePlanForm(forms.Form):
+    """The prize plan's settings, in euros and per cent; ``values()`` gives the service its cents and shares."""
+
+    curve = forms.ChoiceField(label=_("curve"), choices=PrizePlan.Curve.choices, widget=forms.RadioSelect)
+    every_n = forms.IntegerField(label=_("every n-th player"), min_value=2, max_value=100, required=False)
+    decay_percent = forms.IntegerField(label=_("each next place less (%)"), min_value=0, max_value=99, required=False)
+    first_euro = forms.DecimalField(label=_("first prize (€)"), min_value=Decimal(0), max_value=Decimal(100000),
+                                    decimal_places=2, required=False, localize=True,
+                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    table = forms.CharField(label=_("shares of the pool (%)"), required=False, max_length=2000,
+                            help_text=_("One per place, separated by semicolons: 21,5; 18,5; 15"))
+    rounding_cents = forms.TypedChoiceField(label=_("rounding"), choices=PrizePlan.Rounding.choices, coerce=int)
+    costs_euro = forms.DecimalField(label=_("costs (€)"), min_value=Decimal(0), max_value=Decimal(100000),
+                                    decimal_places=2, required=False, localize=True,
+                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    goods_places = forms.IntegerField(label=_("goods places"), min_value=0, max_value=10000, required=False)
+    goods_label = forms.CharField(label=_("goods places receive"), max_length=200, required=False)
+    last_place_goods = forms.CharField(label=_("consolation prize for the last place"), max_length=200, required=False)
+
+    def clean_table(self) -> list[int]:
+        return _percent_list(self.cleaned_data.get("table") or "")
+
+    @classmethod
+    def initial_for(cls, plan) -> dict:
+        return {"curve": plan.curve, "every_n": plan.every_n, "decay_percent": plan.decay_percent,
+                "first_euro": Decimal(plan.first_cents) / 100 if plan.first_cents else None,
+                "table": percent_text(plan.table_bp), "rounding_cents": plan.rounding_cents,
+                "costs_euro": Decimal(plan.costs_cents) / 100 if plan.costs_cents else None,
+                "goods_places": plan.goods_places, "goods_label": plan.goods_label,
+                "last_place_goods": plan.last_place_goods}
+
+    def values(self) -> dict:
+        data = self.cleaned_data
+        return {"curve": data["curve"], "every_n": data.get("every_n") or 4,
+                "decay_percent": data.get("decay_percent") or 0,
+                "first_cents": int((data.get("first_euro") or 0) * 100), "table_bp": data.get("table") or [],
+                "rounding_cents": data["rounding_cents"], "costs_cents": int((data.get("costs_euro") or 0) * 100),
+                "goods_places": data.get("goods_places") or 0, "goods_label": data.get("goods_label") or "",
+                "last_place_goods": data.get("last_place_goods") or ""}

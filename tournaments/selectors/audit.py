@@ -30,6 +30,7 @@ ACTIONS = {
     "tournament.table_cards_renew": gettext_lazy("New table cards"),
     "prizes.set": gettext_lazy("Prizes changed"),
     "prize.hand_over": gettext_lazy("Prize handed over"),
+    "prize_plan.set": gettext_lazy("Prize plan changed"),
     "tournament.finish": gettext_lazy("Tournament finished"),
     "standings.publish": gettext_lazy("Standings shown to the public"),
     "role.change": gettext_lazy("Role changed"),

@@ -389,6 +389,7 @@ def cash_list_data(tournament: Tournament) -> CashListDocument:
         weitergeld_cents=cash.weitergeld_cents, payouts_cents=cash.payouts_cents, pot_cents=cash.pot_cents,
         club_share_cents=cash.club_share_cents, fees_owed_cents=cash.fees_owed_cents,
         sponsored_cents=cash.sponsored_cents, prizes_cents=cash.prizes_cents, pool_left_cents=cash.pool_left_cents,
+        costs_cents=cash.costs_cents,
     )
 
 

@@ -31,7 +31,7 @@ from scoring.rules.standings import (Money, Standing, StandingsResult, TableResu
 from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
-from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models import Hand, HandRevision, Prize, PrizePlan, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from ..models.tournament import club_label
 from .tables import table_progress
 
@@ -719,6 +719,7 @@ class PrizeList:
     rounding_cents: int = 0  # cents of shared places that did not divide
     fees_owed_cents: int = 0
     handed_over_cents: int = 0  # the money prizes the desk ticked as handed over (awarded_cents: as planned)
+    costs_cents: int = 0  # the prize plan's costs, taken from the pool before the prizes
 
     @property
     def leftover_cents(self) -> int:
@@ -787,6 +788,7 @@ def prize_list(tournament) -> PrizeList:
     fees = entry_fees(tournament)
     entry_share = fees.total_cents * tournament.payout_percent // 100
     prizes = list(Prize.objects.filter(tournament=tournament))
+    costs = PrizePlan.objects.filter(tournament=tournament).values_list("costs_cents", flat=True).first() or 0
     if not prizes:
         prizes = [Prize(tournament=tournament, place=p) for p in default_prize_places(tournament)]
     by_lot = lot_decided(overall)
@@ -815,7 +817,8 @@ def prize_list(tournament) -> PrizeList:
               for a in split.awards]
     return PrizeList(
         entry_fees_cents=fees.total_cents, entry_share_cents=entry_share, pot_share_cents=pot,
-        sponsored_cents=tournament.sponsored_cents, pool_cents=entry_share + pot + tournament.sponsored_cents,
+        sponsored_cents=tournament.sponsored_cents,
+        pool_cents=max(0, entry_share + pot + tournament.sponsored_cents - costs), costs_cents=costs,
         prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows), awards=awards,
         awarded_cents=split.awarded_cents, rounding_cents=split.rounding_cents, fees_owed_cents=fees.owed_cents,
         handed_over_cents=sum(a.amount_cents for a in awards if a.handed_over),
@@ -860,6 +863,7 @@ class CashList(CashBalance):
     sponsored_cents: int = 0
     prizes_cents: int = 0  # money prizes that go to players
     pool_left_cents: int = 0  # what the prizes leave in the pool
+    costs_cents: int = 0  # the prize plan's costs paid from the pool
 
     @property
     def to_pay_cents(self) -> int:
@@ -898,6 +902,7 @@ def cash_list(tournament) -> CashList:
         current=snapshot is not None and standings_is_current(tournament, snapshot),
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
         prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
+        costs_cents=prizes.entry_share_cents + prizes.pot_share_cents + prizes.sponsored_cents - prizes.pool_cents,
     )
 
 

@@ -1,7 +1,10 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Prize, Registration, Tournament
+from scoring.rules.prize_plan import PlanError, check_plan
+
+from ..models import Prize, PrizePlan, Registration, Tournament
+from ..selectors.prize_plan import prize_plan_preview
 from ..selectors.standings import prize_list
 from .audit import audit_record, registration_label
 from .errors import ServiceError
@@ -68,3 +71,66 @@ def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: b
                      before=reg.prize_handed_over, after=handed_over)
         reg.prize_handed_over = handed_over
     return reg
+
+
+PLAN_FIELDS = ("curve", "every_n", "decay_percent", "first_cents", "table_bp", "rounding_cents", "costs_cents",
+               "goods_places", "goods_label", "last_place_goods")
+
+PLAN_ERRORS = {
+    "curve": lambda: _("Choose one of the curves."),
+    "rounding_cents": lambda: _("Round to the cent, to whole euros or to 5 euros."),
+    "every_n": lambda: _("Every n-th: n is at least 2."),
+    "decay_percent": lambda: _("Each next place less: from 0 to 99 %."),
+    "first_cents": lambda: _("Enter what the first place gets."),
+    "table_bp": lambda: _("Enter each place's share of the pool in per cent, together at most 100 %."),
+    "goods_places": lambda: _("The goods places cannot be negative."),
+}
+
+
+def plan_error_message(field: str) -> str:
+    return PLAN_ERRORS.get(field, lambda: _("This setting makes no prize plan."))()
+
+
+@transaction.atomic
+def prize_plan_set(*, tournament: Tournament, values: dict, by=None) -> PrizePlan:
+    """Store the tournament's prize plan (the keys of ``PLAN_FIELDS``; the ones left out keep their value)."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
+    plan = PrizePlan.objects.filter(tournament=tournament).first() or PrizePlan(tournament=tournament)
+    before = {f: getattr(plan, f) for f in PLAN_FIELDS} if plan.pk else None
+    for name, value in values.items():
+        if name not in PLAN_FIELDS:
+            raise ServiceError(name, _("Unknown setting of the prize plan."))
+        if name in ("goods_label", "last_place_goods"):
+            value = (value or "").strip()
+            if len(value) > 200:
+                raise ServiceError(name, _("At most 200 characters."))
+        elif name == "table_bp":
+            if not isinstance(value, list | tuple) or any(type(v) is not int for v in value):
+                raise ServiceError(name, plan_error_message(name))
+            value = list(value)
+        elif name != "curve" and (type(value) is not int or value < 0 or value > 10_000_000):
+            raise ServiceError(name, _("A whole number from 0 is needed."))
+        setattr(plan, name, value)
+    try:
+        check_plan(plan.spec)
+    except PlanError as err:
+        raise ServiceError(err.field, plan_error_message(err.field)) from err
+    plan.save()
+    after = {f: getattr(plan, f) for f in PLAN_FIELDS}
+    if before != after:
+        audit_record(action="prize_plan.set", by=by, tournament=tournament, before=before, after=after)
+    return plan
+
+
+@transaction.atomic
+def prize_plan_apply(*, tournament: Tournament, by=None) -> list[Prize]:
+    """Write the plan's prizes for the registrations as they stand as the tournament's prize list (which the
+    organiser may still edit by hand). Not once the tournament is finished: its prizes are final then."""
+    status = Tournament.objects.select_for_update().values_list("status", flat=True).get(pk=tournament.pk)
+    if status == Tournament.Status.FINISHED:
+        raise ServiceError("prize_plan", _("The tournament is finished: its prizes are final."), code="final")
+    preview = prize_plan_preview(tournament)
+    if preview.planned is None:
+        raise ServiceError(preview.error_field, plan_error_message(preview.error_field))
+    return prizes_set(tournament=tournament, by=by, prizes=[
+        {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in preview.planned.prizes])

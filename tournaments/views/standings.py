@@ -24,9 +24,11 @@ from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
-from ..services.prizes import prize_hand_over, prizes_set, tournament_standings_publish
+from ..services.prizes import prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set, tournament_standings_publish
 from ..services.schedule import standings_schedule
 from ..spreadsheet import csv_writer
+from ..forms_setup import PrizePlanForm
+from .prize_plan import plan_context
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
@@ -180,13 +182,21 @@ def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
 
 
 def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
-                   status: int | None = None) -> HttpResponse:
+                   status: int | None = None, plan_form=None) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error},
+        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error,
+        "finished": tournament.status == Tournament.Status.FINISHED, **plan_context(tournament, plan_form)},
         status=form_status(request, formset) if status is None else status)
+
+
+def render_prizes(request: HttpRequest, tournament: Tournament, *, plan_form=None, status: int | None = None):
+    """The prize page as it stands, with a refused plan form shown again (the prize plan's views)."""
+    prizes_now = prize_list(tournament)
+    return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now), plan_form=plan_form,
+                          status=status)
 
 
 @login_required
@@ -211,3 +221,27 @@ def prize_handed_over(request: HttpRequest, slug: str) -> HttpResponse:
 def cash(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
     return render(request, "standings/cash.html", {"tournament": tournament, "cash": cash_list(tournament)})
+
+
+@login_required
+@require_POST
+def prize_plan_save(request: HttpRequest, slug: str) -> HttpResponse:
+    """Save the plan; with ``apply`` also write its prizes as the prize list."""
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    form = PrizePlanForm(request.POST, auto_id="plan_%s")
+    if form.is_valid():
+        try:
+            prize_plan_set(tournament=tournament, values=form.values(), by=request.user)
+            if "apply" in request.POST:
+                prize_plan_apply(tournament=tournament, by=request.user)
+        except ServiceError as err:
+            field = {"first_cents": "first_euro", "table_bp": "table", "costs_cents": "costs_euro"}.get(err.field, err.field)
+            if field in form.fields:
+                form.add_error(field, err.message)
+            else:
+                form.add_error(None, err.message)
+        else:
+            messages.success(request, _("Prize plan applied: the prize list follows it.") if "apply" in request.POST
+                             else _("Prize plan saved."))
+            return redirect("tournaments:prizes", slug=slug)
+    return render_prizes(request, tournament, plan_form=form, status=400)

@@ -1,7 +1,7 @@
 """The standings (t/<slug>/rangliste/...: page, projector, downloads) and the organiser's prizes and cash list."""
 from django.urls import path, re_path
 
-from . import standings
+from . import prize_plan, standings
 
 urlpatterns = [
     path("t/<slug:slug>/rangliste/", standings.standings, name="standings"),
@@ -11,5 +11,7 @@ urlpatterns = [
     path("o/<slug:slug>/rangliste/neu-zaehlen/", standings.refresh, name="standings_refresh"),
     path("o/<slug:slug>/preise/", standings.prizes, name="prizes"),
     path("o/<slug:slug>/preise/ausgehaendigt/", standings.prize_handed_over, name="prize_handed_over"),
+    path("o/<slug:slug>/preise/plan/", standings.prize_plan_save, name="prize_plan_save"),
+    path("o/<slug:slug>/preise/plan/vorschau/", prize_plan.preview, name="prize_plan_preview"),
     path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
 ]

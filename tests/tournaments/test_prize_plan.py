@@ -1,0 +1,110 @@
+"""The prize plan in the database and on the prize page (issue 37): stored, previewed as registrations come in,
+applied as the prize list, refused with the field named, the costs balanced on the cash list."""
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
+from tournaments.models import AuditEntry, ClubMembership, Prize, PrizePlan, Tournament
+from tournaments.selectors.prize_plan import prize_plan_preview
+from tournaments.selectors.standings import cash_list, prize_list
+from tournaments.services.errors import ServiceError
+from tournaments.services.prizes import prize_plan_apply, prize_plan_set
+
+pytestmark = pytest.mark.django_db
+
+
+def register(tournament, count: int, start: int = 1) -> None:
+    for n in range(start, start + count):
+        RegistrationFactory(tournament=tournament, player=PlayerFactory(club=tournament.club), start_number=n)
+
+
+@pytest.fixture
+def evening():
+    tournament = TournamentFactory(entry_fee_cents=1000, payout_percent=100, slug="preisplan")
+    register(tournament, 96)
+    return tournament
+
+
+def user_with(tournament, role, name="orga"):
+    user = get_user_model().objects.create_user(name, password="pw")
+    ClubMembership.objects.create(user=user, club=tournament.club, role=role)
+    return user
+
+
+def test_the_preview_follows_the_registrations(evening):
+    prize_plan_set(tournament=evening, values={"curve": "third", "decay_percent": 0, "rounding_cents": 100})
+    preview = prize_plan_preview(evening)
+    # 96 × 10 € = 960 €, a third = 32 places of 30 € each
+    assert (preview.players, preview.pool_cents, preview.planned.money_places) == (96, 96000, 32)
+    assert {p.amount_cents for p in preview.planned.prizes} == {3000}
+    register(evening, 3, start=97)
+    evening.registrations.filter(start_number=1).update(withdrawn_after_round=0)  # withdrawn before the start
+    preview = prize_plan_preview(evening)
+    assert (preview.players, preview.pool_cents, preview.planned.money_places) == (98, 98000, 32)
+
+
+def test_apply_writes_the_prize_list_which_stays_editable_until_final(evening):
+    prize_plan_set(tournament=evening, values={"curve": "nth", "every_n": 8, "decay_percent": 0, "goods_places": 20,
+                                              "goods_label": "Preistisch", "last_place_goods": "Stadtwurst"})
+    prize_plan_apply(tournament=evening)
+    prizes = list(Prize.objects.filter(tournament=evening))
+    assert [p.amount_cents for p in prizes[:12]] == [8000] * 12 and len(prizes) == 12 + 20 + 1
+    assert prizes[12].goods == "Preistisch" and prizes[-1].place is None and prizes[-1].goods == "Stadtwurst"
+    assert prize_list(evening).assigned_cents == 96000
+    assert AuditEntry.objects.filter(tournament=evening, action="prize_plan.set").count() == 1
+    Tournament.objects.filter(pk=evening.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(ServiceError) as err:
+        prize_plan_apply(tournament=evening)
+    assert err.value.code == "final"
+
+
+@pytest.mark.parametrize(("values", "field"), [
+    ({"curve": "zick"}, "curve"),
+    ({"curve": "geometric", "first_cents": 0}, "first_cents"),
+    ({"curve": "table", "table_bp": [6000, 6000]}, "table_bp"),
+    ({"rounding_cents": 250}, "rounding_cents"),
+    ({"goods_places": -1}, "goods_places"),
+    ({"every_n": "4"}, "every_n"),
+    ({"pool": 5}, "pool"),
+])
+def test_a_bad_setting_is_refused_by_name_and_nothing_is_stored(evening, values, field):
+    with pytest.raises(ServiceError) as err:
+        prize_plan_set(tournament=evening, values=values)
+    assert err.value.field == field
+    assert not PrizePlan.objects.filter(tournament=evening).exists()
+
+
+def test_costs_come_out_of_the_pool_and_the_cash_list_still_balances(evening):
+    evening.registrations.update(paid=True)
+    prize_plan_set(tournament=evening, values={"curve": "third", "decay_percent": 10, "costs_cents": 6000,
+                                              "rounding_cents": 500})
+    assert prize_plan_preview(evening).pool_cents == 90000
+    prizes = prize_list(evening)
+    assert prizes.pool_cents == 90000 and prizes.costs_cents == 6000
+    cash = cash_list(evening)
+    assert cash.costs_cents == 6000 and cash.balances
+
+
+def test_the_page_saves_applies_and_previews(client, evening):
+    client.force_login(user_with(evening, ClubMembership.Role.ORGANISER))
+    page = client.get(reverse("tournaments:prizes", args=[evening.slug]))
+    assert page.status_code == 200 and b'data-testid="plan-preview"' in page.content
+    form = {"curve": "third", "decay_percent": "0", "rounding_cents": "100", "table": "", "every_n": "4",
+            "goods_places": "10", "goods_label": "Sachpreis", "last_place_goods": "", "first_euro": "", "costs_euro": "0"}
+    preview = client.get(reverse("tournaments:prize_plan_preview", args=[evening.slug]), {**form, "curve": "nth"},
+                         HTTP_ACCEPT_LANGUAGE="de")
+    assert "Bei 96 Spielern: 34 Preise, 1. 40,00 €" in preview.content.decode()  # 24 money + 10 goods, unsaved
+    done = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]), {**form, "apply": "1"})
+    assert done.status_code == 302 and Prize.objects.filter(tournament=evening).count() == 42
+    refused = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]),
+                          {**form, "curve": "table", "table": "60; 50"})
+    assert refused.status_code == 400 and "100" in refused.content.decode()
+    assert Prize.objects.filter(tournament=evening).count() == 42
+
+
+def test_the_desk_sees_the_preview_but_cannot_change_the_plan(client, evening):
+    client.force_login(user_with(evening, ClubMembership.Role.DESK, "desk"))
+    assert client.get(reverse("tournaments:prize_plan_preview", args=[evening.slug])).status_code == 200
+    answer = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]), {"curve": "third"})
+    assert answer.status_code == 404 and not PrizePlan.objects.exists()  # the console's answer to a role it lacks
