@@ -5,11 +5,12 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from schafkopfrennen.formats import number
 from scoring.messages import rule_error_text
 from scoring.rules import PRESET_LABELS, RuleError, ruleset_from_dict, ruleset_to_dict
 from scoring.rules.ruleset import ruleset_fields
 
-from .models import Club, Player, PrizePlan, Tournament
+from .models import Club, Player, PrizeCategory, PrizePlan, Tournament
 from .slugs import german_slugify
 
 PRESET_CHOICES = [(key, _(label)) for key, label in PRESET_LABELS.items()]  # the labels' one home: scoring.rules
@@ -258,3 +259,67 @@ class PrizePlanForm(forms.Form):
                 "rounding_cents": data["rounding_cents"], "costs_cents": int((data.get("costs_euro") or 0) * 100),
                 "goods_places": data.get("goods_places") or 0, "goods_label": data.get("goods_label") or "",
                 "last_place_goods": data.get("last_place_goods") or ""}
+
+
+def _category_prizes(text: str) -> list[dict]:
+    """ "50; 30 €; Blumenstrauß" → one prize per place: a number is money in euros, anything else goods."""
+    prizes = []
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        figure = part.rstrip("€").strip()
+        if "," in figure:  # German: 1.250,50
+            figure = figure.replace(".", "").replace(",", ".")
+        try:
+            value = Decimal(figure)
+        except ArithmeticError:
+            prizes.append({"amount_cents": None, "goods": part[:200]})
+            continue
+        if not value.is_finite() or value < 0 or value > 100000:
+            raise forms.ValidationError(_("An amount is from 0 to 100.000 €."))
+        prizes.append({"amount_cents": int(value * 100), "goods": ""})
+    return prizes
+
+
+def category_prizes_text(prizes) -> str:
+    return "; ".join(p["goods"] if p.get("amount_cents") is None else
+                     number(Decimal(p["amount_cents"]) / 100, 2, grouping=False) for p in prizes or ())
+
+
+class PrizeCategoryForm(forms.Form):
+    LOCAL = [("", _("anyone")), ("1", _("locals only")), ("0", _("guests only"))]
+
+    name = forms.CharField(label=_("name"), max_length=100, required=False)
+    min_age = forms.IntegerField(label=_("age from"), min_value=0, max_value=150, required=False)
+    max_age = forms.IntegerField(label=_("age up to"), min_value=0, max_value=150, required=False)
+    gender = forms.ChoiceField(label=_("gender"), choices=PrizeCategory.Gender.choices, required=False)
+    local = forms.ChoiceField(label=_("locals or guests"), choices=LOCAL, required=False)
+    prizes = forms.CharField(label=_("prizes by place"), max_length=2000, required=False,
+                             help_text=_("Separated by semicolons; a number is euros, anything else goods: 50; 30; Blumen"))
+
+    def clean_prizes(self) -> list[dict]:
+        return _category_prizes(self.cleaned_data.get("prizes") or "")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("name") and not data.get("prizes") and "prizes" not in self.errors:
+            self.add_error("prizes", _("Enter at least one prize for the category."))
+        return data
+
+    def category(self) -> dict | None:
+        data = self.cleaned_data
+        if not data.get("name"):
+            return None
+        return {"name": data["name"], "min_age": data.get("min_age"), "max_age": data.get("max_age"),
+                "gender": data.get("gender") or "", "local": {"1": True, "0": False}.get(data.get("local") or ""),
+                "prizes": data["prizes"]}
+
+    @staticmethod
+    def initial_for(category) -> dict:
+        return {"name": category.name, "min_age": category.min_age, "max_age": category.max_age,
+                "gender": category.gender, "local": {True: "1", False: "0"}.get(category.local, ""),
+                "prizes": category_prizes_text(category.prizes)}
+
+
+PrizeCategoryFormSet = forms.formset_factory(PrizeCategoryForm, extra=1)

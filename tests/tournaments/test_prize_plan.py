@@ -7,7 +7,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments.models import AuditEntry, ClubMembership, Prize, PrizePlan, Tournament
 from tournaments.selectors.prize_plan import prize_plan_preview
-from tournaments.selectors.standings import cash_list, prize_list
+from tournaments.selectors.standings import cash_list, prize_list, standings_view
 from tournaments.services.errors import ServiceError
 from tournaments.services.prizes import prize_plan_apply, prize_plan_set
 
@@ -108,3 +108,74 @@ def test_the_desk_sees_the_preview_but_cannot_change_the_plan(client, evening):
     assert client.get(reverse("tournaments:prize_plan_preview", args=[evening.slug])).status_code == 200
     answer = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]), {"curve": "third"})
     assert answer.status_code == 404 and not PrizePlan.objects.exists()  # the console's answer to a role it lacks
+
+
+# --- category prizes --------------------------------------------------------------------------------------
+
+@pytest.fixture
+def played(db):
+    from tournaments.services.simulation import tournament_simulate
+    from tournaments.services.standings import standings_recompute
+
+    tournament = tournament_simulate(slug="kategorien", players=12, rounds=1, games=8, seed=3)
+    tournament.registrations.update(paid=True)
+    standings_recompute(tournament_id=tournament.pk)
+    return tournament
+
+
+def test_the_best_under_30_without_an_overall_prize_wins_the_category(played):
+    from tournaments.services.prizes import prize_categories_set, prizes_set, registration_facts_set
+
+    prizes_set(tournament=played, prizes=[{"place": 1, "amount_cents": 3000, "goods": ""}])
+    first, _second, third = (r["start_number"] for r in standings_view(played).rows[:3])
+    year = played.date.year
+    for number in (first, third):  # the winner and the third are young; the second gave no year of birth
+        registration_facts_set(tournament=played, start_number=number, birth_year=year - 25)
+    prize_categories_set(tournament=played, categories=[
+        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}])
+    rows = prize_list(played)
+    assert [(a.category, a.start_number, a.amount_cents) for a in rows.category_awards] == [("U30", third, 2000)]
+    assert rows.paid_cents == 5000 and rows.leftover_cents == rows.pool_cents - 5000
+    cash = cash_list(played)
+    assert cash.prizes_cents == 5000 and cash.balances
+    prize_categories_set(tournament=played, categories=[
+        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}], allow_both=True)
+    assert [a.start_number for a in prize_list(played).category_awards] == [first]
+
+
+@pytest.mark.parametrize(("categories", "field"), [
+    ([{"name": "", "prizes": [{"amount_cents": 1}]}], "categories[0].name"),
+    ([{"name": "U30", "max_age": "29", "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
+    ([{"name": "Alt", "min_age": 70, "max_age": 60, "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
+    ([{"name": "Damen", "gender": "w", "prizes": [{"amount_cents": 1}]}], "categories[0].gender"),
+    ([{"name": "Damen", "prizes": []}], "categories[0].prizes"),
+    ([{"name": "A", "prizes": [{"goods": "x"}]}, {"name": "A", "prizes": [{"goods": "y"}]}], "categories[1].name"),
+])
+def test_a_bad_category_is_refused_by_name(evening, categories, field):
+    from tournaments.models import PrizeCategory
+    from tournaments.services.prizes import prize_categories_set
+
+    with pytest.raises(ServiceError) as err:
+        prize_categories_set(tournament=evening, categories=categories)
+    assert err.value.field == field and not PrizeCategory.objects.exists()
+
+
+def test_the_page_saves_categories_in_order(client, evening):
+    from tournaments.models import PrizeCategory
+
+    client.force_login(user_with(evening, ClubMembership.Role.ORGANISER))
+    form = {"category-TOTAL_FORMS": "3", "category-INITIAL_FORMS": "0",
+            "category-0-name": "U30", "category-0-max_age": "29", "category-0-prizes": "50; 25,50 €; Blumen",
+            "category-1-name": "Lokalmatador", "category-1-local": "1", "category-1-prizes": "Stadtwurst",
+            "category-2-name": ""}
+    answer = client.post(reverse("tournaments:prize_categories_save", args=[evening.slug]), form)
+    assert answer.status_code == 302
+    u30, local = PrizeCategory.objects.filter(tournament=evening)
+    assert u30.prizes == [{"place": 1, "amount_cents": 5000, "goods": ""}, {"place": 2, "amount_cents": 2550, "goods": ""},
+                          {"place": 3, "amount_cents": None, "goods": "Blumen"}]
+    assert (local.name, local.local, local.position) == ("Lokalmatador", True, 1)
+    page = client.get(reverse("tournaments:prizes", args=[evening.slug]))
+    assert 'value="50,00; 25,50; Blumen"' in page.content.decode() or 'value="50.00; 25.50; Blumen"' in page.content.decode()
+    refused = client.post(reverse("tournaments:prize_categories_save", args=[evening.slug]),
+                          {**form, "category-0-prizes": ""})
+    assert refused.status_code == 400 and PrizeCategory.objects.filter(tournament=evening).count() == 2

@@ -31,6 +31,8 @@ ACTIONS = {
     "prizes.set": gettext_lazy("Prizes changed"),
     "prize.hand_over": gettext_lazy("Prize handed over"),
     "prize_plan.set": gettext_lazy("Prize plan changed"),
+    "prize_categories.set": gettext_lazy("Category prizes changed"),
+    "registration.facts": gettext_lazy("Details for category prizes"),
     "tournament.finish": gettext_lazy("Tournament finished"),
     "standings.publish": gettext_lazy("Standings shown to the public"),
     "role.change": gettext_lazy("Role changed"),

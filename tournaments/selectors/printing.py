@@ -351,14 +351,15 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
             points=winner.get("points"), note=lot_tie_text() if prize.by_lot else "",
         ))
-    awards = tuple(
-        AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
-                  amount_cents=a.amount_cents, goods=a.goods,
-                  shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
-                                                                       "last": a.places[-1]})
-                  if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "", handed_over=a.handed_over)
-        for a in prizes.awards
-    )
+    def line(a) -> AwardLine:
+        return AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
+                         amount_cents=a.amount_cents, goods=a.goods,
+                         shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
+                                                                              "last": a.places[-1]})
+                         if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "",
+                         handed_over=a.handed_over, category=a.category)
+
+    awards = tuple(line(a) for a in prizes.awards)
     return PrizeListDocument(
         head=_list_head(tournament, view.computed_at, view.current), prizes=tuple(lines),
         prizes_set=Prize.objects.filter(tournament=tournament).exists(),
@@ -367,6 +368,7 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
         awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
         handed_over_cents=prizes.handed_over_cents,
+        category_awards=tuple(line(a) for a in prizes.category_awards), costs_cents=prizes.costs_cents,
     )
 
 

@@ -3,7 +3,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.prize_plan import PlanError, check_plan
 
-from ..models import Prize, PrizePlan, Registration, Tournament
+from ..models import Prize, PrizeCategory, PrizePlan, Registration, Tournament
 from ..selectors.prize_plan import prize_plan_preview
 from ..selectors.standings import prize_list
 from .audit import audit_record, registration_label
@@ -62,7 +62,7 @@ def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: b
     if reg is None:
         raise ServiceError("start_number", _("No player has start number %(n)s in this tournament.")
                            % {"n": start_number}, code="not_found")
-    if handed_over and reg.pk not in {a.registration for a in prize_list(tournament).awards}:
+    if handed_over and reg.pk not in prize_list(tournament).winners:
         raise ServiceError("start_number", _("%(name)s has no prize to hand over.") % {"name": reg.player.name},
                            code="no_prize")
     if reg.prize_handed_over != handed_over:
@@ -134,3 +134,94 @@ def prize_plan_apply(*, tournament: Tournament, by=None) -> list[Prize]:
         raise ServiceError(preview.error_field, plan_error_message(preview.error_field))
     return prizes_set(tournament=tournament, by=by, prizes=[
         {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in preview.planned.prizes])
+
+
+CATEGORY_GENDERS = ("", "f", "m", "d")
+
+
+@transaction.atomic
+def prize_categories_set(*, tournament: Tournament, categories: list[dict], allow_both: bool | None = None,
+                         by=None) -> list[PrizeCategory]:
+    """Replace the category prizes, in this order (the better prize first): each {"name", "min_age", "max_age",
+    "gender", "local", "prizes": [{"place", "amount_cents", "goods"}]}; ``allow_both`` sets whether a player may
+    win an overall and a category prize."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
+    rows, names = [], set()
+    for index, data in enumerate(categories):
+        where = f"categories[{index}]"
+        name = (data.get("name") or "").strip()
+        if not name or len(name) > 100:
+            raise ServiceError(f"{where}.name", _("Give the category a name (at most 100 characters)."))
+        if name in names:
+            raise ServiceError(f"{where}.name", _("Each category has its own name."))
+        names.add(name)
+        ages = {}
+        for key in ("min_age", "max_age"):
+            value = data.get(key)
+            if value is not None and (type(value) is not int or not 0 <= value <= 150):
+                raise ServiceError(f"{where}.{key}", _("An age is a whole number from 0 to 150."))
+            ages[key] = value
+        if ages["min_age"] is not None and ages["max_age"] is not None and ages["min_age"] > ages["max_age"]:
+            raise ServiceError(f"{where}.max_age", _("The age up to is below the age from."))
+        gender, local = data.get("gender") or "", data.get("local")
+        if gender not in CATEGORY_GENDERS:
+            raise ServiceError(f"{where}.gender", _("Choose female, male, diverse or anyone."))
+        if local is not None and type(local) is not bool:
+            raise ServiceError(f"{where}.local", _("Choose locals, guests or anyone."))
+        prizes = data.get("prizes") or []
+        if not prizes:
+            raise ServiceError(f"{where}.prizes", _("Enter at least one prize for the category."))
+        checked = []
+        for number, prize in enumerate(prizes, start=1):
+            amount, goods = prize.get("amount_cents"), (prize.get("goods") or "").strip()
+            if amount is not None and (type(amount) is not int or amount < 0):
+                raise ServiceError(f"{where}.prizes", _("An amount cannot be negative."))
+            if amount is None and not goods:
+                raise ServiceError(f"{where}.prizes", _("Enter an amount or the goods."))
+            checked.append({"place": number, "amount_cents": amount, "goods": goods[:200]})
+        rows.append(PrizeCategory(tournament=tournament, position=index, name=name, gender=gender, local=local,
+                                  prizes=checked, **ages))
+    old = PrizeCategory.objects.filter(tournament=tournament)
+    before = [_category_json(c) for c in old]
+    old.delete()
+    created = PrizeCategory.objects.bulk_create(rows)
+    after = [_category_json(c) for c in created]
+    if allow_both is not None:
+        plan, _created = PrizePlan.objects.get_or_create(tournament=tournament)
+        if plan.categories_allow_both != allow_both:
+            PrizePlan.objects.filter(pk=plan.pk).update(categories_allow_both=allow_both)
+            before, after = [*before, {"allow_both": plan.categories_allow_both}], [*after, {"allow_both": allow_both}]
+    if before != after:
+        audit_record(action="prize_categories.set", by=by, tournament=tournament, before=before, after=after)
+    return created
+
+
+def _category_json(category: PrizeCategory) -> dict:
+    return {"name": category.name, "min_age": category.min_age, "max_age": category.max_age,
+            "gender": category.gender, "local": category.local, "prizes": category.prizes}
+
+
+@transaction.atomic
+def registration_facts_set(*, tournament: Tournament, start_number: int, birth_year: int | None = None,
+                           gender: str = "", local: bool | None = None, by=None) -> Registration:
+    """What a category prize needs of a player (year of birth, gender, local or guest), asked with his consent."""
+    reg = (Registration.objects.select_for_update(of=("self",)).select_related("player")
+           .filter(tournament=tournament, start_number=start_number).first())
+    if reg is None:
+        raise ServiceError("start_number", _("No player has start number %(n)s in this tournament.")
+                           % {"n": start_number}, code="not_found")
+    if birth_year is not None and (type(birth_year) is not int or not 1900 <= birth_year <= tournament.date.year):
+        raise ServiceError("birth_year", _("A year of birth from 1900 to the tournament's year."))
+    if gender not in CATEGORY_GENDERS:
+        raise ServiceError("gender", _("Choose female, male, diverse or anyone."))
+    if local is not None and type(local) is not bool:
+        raise ServiceError("local", _("Choose locals, guests or anyone."))
+    before = {"birth_year": reg.birth_year, "gender": reg.gender, "local": reg.local}
+    after = {"birth_year": birth_year, "gender": gender, "local": local}
+    if before != after:
+        Registration.objects.filter(pk=reg.pk).update(**after)
+        audit_record(action="registration.facts", by=by, tournament=tournament, subject=registration_label(reg),
+                     before=before, after=after)
+        for key, value in after.items():
+            setattr(reg, key, value)
+    return reg

@@ -6,16 +6,19 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from .. import access
-from ..forms_setup import PrizePlanForm
-from ..models import PrizePlan
+from ..forms_setup import PrizeCategoryForm, PrizeCategoryFormSet, PrizePlanForm
+from ..models import PrizeCategory, PrizePlan
 from ..selectors.prize_plan import prize_plan_of, prize_plan_preview
 
 
-def plan_context(tournament, form: PrizePlanForm | None = None, *, error: str = "") -> dict:
-    """What the prize page needs for the plan: the form (the stored plan's values) and the preview."""
+def plan_context(tournament, form: PrizePlanForm | None = None, category_forms=None) -> dict:
+    """What the prize page needs for the plan: the forms (the stored plan's and categories' values), the preview."""
     plan = prize_plan_of(tournament)
+    categories = PrizeCategory.objects.filter(tournament=tournament)
     return {"plan_form": form or PrizePlanForm(initial=PrizePlanForm.initial_for(plan), auto_id="plan_%s"),
-            "plan_preview": prize_plan_preview(tournament, plan), "plan_error": error}
+            "plan_preview": prize_plan_preview(tournament, plan), "allow_both": plan.categories_allow_both,
+            "category_forms": category_forms or PrizeCategoryFormSet(
+                initial=[PrizeCategoryForm.initial_for(c) for c in categories], prefix="category")}
 
 
 @login_required

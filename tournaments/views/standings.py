@@ -24,10 +24,11 @@ from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
-from ..services.prizes import prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set, tournament_standings_publish
+from ..services.prizes import (prize_categories_set, prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set,
+                               tournament_standings_publish)
 from ..services.schedule import standings_schedule
 from ..spreadsheet import csv_writer
-from ..forms_setup import PrizePlanForm
+from ..forms_setup import PrizeCategoryFormSet, PrizePlanForm
 from .prize_plan import plan_context
 
 
@@ -182,21 +183,22 @@ def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
 
 
 def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
-                   status: int | None = None, plan_form=None) -> HttpResponse:
+                   status: int | None = None, plan_form=None, category_forms=None) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
         "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error,
-        "finished": tournament.status == Tournament.Status.FINISHED, **plan_context(tournament, plan_form)},
+        "finished": tournament.status == Tournament.Status.FINISHED, **plan_context(tournament, plan_form, category_forms)},
         status=form_status(request, formset) if status is None else status)
 
 
-def render_prizes(request: HttpRequest, tournament: Tournament, *, plan_form=None, status: int | None = None):
-    """The prize page as it stands, with a refused plan form shown again (the prize plan's views)."""
+def render_prizes(request: HttpRequest, tournament: Tournament, *, plan_form=None, category_forms=None,
+                  status: int | None = None):
+    """The prize page as it stands, with a refused plan or category form shown again."""
     prizes_now = prize_list(tournament)
     return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now), plan_form=plan_form,
-                          status=status)
+                          category_forms=category_forms, status=status)
 
 
 @login_required
@@ -245,3 +247,21 @@ def prize_plan_save(request: HttpRequest, slug: str) -> HttpResponse:
                              else _("Prize plan saved."))
             return redirect("tournaments:prizes", slug=slug)
     return render_prizes(request, tournament, plan_form=form, status=400)
+
+
+@login_required
+@require_POST
+def prize_categories_save(request: HttpRequest, slug: str) -> HttpResponse:
+    """Save the category prizes in the order of the form (the better prize first)."""
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    forms = PrizeCategoryFormSet(request.POST, prefix="category")
+    if forms.is_valid():
+        try:
+            prize_categories_set(tournament=tournament, categories=[c for f in forms if (c := f.category())],
+                                 allow_both=request.POST.get("allow_both") == "1", by=request.user)
+        except ServiceError as err:
+            forms._non_form_errors = forms.error_class([err.message])
+        else:
+            messages.success(request, _("Category prizes saved."))
+            return redirect(reverse("tournaments:prizes", args=[slug]) + "#categories")
+    return render_prizes(request, tournament, category_forms=forms, status=400)

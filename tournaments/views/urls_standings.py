@@ -13,5 +13,6 @@ urlpatterns = [
     path("o/<slug:slug>/preise/ausgehaendigt/", standings.prize_handed_over, name="prize_handed_over"),
     path("o/<slug:slug>/preise/plan/", standings.prize_plan_save, name="prize_plan_save"),
     path("o/<slug:slug>/preise/plan/vorschau/", prize_plan.preview, name="prize_plan_preview"),
+    path("o/<slug:slug>/preise/sonderwertungen/", standings.prize_categories_save, name="prize_categories_save"),
     path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
 ]
