@@ -238,6 +238,9 @@ class PrizePlanForm(forms.Form):
     goods_places = forms.IntegerField(label=_("goods places"), min_value=0, max_value=10000, required=False)
     goods_label = forms.CharField(label=_("goods places receive"), max_length=200, required=False)
     last_place_goods = forms.CharField(label=_("consolation prize for the last place"), max_length=200, required=False)
+    goods_list = forms.CharField(label=_("goods on the prize table"), max_length=20000, required=False,
+                                 widget=forms.Textarea(attrs={"rows": 4}),
+                                 help_text=_("One per line: the desk picks from them when a place is called."))
 
     def clean_table(self) -> list[int]:
         return _percent_list(self.cleaned_data.get("table") or "")
@@ -249,7 +252,7 @@ class PrizePlanForm(forms.Form):
                 "table": percent_text(plan.table_bp), "rounding_cents": plan.rounding_cents,
                 "costs_euro": Decimal(plan.costs_cents) / 100 if plan.costs_cents else None,
                 "goods_places": plan.goods_places, "goods_label": plan.goods_label,
-                "last_place_goods": plan.last_place_goods}
+                "last_place_goods": plan.last_place_goods, "goods_list": plan.goods_list}
 
     def values(self) -> dict:
         data = self.cleaned_data
@@ -258,7 +261,7 @@ class PrizePlanForm(forms.Form):
                 "first_cents": int((data.get("first_euro") or 0) * 100), "table_bp": data.get("table") or [],
                 "rounding_cents": data["rounding_cents"], "costs_cents": int((data.get("costs_euro") or 0) * 100),
                 "goods_places": data.get("goods_places") or 0, "goods_label": data.get("goods_label") or "",
-                "last_place_goods": data.get("last_place_goods") or ""}
+                "last_place_goods": data.get("last_place_goods") or "", "goods_list": data.get("goods_list") or ""}
 
 
 def _category_prizes(text: str) -> list[dict]:

@@ -54,6 +54,8 @@ def test_apply_writes_the_prize_list_which_stays_editable_until_final(evening):
     assert prize_list(evening).assigned_cents == 96000
     assert AuditEntry.objects.filter(tournament=evening, action="prize_plan.set").count() == 1
     Tournament.objects.filter(pk=evening.pk).update(status=Tournament.Status.FINISHED)
+    prize_plan_apply(tournament=evening)  # finished, the prizes not given yet: still the organiser's to change
+    evening.registrations.filter(start_number=5).update(prize_handed_over=True)
     with pytest.raises(ServiceError) as err:
         prize_plan_apply(tournament=evening)
     assert err.value.code == "final"

@@ -39,6 +39,8 @@ class PrizePlan(models.Model):
     goods_places = models.PositiveSmallIntegerField(_("goods places"), default=0)
     goods_label = models.CharField(_("goods places receive"), max_length=200, blank=True)
     last_place_goods = models.CharField(_("consolation prize for the last place"), max_length=200, blank=True)
+    goods_list = models.TextField(_("goods on the prize table"), blank=True,
+                                  help_text=_("One per line: the desk picks from them when a place is called."))
     categories_allow_both = models.BooleanField(
         _("a player may win an overall and a category prize"), default=False,
         help_text=_("Off: one prize per player, the first in the order of the list (overall, then the categories)."))

@@ -128,6 +128,10 @@ class Registration(models.Model):
         _("prize handed over"), default=False,
         help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
     )
+    prize_chosen = models.CharField(
+        _("prize chosen"), max_length=200, blank=True,
+        help_text=_("What he took from the prize table when his place was called."),
+    )
     club_name = models.CharField(
         _("club (as said)"), max_length=200, blank=True,
         help_text=_("A club not the tournament's, as the player named it: shown with his name, never a club record."),

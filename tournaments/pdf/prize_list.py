@@ -41,6 +41,7 @@ class AwardLine:
     note: str = ""  # "Gleichstand – durch Los" when a lot decided his place
     handed_over: bool = False
     category: str = ""  # a category prize's name ("": the overall list)
+    chosen: str = ""  # what he took from the prize table when his place was called
 
 
 @dataclass(frozen=True)
@@ -137,13 +138,20 @@ AWARD_WIDTHS = (22 * mm, CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 
                 50 * mm)
 
 
+def _chosen(line: AwardLine) -> str:
+    """The goods planned, and what he took at the prize table: "Preistisch → Schinken"."""
+    if not line.chosen or line.chosen == line.goods:
+        return line.goods
+    return f"{line.goods} \u2192 {line.chosen}" if line.goods else line.chosen
+
+
 def _awards_table(lines: tuple[AwardLine, ...]) -> Table:
     rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Money"), _("Goods")]]
     for line in lines:
         winner = [cell(line.winner, CELL)] + [cell(text, CLUB_CELL) for text in (line.shared, line.note) if text]
         rows.append([f"{line.place}.", winner, str(line.start_number), signed(line.points),
                      money(line.amount_cents) if line.amount_cents else "\u2013",
-                     cell(line.goods, CELL) if line.goods else "\u2013"])
+                     cell(_chosen(line), CELL) if line.goods or line.chosen else "\u2013"])
     table = Table(rows, colWidths=AWARD_WIDTHS, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle(grid_style(numeric=(2, 3, 4)) + [("VALIGN", (0, 1), (-1, -1), "TOP")]))
     return table

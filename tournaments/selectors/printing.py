@@ -357,7 +357,7 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
                          shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
                                                                               "last": a.places[-1]})
                          if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "",
-                         handed_over=a.handed_over, category=a.category)
+                         handed_over=a.handed_over, category=a.category, chosen=a.chosen)
 
     awards = tuple(line(a) for a in prizes.awards)
     return PrizeListDocument(

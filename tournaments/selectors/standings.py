@@ -705,6 +705,7 @@ class AwardRow:
     by_lot: bool = False  # his place and a neighbour's with the same points were decided by lot
     handed_over: bool = False  # the desk ticked it at the prize-giving (Registration.prize_handed_over)
     category: str = ""  # a category prize's name ("": the overall prize list)
+    chosen: str = ""  # what he took from the prize table when called
 
 
 @dataclass(frozen=True)
@@ -732,6 +733,11 @@ class PrizeList:
     def paid_cents(self) -> int:
         """All money prizes: the overall list's and the categories'."""
         return self.awarded_cents + self.category_cents
+
+    @property
+    def handed_over_any(self) -> bool:
+        """The prize-giving has begun: the plan is no longer applied."""
+        return any(a.handed_over for a in [*self.awards, *self.category_awards])
 
     @property
     def winners(self) -> set[int]:
@@ -823,14 +829,15 @@ def prize_list(tournament) -> PrizeList:
     split = split_prizes([Ranked(r["registration"], r["rank"]) for r in overall],
                          [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
     by_registration = {r["registration"]: r for r in overall}
-    handed = set(tournament.registrations.filter(prize_handed_over=True).values_list("pk", flat=True))
+    handed = dict(tournament.registrations.filter(prize_handed_over=True).values_list("pk", "prize_chosen"))
     awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
                        name=name_with_substitute(by_registration[a.player]["name"],
                                                  by_registration[a.player].get("substitute_for") or ""),
                        club=by_registration[a.player].get("club", ""),
                        points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
                        shared_with=a.shared_with, places=a.places, registration=a.player,
-                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed)
+                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed,
+                       chosen=handed.get(a.player, ""))
               for a in split.awards]
     category_awards = _category_awards(tournament, overall, by_registration, handed, awards)
     return PrizeList(
@@ -864,7 +871,8 @@ def _category_awards(tournament, overall, by_registration, handed, awards) -> li
                              name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
                              club=row.get("club", ""), points=row["points"], amount_cents=a.amount_cents,
                              goods=a.goods, shared_with=a.shared_with, places=a.places, registration=a.player,
-                             handed_over=a.player in handed, category=names[a.category]))
+                             handed_over=a.player in handed, category=names[a.category],
+                             chosen=handed.get(a.player, "")))
     return rows
 
 

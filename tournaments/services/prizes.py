@@ -53,9 +53,11 @@ def _prize_json(prize: Prize) -> dict:
 
 
 @transaction.atomic
-def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: bool, by=None) -> Registration:
+def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: bool, chosen: str = "",
+                    by=None) -> Registration:
     """Tick (or untick) at the prize-giving that the desk handed a winner his prize: the prize list then says
-    "handed over" for it, not only "planned". Only a player the prize list gives something can be ticked."""
+    "handed over" for it, not only "planned". Only a player the prize list gives something can be ticked.
+    ``chosen``: what he took from the prize table when his place was called (the call-up's "hat gewählt")."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
     reg = (Registration.objects.select_for_update(of=("self",)).select_related("player")
            .filter(tournament=tournament, start_number=start_number).first())
@@ -65,16 +67,17 @@ def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: b
     if handed_over and reg.pk not in prize_list(tournament).winners:
         raise ServiceError("start_number", _("%(name)s has no prize to hand over.") % {"name": reg.player.name},
                            code="no_prize")
-    if reg.prize_handed_over != handed_over:
-        Registration.objects.filter(pk=reg.pk).update(prize_handed_over=handed_over)
+    chosen = (chosen or "").strip()[:200] if handed_over else ""
+    if reg.prize_handed_over != handed_over or reg.prize_chosen != chosen:
+        Registration.objects.filter(pk=reg.pk).update(prize_handed_over=handed_over, prize_chosen=chosen)
         audit_record(action="prize.hand_over", by=by, tournament=tournament, subject=registration_label(reg),
-                     before=reg.prize_handed_over, after=handed_over)
-        reg.prize_handed_over = handed_over
+                     before=reg.prize_chosen or reg.prize_handed_over, after=chosen or handed_over)
+        reg.prize_handed_over, reg.prize_chosen = handed_over, chosen
     return reg
 
 
 PLAN_FIELDS = ("curve", "every_n", "decay_percent", "first_cents", "table_bp", "rounding_cents", "costs_cents",
-               "goods_places", "goods_label", "last_place_goods")
+               "goods_places", "goods_label", "last_place_goods", "goods_list")
 
 PLAN_ERRORS = {
     "curve": lambda: _("Choose one of the curves."),
@@ -100,7 +103,9 @@ def prize_plan_set(*, tournament: Tournament, values: dict, by=None) -> PrizePla
     for name, value in values.items():
         if name not in PLAN_FIELDS:
             raise ServiceError(name, _("Unknown setting of the prize plan."))
-        if name in ("goods_label", "last_place_goods"):
+        if name == "goods_list":
+            value = "\n".join(line.strip()[:200] for line in str(value or "").splitlines() if line.strip())[:20000]
+        elif name in ("goods_label", "last_place_goods"):
             value = (value or "").strip()
             if len(value) > 200:
                 raise ServiceError(name, _("At most 200 characters."))
@@ -125,10 +130,10 @@ def prize_plan_set(*, tournament: Tournament, values: dict, by=None) -> PrizePla
 @transaction.atomic
 def prize_plan_apply(*, tournament: Tournament, by=None) -> list[Prize]:
     """Write the plan's prizes for the registrations as they stand as the tournament's prize list (which the
-    organiser may still edit by hand). Not once the tournament is finished: its prizes are final then."""
-    status = Tournament.objects.select_for_update().values_list("status", flat=True).get(pk=tournament.pk)
-    if status == Tournament.Status.FINISHED:
-        raise ServiceError("prize_plan", _("The tournament is finished: its prizes are final."), code="final")
+    organiser may still edit by hand). Not once the prize-giving has begun (a prize handed over): final then."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
+    if tournament.registrations.filter(prize_handed_over=True).exists():
+        raise ServiceError("prize_plan", _("The prize-giving has begun: the prizes are final."), code="final")
     preview = prize_plan_preview(tournament)
     if preview.planned is None:
         raise ServiceError(preview.error_field, plan_error_message(preview.error_field))

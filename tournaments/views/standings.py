@@ -189,7 +189,7 @@ def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, for
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
         "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error,
-        "finished": tournament.status == Tournament.Status.FINISHED, **plan_context(tournament, plan_form, category_forms)},
+        **plan_context(tournament, plan_form, category_forms)},
         status=form_status(request, formset) if status is None else status)
 
 

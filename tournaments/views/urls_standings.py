@@ -1,7 +1,7 @@
 """The standings (t/<slug>/rangliste/...: page, projector, downloads) and the organiser's prizes and cash list."""
 from django.urls import path, re_path
 
-from . import prize_plan, standings
+from . import callup, prize_plan, standings
 
 urlpatterns = [
     path("t/<slug:slug>/rangliste/", standings.standings, name="standings"),
@@ -14,5 +14,7 @@ urlpatterns = [
     path("o/<slug:slug>/preise/plan/", standings.prize_plan_save, name="prize_plan_save"),
     path("o/<slug:slug>/preise/plan/vorschau/", prize_plan.preview, name="prize_plan_preview"),
     path("o/<slug:slug>/preise/sonderwertungen/", standings.prize_categories_save, name="prize_categories_save"),
+    path("o/<slug:slug>/preistisch/", callup.desk, name="prize_callup"),
+    path("t/<slug:slug>/preistisch/beamer/", callup.projector, name="prize_callup_projector"),
     path("o/<slug:slug>/kasse/", standings.cash, name="cash"),
 ]
