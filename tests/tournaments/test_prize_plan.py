@@ -181,3 +181,21 @@ def test_the_page_saves_categories_in_order(client, evening):
     refused = client.post(reverse("tournaments:prize_categories_save", args=[evening.slug]),
                           {**form, "category-0-prizes": ""})
     assert refused.status_code == 400 and PrizeCategory.objects.filter(tournament=evening).count() == 2
+
+
+def test_the_demo_carries_a_prize_plan_and_a_category_prize(settings, tmp_path):
+    from tournaments.models import PrizeCategory
+    from tournaments.services.demo import demo_create
+    from tournaments.services.standings import standings_recompute
+
+    settings.MEDIA_ROOT = tmp_path
+    tournament, _user, _password = demo_create()
+    standings_recompute(tournament_id=tournament.pk)
+    preview = prize_plan_preview(tournament)
+    assert preview.plan.curve == "third" and preview.planned.money_places == 22 // 3
+    assert Prize.objects.filter(tournament=tournament).count() == 22 // 3 + 3 + 1
+    assert list(PrizeCategory.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
+        "U30", "Bester Lokalmatador"]
+    assert {a.category for a in prize_list(tournament).category_awards} == {"U30", "Bester Lokalmatador"}
+    demo_create()  # again: nothing doubled
+    assert PrizePlan.objects.filter(tournament=tournament).count() == 1
