@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules.prize_plan import PlanError, PlannedPrizes, plan_pool, plan_prizes
 
-from ..models import PrizePlan, Tournament
+from ..models import PrizeCategory, PrizePlan, Tournament
 from .standings import entry_fees
 
 
@@ -17,6 +17,7 @@ class PlanPreview:
     pool_cents: int
     planned: PlannedPrizes | None
     error_field: str = ""
+    category_cents: int = 0  # the category prizes' money, kept out of the curve (paid from the same pool)
 
     @property
     def first_amounts(self) -> list[int]:
@@ -45,10 +46,12 @@ def goods_default() -> str:
 def prize_plan_preview(tournament: Tournament, plan: PrizePlan | None = None) -> PlanPreview:
     plan = plan or prize_plan_of(tournament)
     players, fees = plan_players(tournament)
-    pool = plan_pool(fees_cents=fees, payout_percent=tournament.payout_percent,
-                     sponsored_cents=tournament.sponsored_cents, costs_cents=plan.costs_cents)
+    categories = sum(p.get("amount_cents") or 0 for prizes in PrizeCategory.objects.filter(tournament=tournament)
+                     .values_list("prizes", flat=True) for p in prizes)
+    pool = max(0, plan_pool(fees_cents=fees, payout_percent=tournament.payout_percent,
+                            sponsored_cents=tournament.sponsored_cents, costs_cents=plan.costs_cents) - categories)
     try:
         planned = plan_prizes(plan.spec, players=players, pool_cents=pool, default_goods=goods_default())
     except PlanError as err:
-        return PlanPreview(plan, players, fees, pool, None, error_field=err.field)
-    return PlanPreview(plan, players, fees, pool, planned)
+        return PlanPreview(plan, players, fees, pool, None, error_field=err.field, category_cents=categories)
+    return PlanPreview(plan, players, fees, pool, planned, category_cents=categories)
