@@ -199,3 +199,19 @@ def test_the_demo_carries_a_prize_plan_and_a_category_prize(settings, tmp_path):
     assert {a.category for a in prize_list(tournament).category_awards} == {"U30", "Bester Lokalmatador"}
     demo_create()  # again: nothing doubled
     assert PrizePlan.objects.filter(tournament=tournament).count() == 1
+
+
+def test_the_category_facts_are_exported_and_forgotten_with_the_player(evening):
+    from tournaments.selectors.personal import player_data_export
+    from tournaments.services.personal_data import player_anonymise
+    from tournaments.services.prizes import registration_facts_set
+
+    reg = evening.registrations.get(start_number=7)
+    registration_facts_set(tournament=evening, start_number=7, birth_year=1999, gender="f", local=True)
+    entry = AuditEntry.objects.get(tournament=evening, action="registration.facts")
+    assert entry.after == ["birth_year", "gender", "local"] and "1999" not in str(entry.before)
+    exported = player_data_export(reg.player)["registrations"][0]
+    assert (exported["birth_year"], exported["gender"], exported["local"]) == (1999, "f", True)
+    player_anonymise(player=reg.player, club=evening.club)
+    reg.refresh_from_db()
+    assert (reg.birth_year, reg.gender, reg.local) == (None, "", None)

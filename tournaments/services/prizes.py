@@ -225,8 +225,9 @@ def registration_facts_set(*, tournament: Tournament, start_number: int, birth_y
     after = {"birth_year": birth_year, "gender": gender, "local": local}
     if before != after:
         Registration.objects.filter(pk=reg.pk).update(**after)
+        # the log says what changed, not the values: they are personal data an anonymisation forgets
         audit_record(action="registration.facts", by=by, tournament=tournament, subject=registration_label(reg),
-                     before=before, after=after)
+                     after=sorted(k for k in after if after[k] != before[k]))
         for key, value in after.items():
             setattr(reg, key, value)
     return reg
