@@ -215,3 +215,16 @@ def test_the_category_facts_are_exported_and_forgotten_with_the_player(evening):
     player_anonymise(player=reg.player, club=evening.club)
     reg.refresh_from_db()
     assert (reg.birth_year, reg.gender, reg.local) == (None, "", None)
+
+
+def test_the_api_gives_the_plan_its_preview_and_the_prizes(client, evening):
+    prize_plan_set(tournament=evening, values={"curve": "third", "decay_percent": 0, "goods_places": 2})
+    prize_plan_apply(tournament=evening)
+    client.force_login(user_with(evening, ClubMembership.Role.VIEWER, "leser"))
+    data = client.get(f"/api/tournaments/{evening.slug}/prizes/").json()
+    assert data["plan"]["curve"] == "third" and data["preview"]["players"] == 96
+    assert data["preview"]["money_places"] == 32 and data["preview"]["prizes"][0] == {
+        "place": 1, "amount_cents": 3000, "goods": ""}
+    assert len(data["prizes"]) == 34 and data["awards"] == [] and data["category_awards"] == []
+    other = TournamentFactory(slug="fremd")
+    assert client.get(f"/api/tournaments/{other.slug}/prizes/").status_code == 404
