@@ -228,3 +228,17 @@ def test_the_api_gives_the_plan_its_preview_and_the_prizes(client, evening):
     assert len(data["prizes"]) == 34 and data["awards"] == [] and data["category_awards"] == []
     other = TournamentFactory(slug="fremd")
     assert client.get(f"/api/tournaments/{other.slug}/prizes/").status_code == 404
+
+
+def test_the_log_describes_the_plan_and_the_categories_in_german(client, evening):
+    from tournaments.services.prizes import prize_categories_set, registration_facts_set
+
+    orga = user_with(evening, ClubMembership.Role.ORGANISER)
+    prize_plan_set(tournament=evening, values={"curve": "third"}, by=orga)
+    prize_categories_set(tournament=evening, categories=[{"name": "U30", "max_age": 29, "prizes": [{"goods": "Korb"}]}],
+                         by=orga)
+    registration_facts_set(tournament=evening, start_number=2, birth_year=2000, by=orga)
+    client.force_login(orga)
+    page = client.get(f"/o/{evening.slug}/protokoll/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Preisplan festgelegt: das obere Drittel" in page and "Sonderpreise geändert: U30" in page
+    assert "Angaben für Sonderpreise gemacht" in page and "2000" not in page.split('data-testid="audit"')[1]
