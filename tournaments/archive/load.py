@@ -23,6 +23,8 @@ from scoring.storage import hand_columns, hand_score, outcome_columns, points_js
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
+from ..services.errors import ServiceError
+from ..services.prizes import prize_categories_set, prize_plan_set, prizes_set
 from .schema import SLUG_RE, ArchiveSchema, first_error
 
 _STATUS_ORDER = (Round.Status.CLOSED, Round.Status.PUBLISHED, Round.Status.DRAWN)  # from the first round on
@@ -301,9 +303,6 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
 def _prizes_write(tournament: Tournament, data: dict[str, Any]) -> None:
     """The prize list, its plan and the category prizes through their services, which check them (a refusal
     names the archive's key and rolls the whole import back)."""
-    from ..services.errors import ServiceError
-    from ..services.prizes import prize_categories_set, prize_plan_set, prizes_set
-
     steps = [("prizes", lambda: prizes_set(tournament=tournament, prizes=data["prizes"]))]
     if data["prize_plan"] is not None:
         plan = data["prize_plan"]
