@@ -237,6 +237,12 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:standings_refresh": {"POST": DESK},
     "tournaments:prizes": {"GET": VIEWER, "POST": ORGANISER},
     "tournaments:prize_handed_over": {"POST": DESK},
+    "tournaments:prize_plan_save": {"POST": ORGANISER},
+    "tournaments:prize_plan_preview": {"GET": VIEWER},
+    "tournaments:prize_categories_save": {"POST": ORGANISER},
+    "tournaments:prize_callup": {"GET": DESK, "POST": DESK},
+    "tournaments:prize_callup_projector": {"GET": PUBLIC},
+    "api:prizes": {"GET": VIEWER},
     "tournaments:tournament_finish": {"POST": ORGANISER},  # "Turnier beenden"  # the tick per winner at the prize-giving
     "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.

@@ -5,11 +5,12 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from schafkopfrennen.formats import number
 from scoring.messages import rule_error_text
 from scoring.rules import PRESET_LABELS, RuleError, ruleset_from_dict, ruleset_to_dict
 from scoring.rules.ruleset import ruleset_fields
 
-from .models import Club, Player, Tournament
+from .models import Club, Player, PrizeCategory, PrizePlan, Tournament
 from .slugs import german_slugify
 
 PRESET_CHOICES = [(key, _(label)) for key, label in PRESET_LABELS.items()]  # the labels' one home: scoring.rules
@@ -212,3 +213,132 @@ class CsvImportForm(forms.Form):
             except UnicodeDecodeError:
                 continue
         raise forms.ValidationError(_("The file is not a text file."))
+
+
+def _percent_list(text: str) -> list[int]:
+    """ "21,5; 18,5 / 15" → [2150, 1850, 1500] (hundredths of a per cent)."""
+    shares = []
+    for part in text.replace("/", ";").replace("\n", ";").split(";"):
+        part = part.strip().rstrip("%").strip().replace(",", ".")
+        if not part:
+            continue
+        try:
+            value = Decimal(part)
+        except ArithmeticError:
+            raise forms.ValidationError(_("Enter the shares in per cent, separated by semicolons: 21,5; 18,5; 15")) from None
+        if not value.is_finite() or value <= 0 or value > 100 or (value * 100) != int(value * 100):
+            raise forms.ValidationError(_("Each share is a per cent above 0 with at most two decimals."))
+        shares.append(int(value * 100))
+    return shares
+
+
+def percent_text(shares_bp) -> str:
+    return "; ".join(f"{Decimal(s) / 100:f}".rstrip("0").rstrip(".").replace(".", ",") for s in shares_bp or ())
+
+
+class PrizePlanForm(forms.Form):
+    """The prize plan's settings, in euros and per cent; ``values()`` gives the service its cents and shares."""
+
+    curve = forms.ChoiceField(label=_("curve"), choices=PrizePlan.Curve.choices, widget=forms.RadioSelect)
+    every_n = forms.IntegerField(label=_("every n-th player"), min_value=2, max_value=100, required=False)
+    decay_percent = forms.IntegerField(label=_("each next place less (%)"), min_value=0, max_value=99, required=False)
+    first_euro = forms.DecimalField(label=_("first prize (€)"), min_value=Decimal(0), max_value=Decimal(100000),
+                                    decimal_places=2, required=False, localize=True,
+                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    table = forms.CharField(label=_("shares of the pool (%)"), required=False, max_length=2000,
+                            help_text=_("One per place, separated by semicolons: 21,5; 18,5; 15"))
+    rounding_cents = forms.TypedChoiceField(label=_("rounding"), choices=PrizePlan.Rounding.choices, coerce=int)
+    costs_euro = forms.DecimalField(label=_("costs (€)"), min_value=Decimal(0), max_value=Decimal(100000),
+                                    decimal_places=2, required=False, localize=True,
+                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    goods_places = forms.IntegerField(label=_("goods places"), min_value=0, max_value=10000, required=False)
+    goods_label = forms.CharField(label=_("goods places receive"), max_length=200, required=False)
+    last_place_goods = forms.CharField(label=_("consolation prize for the last place"), max_length=200, required=False)
+    goods_list = forms.CharField(label=_("goods on the prize table"), max_length=20000, required=False,
+                                 widget=forms.Textarea(attrs={"rows": 4}),
+                                 help_text=_("One per line: the desk picks from them when a place is called."))
+
+    def clean_table(self) -> list[int]:
+        return _percent_list(self.cleaned_data.get("table") or "")
+
+    @classmethod
+    def initial_for(cls, plan) -> dict:
+        return {"curve": plan.curve, "every_n": plan.every_n, "decay_percent": plan.decay_percent,
+                "first_euro": Decimal(plan.first_cents) / 100 if plan.first_cents else None,
+                "table": percent_text(plan.table_bp), "rounding_cents": plan.rounding_cents,
+                "costs_euro": Decimal(plan.costs_cents) / 100 if plan.costs_cents else None,
+                "goods_places": plan.goods_places, "goods_label": plan.goods_label,
+                "last_place_goods": plan.last_place_goods, "goods_list": plan.goods_list}
+
+    def values(self) -> dict:
+        data = self.cleaned_data
+        return {"curve": data["curve"], "every_n": data.get("every_n") or 4,
+                "decay_percent": data.get("decay_percent") or 0,
+                "first_cents": int((data.get("first_euro") or 0) * 100), "table_bp": data.get("table") or [],
+                "rounding_cents": data["rounding_cents"], "costs_cents": int((data.get("costs_euro") or 0) * 100),
+                "goods_places": data.get("goods_places") or 0, "goods_label": data.get("goods_label") or "",
+                "last_place_goods": data.get("last_place_goods") or "", "goods_list": data.get("goods_list") or ""}
+
+
+def _category_prizes(text: str) -> list[dict]:
+    """ "50; 30 €; Blumenstrauß" → one prize per place: a number is money in euros, anything else goods."""
+    prizes = []
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        figure = part.rstrip("€").strip()
+        if "," in figure:  # German: 1.250,50
+            figure = figure.replace(".", "").replace(",", ".")
+        try:
+            value = Decimal(figure)
+        except ArithmeticError:
+            prizes.append({"amount_cents": None, "goods": part[:200]})
+            continue
+        if not value.is_finite() or value < 0 or value > 100000:
+            raise forms.ValidationError(_("An amount is from 0 to 100.000 €."))
+        prizes.append({"amount_cents": int(value * 100), "goods": ""})
+    return prizes
+
+
+def category_prizes_text(prizes) -> str:
+    return "; ".join(p["goods"] if p.get("amount_cents") is None else
+                     number(Decimal(p["amount_cents"]) / 100, 2, grouping=False) for p in prizes or ())
+
+
+class PrizeCategoryForm(forms.Form):
+    LOCAL = [("", _("anyone")), ("1", _("locals only")), ("0", _("guests only"))]
+
+    name = forms.CharField(label=_("name"), max_length=100, required=False)
+    min_age = forms.IntegerField(label=_("age from"), min_value=0, max_value=150, required=False)
+    max_age = forms.IntegerField(label=_("age up to"), min_value=0, max_value=150, required=False)
+    gender = forms.ChoiceField(label=_("gender"), choices=PrizeCategory.Gender.choices, required=False)
+    local = forms.ChoiceField(label=_("locals or guests"), choices=LOCAL, required=False)
+    prizes = forms.CharField(label=_("prizes by place"), max_length=2000, required=False,
+                             help_text=_("Separated by semicolons; a number is euros, anything else goods: 50; 30; Blumen"))
+
+    def clean_prizes(self) -> list[dict]:
+        return _category_prizes(self.cleaned_data.get("prizes") or "")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("name") and not data.get("prizes") and "prizes" not in self.errors:
+            self.add_error("prizes", _("Enter at least one prize for the category."))
+        return data
+
+    def category(self) -> dict | None:
+        data = self.cleaned_data
+        if not data.get("name"):
+            return None
+        return {"name": data["name"], "min_age": data.get("min_age"), "max_age": data.get("max_age"),
+                "gender": data.get("gender") or "", "local": {"1": True, "0": False}.get(data.get("local") or ""),
+                "prizes": data["prizes"]}
+
+    @staticmethod
+    def initial_for(category) -> dict:
+        return {"name": category.name, "min_age": category.min_age, "max_age": category.max_age,
+                "gender": category.gender, "local": {True: "1", False: "0"}.get(category.local, ""),
+                "prizes": category_prizes_text(category.prizes)}
+
+
+PrizeCategoryFormSet = forms.formset_factory(PrizeCategoryForm, extra=1)

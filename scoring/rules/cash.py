@@ -1,7 +1,8 @@
 """The cash list's balance (rules.md section 8). Pure: stdlib only.
 
 Everything the evening took in equals everything it gave out: entry fees + Reuegeld + Weitergeld +
-the sponsored amount = the Tischbester payouts + the money prizes + what the club keeps (its share
+the sponsored amount = the Tischbester payouts + the money prizes + the costs the prize plan takes from the pool (hall, goods bought) +
+what the club keeps (its share
 of the fees and what the prizes leave in the pool). The cash page and its PDF both ask this class.
 
 "Eingenommen" (``paid_in_cents``) is what is in the cash box: only the entry fees collected. A fee still
@@ -22,6 +23,7 @@ class CashBalance:
     club_share_cents: int
     pool_left_cents: int
     fees_owed_cents: int  # entry fees due but not collected yet (part of entry_fees_cents)
+    costs_cents: int = 0  # what the prize plan takes from the pool before the prizes (issue 37)
 
     @property
     def fees_collected_cents(self) -> int:
@@ -38,7 +40,7 @@ class CashBalance:
 
     @property
     def paid_out_cents(self) -> int:
-        return self.payouts_cents + self.prizes_cents + self.club_keeps_cents
+        return self.payouts_cents + self.prizes_cents + self.costs_cents + self.club_keeps_cents
 
     @property
     def balances(self) -> bool:

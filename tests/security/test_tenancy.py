@@ -271,6 +271,8 @@ CLUB_OF = {
     "tournaments.Tournament": "club",
     "tournaments.Registration": "tournament__club",
     "tournaments.Prize": "tournament__club",
+    "tournaments.PrizePlan": "tournament__club",
+    "tournaments.PrizeCategory": "tournament__club",
     "tournaments.Round": "tournament__club",
     "tournaments.Table": "round__tournament__club",
     "tournaments.Seat": "round__tournament__club",
@@ -317,7 +319,7 @@ def _club_b(organiser):
     running with games, a swap, a print pack, an online sign-up), a private series, its log."""
     from tournaments.models import PrintPack, SeatSwap
     from tournaments.services.hands import table_sheet_record
-    from tournaments.services.prizes import prizes_set
+    from tournaments.services.prizes import prize_categories_set, prize_plan_set, prizes_set
     from tournaments.services.rounds import round_draw, round_publish
     from tournaments.services.series import series_tournament_add
 
@@ -333,6 +335,9 @@ def _club_b(organiser):
             registration_create(tournament=tournament, player=player, paid=True, checked_in=True, by=organiser)
     tournament_play(tournament=done, seed=11)
     prizes_set(tournament=done, prizes=[{"place": 1, "amount_cents": 2000, "goods": ""}], by=organiser)
+    prize_plan_set(tournament=done, values={"curve": "nth", "every_n": 4, "goods_label": "B-Wurst"}, by=organiser)
+    prize_categories_set(tournament=done, categories=[{"name": "B-U30", "max_age": 29, "prizes": [{"goods": "B-Korb"}]}],
+                         by=organiser)
     (rnd,) = round_draw(tournament=running, seed=12, by=organiser)
     round_publish(round=rnd, by=organiser)
     table = rnd.tables.get(number=1)

@@ -1,7 +1,7 @@
 """The REST API, documented at /api/schema/ and /api/docs/."""
 from django.urls import path
 
-from . import organiser, table
+from . import organiser, prizes, table
 
 app_name = "api"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path(tournament + "registrations/<int:start_number>/", organiser.RegistrationDetailView.as_view(),
          name="registration"),
     path(tournament + "standings/", organiser.StandingsView.as_view(), name="standings"),
+    path(tournament + "prizes/", prizes.PrizesView.as_view(), name="prizes"),
     path(tournament + "rounds/", organiser.RoundListView.as_view(), name="rounds"),
     path(rnd, organiser.RoundDetailView.as_view(), name="round"),
     path(rnd + "publish/", organiser.RoundPublishView.as_view(), name="round_publish"),

@@ -5,7 +5,8 @@ from django.utils import timezone
 
 from scoring.rules import ruleset_to_dict
 from scoring.storage import stored_record
-from ..models import AuditEntry, Hand, Registration, Seat, Table, TableConfirmation, Tournament
+from ..models import (AuditEntry, Hand, Prize, PrizeCategory, PrizePlan, Registration, Seat, Table, TableConfirmation,
+                      Tournament)
 from ..selectors.standings import standings_compute
 from .version import FORMAT, VERSION
 
@@ -43,7 +44,30 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
         "rounds": _rounds(tournament, start_numbers, with_keys),
         **_ledger_and_standings(tournament),
         "audit": _audit(tournament),
+        **_prizes(tournament),
     }
+
+
+PLAN_KEYS = ("curve", "every_n", "decay_percent", "first_cents", "table_bp", "rounding_cents", "costs_cents",
+             "goods_places", "goods_label", "last_place_goods", "goods_list", "categories_allow_both")
+
+
+def _prizes(tournament: Tournament) -> dict[str, Any]:
+    """Issue 37's optional keys (docs/archive-v2.md): the prize list, the plan it came from, the category prizes."""
+    result: dict[str, Any] = {
+        "prizes": [{"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods}
+                   for p in Prize.objects.filter(tournament=tournament)],
+    }
+    plan = PrizePlan.objects.filter(tournament=tournament).first()
+    if plan is not None:
+        result["prize_plan"] = {key: getattr(plan, key) for key in PLAN_KEYS}
+    categories = PrizeCategory.objects.filter(tournament=tournament)
+    if categories:
+        result["prize_categories"] = [
+            {"name": c.name, "min_age": c.min_age, "max_age": c.max_age, "gender": c.gender, "local": c.local,
+             "prizes": [{"amount_cents": p.get("amount_cents"), "goods": p.get("goods") or ""} for p in c.prizes]}
+            for c in categories]
+    return result
 
 
 def _audit(tournament: Tournament) -> list[dict[str, Any]]:
@@ -88,6 +112,11 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
         "left_during_round": reg.left_during_round,
         "prize_handed_over": reg.prize_handed_over,
     }
+    if reg.prize_chosen:
+        entry["prize_chosen"] = reg.prize_chosen
+    for fact in ("birth_year", "gender", "local"):  # given for a category prize, with consent
+        if getattr(reg, fact) not in (None, ""):
+            entry[fact] = getattr(reg, fact)
     if with_keys:
         entry["key"] = reg.key
     return entry

@@ -23,6 +23,8 @@ from scoring.storage import hand_columns, hand_score, outcome_columns, points_js
 from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
+from ..services.errors import ServiceError
+from ..services.prizes import prize_categories_set, prize_plan_set, prizes_set
 from .schema import SLUG_RE, ArchiveSchema, first_error
 
 _STATUS_ORDER = (Round.Status.CLOSED, Round.Status.PUBLISHED, Round.Status.DRAWN)  # from the first round on
@@ -72,6 +74,7 @@ class _Archive:
     rounds: list[_Round]
     standings: list[dict[str, Any]]
     audit: list[dict[str, Any]]
+    prizes: dict[str, Any] = field(default_factory=dict)  # issue 37's optional keys
 
 
 def archive_parse(content: bytes) -> Any:
@@ -126,7 +129,8 @@ def _validate(doc: Any) -> _Archive:
     # Ledger and standings follow from the games; the importer recomputes them rather than trusting them.
     audit = [{"at": e["at"], "action": e["action"], "by_name": e["by"] or "", "subject": e["subject"],
               "before": e["before"], "after": e["after"], "reason": e["reason"]} for e in data["audit"]]
-    return _Archive(tournament, rules, players, rounds, list(data["standings"]), audit)
+    prizes = {key: data[key] for key in ("prizes", "prize_plan", "prize_categories")}
+    return _Archive(tournament, rules, players, rounds, list(data["standings"]), audit, prizes)
 
 
 def _ledger_place(entry: dict, path: str, rounds: list[_Round]) -> None:
@@ -274,7 +278,8 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
             tournament=tournament, player=player, start_number=p["start_number"], paid=p["paid"],
             checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
             fee_due=p["fee_due"], left_during_round=p["left_during_round"],
-            prize_handed_over=p["prize_handed_over"],
+            prize_handed_over=p["prize_handed_over"], prize_chosen=p["prize_chosen"],
+            birth_year=p["birth_year"], gender=p["gender"], local=p["local"],
             club_name="" if home else said, **({"key": p["key"]} if keep_key else {}),
         )
     for p in players:
@@ -309,8 +314,39 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
                 for h in t.hands
             )
     _check_standings(tournament, archive.standings)
+    _prizes_write(tournament, archive.prizes)
+    AuditEntry.objects.filter(tournament=tournament).delete()  # the services' own entries: the log is the archive's
     _audit_write(tournament, archive.audit)
     return tournament
+
+
+def _prizes_write(tournament: Tournament, data: dict[str, Any]) -> None:
+    """The prize list, its plan and the category prizes through their services, which check them (a refusal
+    names the archive's key and rolls the whole import back)."""
+    steps = [("prizes", lambda: prizes_set(tournament=tournament, prizes=data["prizes"]))]
+    if data["prize_plan"] is not None:
+        plan = data["prize_plan"]
+        if not isinstance(plan, dict):
+            raise ArchiveError("prize_plan", "must be an object")
+        both = plan.get("categories_allow_both", False)
+        values = {k: v for k, v in plan.items() if k != "categories_allow_both"}
+        steps.append(("prize_plan", lambda: prize_plan_set(tournament=tournament, values=values)))
+        steps.append(("prize_plan.categories_allow_both", lambda: prize_categories_set(
+            tournament=tournament, categories=[], allow_both=both is True)))
+    if data["prize_categories"]:
+        steps.append(("prize_categories", lambda: prize_categories_set(
+            tournament=tournament, categories=data["prize_categories"])))
+    for key, step in steps:
+        try:
+            if key == "prizes" and not all(isinstance(p, dict) for p in data["prizes"]):
+                raise ArchiveError("prizes", "each prize must be an object")
+            if key == "prize_categories" and not all(isinstance(c, dict) for c in data["prize_categories"]):
+                raise ArchiveError("prize_categories", "each category must be an object")
+            step()
+        except ServiceError as err:  # the services name "prizes[6].place", "categories[0].gender", "curve"
+            field = err.field if err.field.startswith("prizes[") else (
+                f"prize_{err.field}" if err.field.startswith("categories[") else f"{key}.{err.field}")
+            raise ArchiveError(field, err.message) from None
 
 
 def _audit_write(tournament: Tournament, entries: list[dict]) -> None:

@@ -298,6 +298,10 @@ class PlayerSchema(Schema):
     fee_due = Flag(default=True)  # false: no entry fee due (a substitute who took over a paid seat)
     left_during_round = Flag(default=False)  # he left while round withdrawn_after_round was under way
     prize_handed_over = Flag(default=False)
+    prize_chosen = Text(blank=True, max_length=200, default="")  # what he took from the prize table (issue 37)
+    birth_year = WholeNumber(1900, 2100, allow_null=True, default=None)  # asked for a category prize only
+    gender = OneOf(("", "f", "m", "d"), "must be f, m, d or empty", default="")
+    local = Flag(allow_null=True, default=None)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -393,6 +397,10 @@ class ArchiveSchema(Schema):
     ledger = Items(child=LedgerSchema())
     standings = Items(child=StandingsSchema())
     audit = Items(child=AuditSchema(), default=list)  # archives from before the audit log have none
+    # issue 37, all optional (docs/archive-v2.md); checked by the prize services when written
+    prizes = Items(child=Anything(), default=list)
+    prize_plan = Anything(allow_null=True, default=None)
+    prize_categories = Items(child=Anything(), default=list)
 
 
 def first_error(detail: Any, path: str = "") -> tuple[str, str]:

@@ -3,6 +3,7 @@ from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .printing import PrintPack
+from .prizes import PrizeCategory, PrizePlan
 from .series import Series, SeriesTournament
 from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
@@ -16,6 +17,8 @@ __all__ = [
     "Player",
     "Prize",
     "PrintPack",
+    "PrizeCategory",
+    "PrizePlan",
     "Registration",
     "Round",
     "Seat",

@@ -138,10 +138,19 @@ class Registration(models.Model):
         _("prize handed over"), default=False,
         help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
     )
+    prize_chosen = models.CharField(
+        _("prize chosen"), max_length=200, blank=True,
+        help_text=_("What he took from the prize table when his place was called."),
+    )
     club_name = models.CharField(
         _("club (as said)"), max_length=200, blank=True,
         help_text=_("A club not the tournament's, as the player named it: shown with his name, never a club record."),
     )
+    # Asked only when a category prize needs them, with the player's consent (issue 37); empty: not given.
+    birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
+    gender = models.CharField(_("gender"), max_length=1, blank=True,
+                              choices=[("f", _("female")), ("m", _("male")), ("d", _("diverse"))])
+    local = models.BooleanField(_("local player"), null=True, blank=True, help_text=_("Empty: not asked."))
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)

@@ -74,6 +74,7 @@ class CashListDocument(CashBalance):
     sponsored_cents: int = 0
     prizes_cents: int = 0  # money prizes that go to players
     pool_left_cents: int = 0  # what the prizes leave in the pool
+    costs_cents: int = 0  # the prize plan's costs paid from the pool
 
 
 def _or_dash(cents: int) -> str:
@@ -165,6 +166,7 @@ def _balance_table(data: CashListDocument) -> Table:
     rows += [
         [_("paid out to Tischbeste"), money(data.payouts_cents)],
         [_("Prizes (money)"), money(data.prizes_cents)],
+        *([[_("Costs taken from the prize pool"), money(data.costs_cents)]] if data.costs_cents else []),
         [_("Kept by the club") + f" ({_('%(fees)s of the entry fees, %(pool)s left in the prize pool') % {'fees': money(data.club_share_cents), 'pool': money(data.pool_left_cents)}})",
          money(data.club_keeps_cents)],
         [_("Paid out and kept"), money(data.paid_out_cents)],

@@ -40,6 +40,8 @@ class AwardLine:
     shared: str  # "" alone, else "2 share places 1–2"
     note: str = ""  # "Gleichstand – durch Los" when a lot decided his place
     handed_over: bool = False
+    category: str = ""  # a category prize's name ("": the overall list)
+    chosen: str = ""  # what he took from the prize table when his place was called
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,16 @@ class PrizeListDocument:
     awarded_cents: int = 0  # the money that goes to players
     rounding_cents: int = 0  # cents of shared places that do not divide
     handed_over_cents: int = 0  # the money prizes the desk ticked as handed over
+    category_awards: tuple[AwardLine, ...] = ()  # in the organiser's order of the categories
+    costs_cents: int = 0  # the prize plan's costs, taken from the pool before the prizes
+
+    @property
+    def category_cents(self) -> int:
+        return sum(a.amount_cents for a in self.category_awards)
 
     @property
     def leftover_cents(self) -> int:
-        return self.pool_cents - self.awarded_cents
+        return self.pool_cents - self.awarded_cents - self.category_cents
 
 
 PLACE_W = 22 * mm
@@ -115,26 +123,35 @@ def _pool_table(data: PrizeListDocument) -> Table:
         [_("of that to prizes (%(p)s %%)") % {"p": data.payout_percent}, money(data.entry_share_cents)],
         [_("Reuegeld and Weitergeld left in the pot"), money(data.pot_share_cents)],
         [_("Sponsored"), money(data.sponsored_cents)],
+        *([[_("Costs taken from the prize pool"), "\u2212" + money(data.costs_cents)]] if data.costs_cents else []),
         [_("Prize pool"), money(data.pool_cents)],
         [_("Assigned as money prizes"), money(data.assigned_cents)],
         [_("Planned for the winners"), money(data.awarded_cents)],
+        *([[_("Category prizes (money)"), money(data.category_cents)]] if data.category_awards else []),
         [_("Handed over to the winners so far"), money(data.handed_over_cents)],
         [_("Left in the prize pool"), money(data.leftover_cents)],
     ]
-    return amounts_table(rows, POOL_WIDTHS, total_row=4)
+    return amounts_table(rows, POOL_WIDTHS, total_row=5 if data.costs_cents else 4)
 
 
 AWARD_WIDTHS = (22 * mm, CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 * mm, 12 * mm, 17 * mm, 24 * mm,
                 50 * mm)
 
 
-def _awards_table(data: PrizeListDocument) -> Table:
+def _chosen(line: AwardLine) -> str:
+    """The goods planned, and what he took at the prize table: "Preistisch → Schinken"."""
+    if not line.chosen or line.chosen == line.goods:
+        return line.goods
+    return f"{line.goods} \u2192 {line.chosen}" if line.goods else line.chosen
+
+
+def _awards_table(lines: tuple[AwardLine, ...]) -> Table:
     rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Money"), _("Goods")]]
-    for line in data.awards:
+    for line in lines:
         winner = [cell(line.winner, CELL)] + [cell(text, CLUB_CELL) for text in (line.shared, line.note) if text]
         rows.append([f"{line.place}.", winner, str(line.start_number), signed(line.points),
                      money(line.amount_cents) if line.amount_cents else "\u2013",
-                     cell(line.goods, CELL) if line.goods else "\u2013"])
+                     cell(_chosen(line), CELL) if line.goods or line.chosen else "\u2013"])
     table = Table(rows, colWidths=AWARD_WIDTHS, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle(grid_style(numeric=(2, 3, 4)) + [("VALIGN", (0, 1), (-1, -1), "TOP")]))
     return table
@@ -148,7 +165,10 @@ def render_prize_list(data: PrizeListDocument) -> bytes:
         story.append(Paragraph(escape(_("No prizes yet: the default is one per table of round 1, the last for the "
                                         "last place.")), NOTE))
     if data.awards:
-        story += [heading(_("Who receives what")), _awards_table(data)]
+        story += [heading(_("Who receives what")), _awards_table(data.awards)]
+    for category in dict.fromkeys(a.category for a in data.category_awards):
+        story += [heading(_("Category prize: %(name)s") % {"name": category}),
+                  _awards_table(tuple(a for a in data.category_awards if a.category == category))]
     story.append(Paragraph(escape(_(
         "Shared places: players on the same place share the money prizes of all the places they occupy evenly, "
         "rounded down to the cent; the remaining cents stay in the prize pool. Goods go to them in the order of "

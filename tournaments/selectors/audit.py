@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from schafkopfrennen import formats
 from scoring.rules import Ruleset
 
-from ..models import AuditEntry, Club, ClubMembership, Round, Tournament
+from ..models import AuditEntry, Club, ClubMembership, PrizePlan, Round, Tournament
 
 ACTIONS = {
     "registration.create": gettext_lazy("Registered"),
@@ -30,6 +30,9 @@ ACTIONS = {
     "tournament.table_cards_renew": gettext_lazy("New table cards"),
     "prizes.set": gettext_lazy("Prizes changed"),
     "prize.hand_over": gettext_lazy("Prize handed over"),
+    "prize_plan.set": gettext_lazy("Prize plan changed"),
+    "prize_categories.set": gettext_lazy("Category prizes changed"),
+    "registration.facts": gettext_lazy("Details for category prizes"),
     "tournament.finish": gettext_lazy("Tournament finished"),
     "standings.publish": gettext_lazy("Standings shown to the public"),
     "role.change": gettext_lazy("Role changed"),
@@ -134,6 +137,17 @@ def _prizes(entry: AuditEntry) -> str:
     return _("Prizes changed: %(prizes)s") % {"prizes": ", ".join(_prize(p) for p in prizes)}
 
 
+def _prize_plan(entry: AuditEntry) -> str:
+    curve = _after(entry, "curve", "")
+    label = dict(PrizePlan.Curve.choices).get(curve, curve)
+    return _("Prize plan set: %(curve)s") % {"curve": label}
+
+
+def _categories(entry: AuditEntry) -> str:
+    names = [c["name"] for c in (entry.after or []) if isinstance(c, dict) and "name" in c]
+    return _("Category prizes changed: %(names)s") % {"names": ", ".join(names) or "–"}
+
+
 def _after(entry: AuditEntry, key: str, default: Any = None) -> Any:
     return entry.after.get(key, default) if isinstance(entry.after, dict) else default
 
@@ -200,6 +214,9 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "tournament.details": lambda e: _("Tournament details changed: %(changes)s") % {"changes": _changed_keys(e)},
     "tournament.finish": lambda e: _("Tournament finished: the standings are final"),
     "prizes.set": _prizes,
+    "prize_plan.set": _prize_plan,
+    "prize_categories.set": _categories,
+    "registration.facts": lambda e: _("%(who)s: details for category prizes given") % {"who": e.subject},
     "prize.hand_over": _yes_no(gettext_noop("Prize handed over to %(who)s"),
                                gettext_noop("Prize for %(who)s marked as not handed over")),
     "standings.publish": lambda e: (_("Standings shown to the public") if e.after

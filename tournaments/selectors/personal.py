@@ -39,6 +39,8 @@ def player_data_export(player: Player) -> dict[str, Any]:
                 "start_number": r.start_number, "registered_at": timezone.localtime(r.created_at).isoformat(),
                 "paid": r.paid, "checked_in": r.checked_in, "withdrawn_after_round": r.withdrawn_after_round,
                 "substitute_for": r.substitute_for.start_number if r.substitute_for else None,
+                # given for category prizes (issue 37); what he took at the prize table
+                "birth_year": r.birth_year, "gender": r.gender, "local": r.local, "prize_chosen": r.prize_chosen,
                 "rounds": rounds.get(r.pk, []),
             }
             for r in registrations

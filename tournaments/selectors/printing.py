@@ -353,14 +353,15 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
             winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
             points=winner.get("points"), note=lot_tie_text() if prize.by_lot else "",
         ))
-    awards = tuple(
-        AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
-                  amount_cents=a.amount_cents, goods=a.goods,
-                  shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
-                                                                       "last": a.places[-1]})
-                  if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "", handed_over=a.handed_over)
-        for a in prizes.awards
-    )
+    def line(a) -> AwardLine:
+        return AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
+                         amount_cents=a.amount_cents, goods=a.goods,
+                         shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
+                                                                              "last": a.places[-1]})
+                         if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "",
+                         handed_over=a.handed_over, category=a.category, chosen=a.chosen)
+
+    awards = tuple(line(a) for a in prizes.awards)
     return PrizeListDocument(
         head=_list_head(tournament, view.computed_at, view.current), prizes=tuple(lines),
         prizes_set=Prize.objects.filter(tournament=tournament).exists(),
@@ -369,6 +370,7 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
         sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
         awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
         handed_over_cents=prizes.handed_over_cents,
+        category_awards=tuple(line(a) for a in prizes.category_awards), costs_cents=prizes.costs_cents,
     )
 
 
@@ -391,6 +393,7 @@ def cash_list_data(tournament: Tournament) -> CashListDocument:
         weitergeld_cents=cash.weitergeld_cents, payouts_cents=cash.payouts_cents, pot_cents=cash.pot_cents,
         club_share_cents=cash.club_share_cents, fees_owed_cents=cash.fees_owed_cents,
         sponsored_cents=cash.sponsored_cents, prizes_cents=cash.prizes_cents, pool_left_cents=cash.pool_left_cents,
+        costs_cents=cash.costs_cents,
     )
 
 

@@ -25,13 +25,14 @@ from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
 from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.collation import namesake_suffixes
+from scoring.rules.categories import Entrant, award_categories
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
 from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, closed_early, compute_standings,
                                      game_money, round_results, round_standings, table_result)
 from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
-from ..models import Hand, HandRevision, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models import Hand, HandRevision, Prize, PrizeCategory, PrizePlan, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from ..models.tournament import club_label
 from .tables import table_progress
 
@@ -761,6 +762,8 @@ class AwardRow:
     registration: int = 0
     by_lot: bool = False  # his place and a neighbour's with the same points were decided by lot
     handed_over: bool = False  # the desk ticked it at the prize-giving (Registration.prize_handed_over)
+    category: str = ""  # a category prize's name ("": the overall prize list)
+    chosen: str = ""  # what he took from the prize table when called
 
 
 @dataclass(frozen=True)
@@ -777,11 +780,32 @@ class PrizeList:
     rounding_cents: int = 0  # cents of shared places that did not divide
     fees_owed_cents: int = 0
     handed_over_cents: int = 0  # the money prizes the desk ticked as handed over (awarded_cents: as planned)
+    costs_cents: int = 0  # the prize plan's costs, taken from the pool before the prizes
+    category_awards: list[AwardRow] = field(default_factory=list)  # in the organiser's order of the categories
+
+    @property
+    def category_cents(self) -> int:
+        return sum(a.amount_cents for a in self.category_awards)
+
+    @property
+    def paid_cents(self) -> int:
+        """All money prizes: the overall list's and the categories'."""
+        return self.awarded_cents + self.category_cents
+
+    @property
+    def handed_over_any(self) -> bool:
+        """The prize-giving has begun: the plan is no longer applied."""
+        return any(a.handed_over for a in [*self.awards, *self.category_awards])
+
+    @property
+    def winners(self) -> set[int]:
+        """Registrations that receive something (overall or in a category)."""
+        return {a.registration for a in self.awards} | {a.registration for a in self.category_awards}
 
     @property
     def leftover_cents(self) -> int:
         """What stays in the prize pool (negative: the prizes need more than the pool holds)."""
-        return self.pool_cents - self.awarded_cents
+        return self.pool_cents - self.paid_cents
 
     @property
     def shared(self) -> bool:
@@ -845,6 +869,7 @@ def prize_list(tournament) -> PrizeList:
     fees = entry_fees(tournament)
     entry_share = fees.total_cents * tournament.payout_percent // 100
     prizes = list(Prize.objects.filter(tournament=tournament))
+    costs = PrizePlan.objects.filter(tournament=tournament).values_list("costs_cents", flat=True).first() or 0
     if not prizes:
         prizes = [Prize(tournament=tournament, place=p) for p in default_prize_places(tournament)]
     by_lot = lot_decided(overall)
@@ -862,22 +887,51 @@ def prize_list(tournament) -> PrizeList:
     split = split_prizes([Ranked(r["registration"], r["rank"]) for r in overall],
                          [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
     by_registration = {r["registration"]: r for r in overall}
-    handed = set(tournament.registrations.filter(prize_handed_over=True).values_list("pk", flat=True))
+    handed = dict(tournament.registrations.filter(prize_handed_over=True).values_list("pk", "prize_chosen"))
     awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
                        name=name_with_substitute(by_registration[a.player]["name"],
                                                  by_registration[a.player].get("substitute_for") or ""),
                        club=by_registration[a.player].get("club", ""),
                        points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
                        shared_with=a.shared_with, places=a.places, registration=a.player,
-                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed)
+                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed,
+                       chosen=handed.get(a.player, ""))
               for a in split.awards]
+    category_awards = _category_awards(tournament, overall, by_registration, handed, awards)
     return PrizeList(
+        category_awards=category_awards,
         entry_fees_cents=fees.total_cents, entry_share_cents=entry_share, pot_share_cents=pot,
-        sponsored_cents=tournament.sponsored_cents, pool_cents=entry_share + pot + tournament.sponsored_cents,
+        sponsored_cents=tournament.sponsored_cents,
+        pool_cents=max(0, entry_share + pot + tournament.sponsored_cents - costs), costs_cents=costs,
         prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows), awards=awards,
         awarded_cents=split.awarded_cents, rounding_cents=split.rounding_cents, fees_owed_cents=fees.owed_cents,
-        handed_over_cents=sum(a.amount_cents for a in awards if a.handed_over),
+        handed_over_cents=sum(a.amount_cents for a in [*awards, *category_awards] if a.handed_over),
     )
+
+
+def _category_awards(tournament, overall, by_registration, handed, awards) -> list[AwardRow]:
+    """The category prizes (scoring.rules.categories) after the overall list, one prize per player unless the plan
+    allows both."""
+    categories = list(PrizeCategory.objects.filter(tournament=tournament))
+    if not categories or not overall:
+        return []
+    facts = {pk: (year, gender, local) for pk, year, gender, local in tournament.registrations.values_list(
+        "pk", "birth_year", "gender", "local")}
+    entrants = [Entrant(r["registration"], r["rank"], *facts.get(r["registration"], (None, "", None))) for r in overall]
+    allow_both = PrizePlan.objects.filter(tournament=tournament, categories_allow_both=True).exists()
+    names = {str(c.pk): c.name for c in categories}
+    rows = []
+    for a in award_categories(entrants, [c.rule for c in categories], year=tournament.date.year,
+                              lot_seed=tournament.lot_seed, already_awarded={w.registration for w in awards},
+                              allow_both=allow_both):
+        row = by_registration[a.player]
+        rows.append(AwardRow(rank=a.places[0], start_number=row["start_number"],
+                             name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                             club=row.get("club", ""), points=row["points"], amount_cents=a.amount_cents,
+                             goods=a.goods, shared_with=a.shared_with, places=a.places, registration=a.player,
+                             handed_over=a.player in handed, category=names[a.category],
+                             chosen=handed.get(a.player, "")))
+    return rows
 
 
 @dataclass
@@ -918,6 +972,7 @@ class CashList(CashBalance):
     sponsored_cents: int = 0
     prizes_cents: int = 0  # money prizes that go to players
     pool_left_cents: int = 0  # what the prizes leave in the pool
+    costs_cents: int = 0  # the prize plan's costs paid from the pool
 
     @property
     def to_pay_cents(self) -> int:
@@ -955,7 +1010,8 @@ def cash_list(tournament) -> CashList:
         computed_at=snapshot.computed_at if snapshot else timezone.now(),
         current=snapshot is not None and standings_is_current(tournament, snapshot),
         fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
-        prizes_cents=prizes.awarded_cents, pool_left_cents=prizes.leftover_cents,
+        prizes_cents=prizes.paid_cents, pool_left_cents=prizes.leftover_cents,
+        costs_cents=prizes.entry_share_cents + prizes.pot_share_cents + prizes.sponsored_cents - prizes.pool_cents,
     )
 
 

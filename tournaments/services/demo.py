@@ -8,10 +8,11 @@ from django.utils import timezone
 
 from scoring.rules.table import dealer_for, games_required
 
-from ..models import Club, ClubMembership, Player, Prize, Series, Tournament
+from ..models import Club, ClubMembership, Player, Prize, PrizePlan, Series, Tournament
 from ..simulation import random_hand
 from .hands import table_sheet_record
-from .prizes import tournament_standings_publish
+from .prizes import (prize_categories_set, prize_plan_apply, prize_plan_set, registration_facts_set,
+                     tournament_standings_publish)
 from .registration import registration_create
 from .rounds import round_draw, round_publish
 from .schedule import standings_deferred
@@ -72,6 +73,8 @@ def demo_create() -> tuple[Tournament, str, str]:
     if not tournament.rounds.exists():
         with standings_deferred():
             _demo_round_half_played(tournament)
+    if not PrizePlan.objects.filter(tournament=tournament).exists():
+        _demo_prizes(tournament)
     if not Series.objects.filter(slug=DEMO_SERIES_SLUG).exists():
         _demo_season(club, players, user)
     _demo_calendar(club)
@@ -136,6 +139,25 @@ def _demo_season(club: Club, players: list[Player], user) -> Series:
             tournament_standings_publish(tournament=tournament, public=True)
         series_tournament_add(series=series, tournament=tournament, by=user)
     return series
+
+
+def _demo_prizes(tournament: Tournament) -> None:
+    """The Herbstrennen's prizes as clubs give them: a plan for the top third (each next 15 % less, whole euros),
+    three goods places from the prize table, a consolation prize, and the best under 30 (years of birth given at
+    the desk) – the prize page shows the plan's live preview, the category winner and the call-up."""
+    prize_plan_set(tournament=tournament, values={
+        "curve": "third", "decay_percent": 15, "rounding_cents": 100, "goods_places": 3,
+        "goods_label": "Sachpreis vom Preistisch", "last_place_goods": "Stadtwurst",
+        "goods_list": "Geräuchertes vom Metzger Huber\nBrotzeitbrettl mit Gravur\nKiste Festbier\nKartenspiel"})
+    year = tournament.date.year
+    for reg in tournament.registrations.order_by("start_number"):
+        age = 19 + (reg.start_number * 7) % 60  # 26, 33, … 19: a few under 30 among them
+        registration_facts_set(tournament=tournament, start_number=reg.start_number, birth_year=year - age,
+                               local=reg.start_number % 4 != 0)
+    prize_categories_set(tournament=tournament, categories=[
+        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}, {"goods": "Kinogutschein"}]},
+        {"name": "Bester Lokalmatador", "local": True, "prizes": [{"goods": "Stadtwurst-Paket"}]}])
+    prize_plan_apply(tournament=tournament)
 
 
 def _demo_round_half_played(tournament: Tournament) -> None:

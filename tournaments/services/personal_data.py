@@ -32,6 +32,8 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
     # His online sign-ups held his name, club as typed and contact: forgotten as well.
     SignUp.objects.filter(registration__player=player).update(first_name="", last_name=new, club_name="", email="",
                                                               phone="")
+    # What he gave for category prizes (year of birth, gender, local): forgotten too (issue 37).
+    Registration.objects.filter(player=player).update(birth_year=None, gender="", local=None)
     tournaments = Registration.objects.filter(player=player).values("tournament_id")
 
     def scrub(text: str) -> str:

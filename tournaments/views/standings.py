@@ -24,11 +24,14 @@ from ..params import parse_int
 from ..selectors.public import tournament_for_slug
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
-from ..services.prizes import prize_hand_over, prizes_set, tournament_standings_publish
+from ..services.prizes import (prize_categories_set, prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set,
+                               tournament_standings_publish)
 from ..services.schedule import standings_schedule
 from ..share_image import top_ten_png
 from ..spreadsheet import csv_writer
 from schafkopfrennen.formats import signed
+from ..forms_setup import PrizeCategoryFormSet, PrizePlanForm
+from .prize_plan import plan_context
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, bool]:
@@ -200,13 +203,22 @@ def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
 
 
 def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
-                   status: int | None = None) -> HttpResponse:
+                   status: int | None = None, plan_form=None, category_forms=None) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
     return render(request, "standings/prizes.html", {
         "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error},
+        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error,
+        **plan_context(tournament, plan_form, category_forms)},
         status=form_status(request, formset) if status is None else status)
+
+
+def render_prizes(request: HttpRequest, tournament: Tournament, *, plan_form=None, category_forms=None,
+                  status: int | None = None):
+    """The prize page as it stands, with a refused plan or category form shown again."""
+    prizes_now = prize_list(tournament)
+    return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now), plan_form=plan_form,
+                          category_forms=category_forms, status=status)
 
 
 @login_required
@@ -231,3 +243,45 @@ def prize_handed_over(request: HttpRequest, slug: str) -> HttpResponse:
 def cash(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
     return render(request, "standings/cash.html", {"tournament": tournament, "cash": cash_list(tournament)})
+
+
+@login_required
+@require_POST
+def prize_plan_save(request: HttpRequest, slug: str) -> HttpResponse:
+    """Save the plan; with ``apply`` also write its prizes as the prize list."""
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    form = PrizePlanForm(request.POST, auto_id="plan_%s")
+    if form.is_valid():
+        try:
+            prize_plan_set(tournament=tournament, values=form.values(), by=request.user)
+            if "apply" in request.POST:
+                prize_plan_apply(tournament=tournament, by=request.user)
+        except ServiceError as err:
+            field = {"first_cents": "first_euro", "table_bp": "table", "costs_cents": "costs_euro"}.get(err.field, err.field)
+            if field in form.fields:
+                form.add_error(field, err.message)
+            else:
+                form.add_error(None, err.message)
+        else:
+            messages.success(request, _("Prize plan applied: the prize list follows it.") if "apply" in request.POST
+                             else _("Prize plan saved."))
+            return redirect("tournaments:prizes", slug=slug)
+    return render_prizes(request, tournament, plan_form=form, status=400)
+
+
+@login_required
+@require_POST
+def prize_categories_save(request: HttpRequest, slug: str) -> HttpResponse:
+    """Save the category prizes in the order of the form (the better prize first)."""
+    tournament = access.tournament_for(request.user, slug, access.ORGANISER)
+    forms = PrizeCategoryFormSet(request.POST, prefix="category")
+    if forms.is_valid():
+        try:
+            prize_categories_set(tournament=tournament, categories=[c for f in forms if (c := f.category())],
+                                 allow_both=request.POST.get("allow_both") == "1", by=request.user)
+        except ServiceError as err:
+            forms._non_form_errors = forms.error_class([err.message])
+        else:
+            messages.success(request, _("Category prizes saved."))
+            return redirect(reverse("tournaments:prizes", args=[slug]) + "#categories")
+    return render_prizes(request, tournament, category_forms=forms, status=400)
