@@ -6,6 +6,7 @@ from .printing import PrintPack
 from .series import Series, SeriesTournament
 from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
+from .venue import Venue
 
 __all__ = [
     "AuditEntry",
@@ -27,4 +28,5 @@ __all__ = [
     "Table",
     "TableConfirmation",
     "Tournament",
+    "Venue",
 ]

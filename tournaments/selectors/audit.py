@@ -14,6 +14,9 @@ from scoring.rules import Ruleset
 from ..models import AuditEntry, Club, ClubMembership, Round, Tournament
 
 ACTIONS = {
+    "venue.create": gettext_lazy("Venue added"),
+    "venue.helper": gettext_lazy("Venue desk helper"),
+    "venue.checkin": gettext_lazy("Checked in at a venue"),
     "registration.create": gettext_lazy("Registered"),
     "registration.paid": gettext_lazy("Paid"),
     "registration.checked_in": gettext_lazy("Checked in"),
@@ -204,6 +207,12 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "standings.publish": lambda e: (_("Standings shown to the public") if e.after
                                     else _("Standings hidden from the public")),
     "role.change": _role,
+    "venue.create": lambda e: _("Venue %(name)s added: tables %(tables)s") % {
+        "name": e.subject, "tables": _after(e, "tables", "?")},
+    "venue.helper": lambda e: (_("%(who)s runs the desk at %(venue)s") % {"who": e.subject, "venue": e.after}
+                               if e.after else
+                               _("%(who)s no longer runs the desk at %(venue)s") % {"who": e.subject, "venue": e.before}),
+    "venue.checkin": lambda e: _("%(who)s checked in at %(venue)s") % {"who": e.subject, "venue": e.after},
     "player.export": lambda e: _("%(who)s: personal data exported") % {"who": e.subject},
     "player.anonymise": lambda e: _("A player was anonymised (now %(who)s)") % {"who": e.subject},
     "table_confirm_for": lambda e: _table(

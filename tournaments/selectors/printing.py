@@ -257,9 +257,11 @@ def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
 # --- the print pack --------------------------------------------------------------------------
 
 
-def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> PrintPack:
-    """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``)."""
-    tables = _tables(rnd, None)
+def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False,
+                    tables: Iterable[Table] | None = None) -> PrintPack:
+    """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``); only
+    ``tables`` (a venue's) when given."""
+    tables = _tables(rnd, tables)
     seats = _seats_by_table(tables)
     return PrintPack(
         tournament=rnd.tournament.name, round=rnd.number, seat_list=_seat_list(rnd, tables, seats),
