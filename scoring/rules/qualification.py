@@ -13,8 +13,9 @@ evenings were played, the organiser's wildcards, the players who declined their 
   evenings who did not qualify otherwise, drawn with ``lot_seed`` over the candidates in key order
   (the same seed and candidates always draw the same players; the rest of the draw is the order in
   which they move up);
-- a player who declined is passed over everywhere, as if he had not played: the next in line of
-  that evening (or of the lottery's draw) moves up. A declined wildcard lapses.
+- declines come after the evenings: a declined evening qualifier's place goes to the next of that
+  evening who is not in already (``next_in_line`` lists them in turn), a lottery place to the next
+  of the draw; the other evenings' qualifiers stay as they were. A declined wildcard lapses.
 
 Player keys are opaque ints (the caller's player ids).
 """
@@ -106,45 +107,54 @@ def qualify(
         raise RuleError("evenings", "duplicate", "an evening is listed twice",
                         {"value": next(k for k in keys if keys.count(k) > 1)})
     out = frozenset(declined)
-    qualified: list[Qualified] = []
+    # 1. in the order things happened: the wildcards, then each evening's qualifiers (declines come later)
     taken: set[int] = set()
+    head: list[Qualified] = []
     for card in wildcards:
-        if card.player in out or card.player in taken:
+        if card.player in taken:
             continue
-        qualified.append(Qualified(card.player, WILDCARD, reason=card.reason))
+        head.append(Qualified(card.player, WILDCARD, reason=card.reason))
         taken.add(card.player)
+    base: list[Qualified] = []
     rests: dict[str, list[int]] = {}
+    places: dict[str, dict[int, int]] = {}
     for evening in evenings:
-        order = [p for p in evening.order if p not in out]
+        order = list(evening.order)
         if len(set(order)) != len(order):
             raise RuleError("evenings", "duplicate", f"{evening.key}: a player is listed twice",
                             {"value": next(p for p in order if order.count(p) > 1)})
-        place = {p: i + 1 for i, p in enumerate(evening.order)}
+        place = places[evening.key] = {p: i + 1 for i, p in enumerate(order)}
         if rules.mode == TOP:
-            # the first k of the evening (declined ones passed over); a place of one qualified already is lost
-            winners = order[: rules.per_evening]
-            rest = order[rules.per_evening:]
-            for p in winners:
-                if p not in taken:
-                    qualified.append(Qualified(p, EVENING, evening.key, place[p]))
-                    taken.add(p)
+            chosen = order[: rules.per_evening]  # a place won by someone in already is not passed on
+            new = [p for p in chosen if p not in taken]
         else:
-            free = [p for p in order if p not in taken]
-            winners, rest = free[: rules.per_evening], free[rules.per_evening:]
-            for p in winners:
-                qualified.append(Qualified(p, EVENING, evening.key, place[p]))
-                taken.add(p)
-        rests[evening.key] = rest
-    played = Counter(p for e in evenings for p in set(e.order))
-    candidates = tuple(sorted(p for p, n in played.items()
-                              if n >= rules.lottery_min_evenings and p not in taken and p not in out))
+            chosen = new = [p for p in order if p not in taken][: rules.per_evening]
+        for p in new:
+            base.append(Qualified(p, EVENING, evening.key, place[p]))
+            taken.add(p)
+        rests[evening.key] = [p for p in order if p not in chosen]
+    # 2. the lottery's draw among the regulars who did not qualify, over the candidates in key order
+    played = Counter(p for e in evenings for p in e.order)
+    candidates = tuple(sorted(p for p, n in played.items() if n >= rules.lottery_min_evenings and p not in taken))
     draw = list(candidates)
     random.Random(lot_seed).shuffle(draw)
-    for i, p in enumerate(draw[: rules.lottery_places]):
-        qualified.append(Qualified(p, LOTTERY, place=i + 1))
-    # next in line of an evening: who follows its qualifiers and has not qualified anywhere (nor won a lot)
-    done = taken | set(draw[: rules.lottery_places])
-    next_in_line = {k: tuple(p for p in rest if p not in done) for k, rest in rests.items()}
+    # 3. declines: a declined wildcard lapses; a declined evening qualifier's place goes to the next of that
+    # evening who is not in (nor declined); the lottery's places to the next of its draw
+    now = taken | out
+    qualified = [q for q in head if q.player not in out]
+    for q in base:
+        if q.player not in out:
+            qualified.append(q)
+            continue
+        nxt = next((p for p in rests[q.evening] if p not in now), None)
+        if nxt is not None:
+            qualified.append(Qualified(nxt, EVENING, q.evening, places[q.evening][nxt]))
+            now.add(nxt)
+    lucky = [p for p in draw if p not in now][: rules.lottery_places]
+    for i, p in enumerate(lucky):
+        qualified.append(Qualified(p, LOTTERY, place=draw.index(p) + 1))
+    now |= set(lucky)
+    next_in_line = {k: tuple(p for p in rest if p not in now) for k, rest in rests.items()}
     return QualificationResult(tuple(qualified), next_in_line, candidates, tuple(draw))
 
 

@@ -40,15 +40,15 @@ CASES = [
      [(3, WILDCARD, "", 0), (1, EVENING, "a", 1), (2, EVENING, "a", 2), (6, EVENING, "b", 3),
       (7, EVENING, "b", 4), (9, EVENING, "c", 2), (10, EVENING, "c", 4)],
      {"a": (4, 5), "b": (8,), "c": (11,)}),
-    ("2 declined: at a 3 moves up (place 3); at c 3 is in already, so 9 and 10",
+    ("2 declined after the evenings: his place at a goes to a's next not in: 3 is in (c), so 4",
      TOP_NOT_QUALIFIED, 2, (), (2,),
-     [(1, EVENING, "a", 1), (3, EVENING, "a", 3), (6, EVENING, "b", 3), (7, EVENING, "b", 4),
-      (9, EVENING, "c", 2), (10, EVENING, "c", 4)],
-     {"a": (4, 5), "b": (8,), "c": (11,)}),
-    ("top, 1 declined: a gives 2 and 3; b gives 2 (in) and 6; c gives 3 (in) and 9",
+     [(1, EVENING, "a", 1), (4, EVENING, "a", 4), (6, EVENING, "b", 3), (7, EVENING, "b", 4),
+      (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
+     {"a": (5,), "b": (8,), "c": (10, 11)}),
+    ("top, 1 declined: his place at a goes to 4 (3 is in from c); b's places were lost already",
      TOP, 2, (), (1,),
-     [(2, EVENING, "a", 2), (3, EVENING, "a", 3), (6, EVENING, "b", 3), (9, EVENING, "c", 2)],
-     {"a": (4, 5), "b": (7, 8), "c": (10, 11)}),
+     [(4, EVENING, "a", 4), (2, EVENING, "a", 2), (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
+     {"a": (5,), "b": (6, 7, 8), "c": (10, 11)}),
     ("a declined wildcard lapses",
      TOP, 1, (Wildcard(4, "Wahl des Wirts"),), (4,),
      [(1, EVENING, "a", 1), (2, EVENING, "b", 1), (3, EVENING, "c", 1)],
@@ -88,7 +88,7 @@ def test_the_lottery_draws_among_regulars_and_is_reproducible():
     random.Random(2026).shuffle(expected)
     assert list(result.lottery_order) == expected
     lottery = [q for q in result.qualified if q.how == LOTTERY]
-    assert [(q.player, q.place) for q in lottery] == [(expected[0], 1), (expected[1], 2)]
+    assert [(q.player, q.place) for q in lottery] == [(expected[0], 1), (expected[1], 2)]  # place: in the draw
     assert [q.player for q in result.qualified if q.how == EVENING] == [1, 2, 3, 4]
     # the same seed draws the same; one that declines is replaced by the next of the same draw
     assert qualify(evenings, rules, lot_seed=2026) == result

@@ -29,6 +29,8 @@ from tournaments.models import (
     SignUpOptions,
     Tournament,
     Venue,
+    Wildcard,
+    Invitation,
 )
 from tournaments.services.errors import NotFound
 from tournaments.services.registration import registration_create
@@ -286,6 +288,8 @@ CLUB_OF = {
     "tournaments.SignUp": "tournament__club",
     "scoring.StandingsSnapshot": "tournament__club",
     "tournaments.Venue": "tournament__club",
+    "tournaments.Wildcard": "series__club",
+    "tournaments.Invitation": "series__club",
 }
 PROJECT_APPS = ("tournaments", "scoring")
 # What of club B may never appear in an answer to club A's people (its players' names, contacts, a sign-up's
@@ -353,6 +357,8 @@ def _club_b(organiser):
     series = series_create(club=club, name="Meisterschaft B", slug="anderswo-meisterschaft", public=False,
                            by=organiser)
     series_tournament_add(series=series, tournament=done, by=organiser)
+    Wildcard.objects.create(series=series, player=players[0], reason="B")
+    Invitation.objects.create(series=series, player=players[1], how="evening")
     SignUpOptions.objects.create(tournament=running, open=True, capacity=8)
     signup = SignUp.objects.create(tournament=running, first_name="Wendel", last_name="Fremdling-Wartend",
                                    email="wartend@anderswo.example", consent_text="ok", consent_at=timezone.now(),
@@ -483,6 +489,13 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
         ("tournaments:venue_totals", {"slug": a_slug, "venue_id": a_venue.pk, "table_id": b_table.pk},
          {"seat_1": 1, "seat_2": -1, "seat_3": 0, "seat_4": 0}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_done.pk}),
+        ("tournaments:qualification_manage", {"series": series_a.slug},
+         {"action": "settings", "per_evening": 2, "mode": "top", "lottery_places": 0, "lottery_min_evenings": 1,
+          "final": b_running.pk}),
+        ("tournaments:qualification_manage", {"series": series_a.slug},
+         {"action": "wildcard", "player": b_spare.pk, "reason": "fremd"}),
+        ("tournaments:qualification_manage", {"series": series_a.slug},
+         {"action": "decline", "invitation": Invitation.objects.get(series__club=b_club).pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_running.pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "remove", "tournament": b_done.pk}),
         ("tournaments:series_manage_list", {}, {"club": b_club.pk, "name": "Fremd", "slug": "fremd",

@@ -3,7 +3,7 @@ from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .printing import PrintPack
-from .series import Series, SeriesTournament
+from .series import Invitation, Series, SeriesTournament, Wildcard
 from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
 from .venue import Venue
@@ -13,6 +13,7 @@ __all__ = [
     "Club",
     "ClubMembership",
     "Hand",
+    "Invitation",
     "HandRevision",
     "Player",
     "Prize",
@@ -29,4 +30,5 @@ __all__ = [
     "TableConfirmation",
     "Tournament",
     "Venue",
+    "Wildcard",
 ]

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament, Venue
+from ..selectors.qualification import final_winners
 from ..selectors.tables import table_progress
 from .audit import audit_record, registration_label, round_label
 from .errors import ServiceError, StateConflict
@@ -112,6 +113,22 @@ def _venue_tables(rnd: Round, tournament: Tournament, field: list[Registration],
     return tables
 
 
+def _clubs_and_winners(rnd: Round, tournament: Tournament, field: list[Registration]) -> tuple[dict, bool]:
+    """Each player's club for the draw; in round 1 of a qualifier series' final the evenings' winners count as
+    one club of their own (seated apart, their own clubs not weighed then), and whether that applies."""
+    clubs: dict[int, object] = {reg.pk: reg.player.club_id for reg in field}
+    if rnd.number != 1:
+        return clubs, False
+    winners = final_winners(tournament)
+    if not winners:
+        return clubs, False
+    apart = {reg.pk for reg in field if reg.player_id in winners}
+    if not tournament.ruleset.keep_clubs_apart:
+        clubs = {}
+    clubs.update(dict.fromkeys(apart, "evening-winners"))
+    return clubs, True
+
+
 def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration], *, mix_venues: bool = False) -> None:
     rules = tournament.ruleset
     ids = [reg.pk for reg in field]
@@ -122,13 +139,14 @@ def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration], *,
     if tables is None and venues:
         tables = _venue_tables(rnd, tournament, field, venues, mix_venues)
     if tables is None:
+        clubs, apart = _clubs_and_winners(rnd, tournament, field)
         try:
             result = seating.draw_tables(
                 ids,
                 seed=rnd.seed,
                 met=_met_pairs(tournament, rnd.number),
-                clubs={reg.pk: reg.player.club_id for reg in field},
-                keep_clubs_apart=rules.keep_clubs_apart,
+                clubs=clubs,
+                keep_clubs_apart=rules.keep_clubs_apart or apart,
             )
         except seating.SeatingImpossible as err:
             raise _impossible(err, len(ids)) from err

@@ -44,7 +44,7 @@ def venues_manage(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, _("Venue %(name)s added.") % {"name": venue.name})
                 return redirect("tournaments:venues", slug=slug)
-        return render(request, "venues/manage.html", _manage_context(tournament, form), status=form_status(form))
+        return render(request, "venues/manage.html", _manage_context(tournament, form), status=form_status(request, form))
     return render(request, "venues/manage.html", _manage_context(tournament))
 
 
@@ -66,7 +66,7 @@ def venue_helper(request: HttpRequest, slug: str, venue_id: int) -> HttpResponse
                 "who": user.get_username(), "venue": venue.name})
             return redirect("tournaments:venues", slug=slug)
     return render(request, "venues/manage.html", _manage_context(tournament, helper_form=form),
-                  status=form_status(form))
+                  status=form_status(request, form))
 
 
 def _desk_context(request, venue: Venue, checkin_form=None):
