@@ -94,6 +94,7 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:series_certificates": {"GET": DESK},
     # A qualifier series: its list is public with the series; its settings, wildcards and invitations the club's.
     "tournaments:qualification": {"GET": PUBLIC},
+    "tournaments:qualification_pdf": {"GET": PUBLIC},
     "tournaments:qualification_manage": {"GET": ORGANISER, "POST": ORGANISER},
     # The tablet pages: the private table key instead of a login.
     "tournaments:entry_table": {"GET": KEY},

@@ -138,9 +138,10 @@ def qualify(
     candidates = tuple(sorted(p for p, n in played.items() if n >= rules.lottery_min_evenings and p not in taken))
     draw = list(candidates)
     random.Random(lot_seed).shuffle(draw)
-    # 3. declines: a declined wildcard lapses; a declined evening qualifier's place goes to the next of that
-    # evening who is not in (nor declined); the lottery's places to the next of its draw
-    now = taken | out
+    # 3. declines: a declined wildcard lapses; a lottery place goes to the next of the draw; a declined evening
+    # qualifier's place to the next of that evening who is not in (nor declined, nor drawn)
+    lucky = [p for p in draw if p not in taken and p not in out][: rules.lottery_places]
+    now = taken | out | set(lucky)
     qualified = [q for q in head if q.player not in out]
     for q in base:
         if q.player not in out:
@@ -150,10 +151,7 @@ def qualify(
         if nxt is not None:
             qualified.append(Qualified(nxt, EVENING, q.evening, places[q.evening][nxt]))
             now.add(nxt)
-    lucky = [p for p in draw if p not in now][: rules.lottery_places]
-    for i, p in enumerate(lucky):
-        qualified.append(Qualified(p, LOTTERY, place=draw.index(p) + 1))
-    now |= set(lucky)
+    qualified += [Qualified(p, LOTTERY, place=draw.index(p) + 1) for p in lucky]
     next_in_line = {k: tuple(p for p in rest if p not in now) for k, rest in rests.items()}
     return QualificationResult(tuple(qualified), next_in_line, candidates, tuple(draw))
 

@@ -123,3 +123,19 @@ def test_an_evening_twice_is_refused():
     with pytest.raises(RuleError) as err:
         qualify(EVENINGS + (EVENINGS[0],), QualificationRules())
     assert err.value.field == "evenings"
+
+
+def test_a_decline_passes_over_the_lottery_winners():
+    """The drawn keep their lottery places; the evening's place goes to its next who was not drawn."""
+    evenings = (
+        EveningOrder("1", (1, 5, 6, 7)),
+        EveningOrder("2", (2, 5, 6, 8)),
+        EveningOrder("3", (3, 5, 7, 9)),
+        EveningOrder("4", (4, 6, 8, 10)),
+    )
+    rules = QualificationRules(per_evening=1, mode=TOP_NOT_QUALIFIED, lottery_places=2, lottery_min_evenings=2)
+    drawn = [q.player for q in qualify(evenings, rules, lot_seed=2026).qualified if q.how == LOTTERY]
+    result = qualify(evenings, rules, lot_seed=2026, declined=[1])
+    assert [q.player for q in result.qualified if q.how == LOTTERY] == drawn
+    moved = next(p for p in (5, 6, 7) if p not in drawn)
+    assert [(q.player, q.evening) for q in result.qualified if q.how == EVENING][0] == (moved, "1")

@@ -26,6 +26,7 @@ def qualifier(club, season_tournaments):
     final = tournament_create(club=club, name="Finale", slug="finale", date=datetime.date(2026, 6, 1),
                               rules={"rounds": 1, "games_per_round": 8})
     series = make_series(club, season_tournaments, slug="qualifikation", public=True)
+    Series.objects.filter(pk=series.pk).update(lot_seed=20260038)  # a fixed lot: the same list every run
     series = qualification_settings(series=series, per_evening=2, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
                                     lottery_places=1, lottery_min_evenings=3, final=final)
     return series, final
@@ -81,19 +82,21 @@ def test_invitations_register_for_the_final_and_a_decline_moves_the_next_one_up(
 
 def test_the_finals_round_one_seats_the_evenings_winners_apart(qualifier):
     series, final = qualifier
-    # three per evening: a field of three tables for the (up to four) winners
-    series = qualification_settings(series=series, per_evening=3, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
+    # four per evening: all twelve players of the evenings go on, three tables for the (up to four) winners
+    series = qualification_settings(series=series, per_evening=4, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
                                     lottery_places=0, lottery_min_evenings=1, final=final)
     final_fill(series=series)
     final.registrations.update(checked_in=True, paid=True)
+    assert final.registrations.count() == 12
     winners = {order.order[0] for _, order in evening_orders(series)}
     assert len(winners) >= 2
+    most = -(-len(winners) // 3)  # spread as evenly as three tables allow
     for seed in range(1, 6):
         (rnd,) = round_draw(tournament=final, seed=seed)
-        assert rnd.tables.count() >= len(winners)
+        assert rnd.tables.count() == 3
         for table in rnd.tables.all():
             at_table = set(table.seats.values_list("registration__player_id", flat=True))
-            assert len(at_table & winners) <= 1, f"seed {seed}: two evening winners at table {table.number}"
+            assert len(at_table & winners) <= most, f"seed {seed}: evening winners together at table {table.number}"
         rnd.delete()
 
 
@@ -142,4 +145,19 @@ def test_pairs_in_a_final_drawn_without_winners_apart_are_unconstrained(club, se
 
     assert final_winners(season_tournaments[0]) == set()
     assert list(combinations([1], 2)) == []
+
+
+
+def test_the_qualification_list_as_pdf(qualifier):
+    import io
+
+    from pypdf import PdfReader
+
+    series, _final = qualifier
+    response = Client(HTTP_ACCEPT_LANGUAGE="de").get(reverse("tournaments:qualification_pdf", args=[series.slug]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    assert "Qualifikationsliste" in text
+    for row in qualification_list(series).rows:
+        assert row.player.last_name in text
 

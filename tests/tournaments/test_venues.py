@@ -248,3 +248,33 @@ def test_simulate_tournament_plays_an_evening_in_venues(django_capture_on_commit
     assert sorted(list(first.values()).count(v.pk) for v in venues) != [0, 0, 50]
     with pytest.raises(CommandError, match="venues"):
         call_command("simulate_tournament", "--players", "8", "--venues", "3", "--slug", "zu-viele")
+
+
+def test_the_archive_keeps_the_venues_and_each_players_venue():
+    import json
+
+    from tournaments.archive import archive_build
+    from tournaments.archive.load import ArchiveError, archive_import
+
+    tournament, venues = _evening(players=40, rounds=2)
+    tournament_play(tournament=tournament, seed=3)
+    doc = json.loads(json.dumps(archive_build(tournament)))
+    assert [v["name"] for v in doc["venues"]] == ["Gasthof A", "Gasthof B", "Gasthof C"]
+    assert doc["venues"][1] == {"name": "Gasthof B", "address": "Dorfstraße 2", "contact": "Wirt 1",
+                                "first_table": 5, "last_table": 7}
+    copy = archive_import(doc=doc, slug="kopie")
+    assert list(copy.venues.order_by("first_table").values_list("name", "first_table", "last_table")) == [
+        ("Gasthof A", 1, 4), ("Gasthof B", 5, 7), ("Gasthof C", 8, 10)]
+    assert dict(copy.registrations.values_list("start_number", "venue__name")) == dict(
+        tournament.registrations.values_list("start_number", "venue__name"))
+    # an archive of one place has no venues key; bad venues are refused by their path
+    bad = json.loads(json.dumps(doc))
+    bad["venues"][1]["first_table"] = 4
+    with pytest.raises(ArchiveError) as err:
+        archive_import(doc=bad, slug="kaputt")
+    assert err.value.path == "venues[1].first_table"
+    bad = json.loads(json.dumps(doc))
+    bad["players"][0]["venue"] = "Nirgendwo"
+    with pytest.raises(ArchiveError) as err:
+        archive_import(doc=bad, slug="kaputt2")
+    assert err.value.path == "players[0].venue"

@@ -279,6 +279,7 @@ class PlayerSchema(Schema):
     fee_due = Flag(default=True)  # false: no entry fee due (a substitute who took over a paid seat)
     left_during_round = Flag(default=False)  # he left while round withdrawn_after_round was under way
     prize_handed_over = Flag(default=False)
+    venue = Text(max_length=200, allow_null=True, default=None)  # issue 38: the venue he played in (its name)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -349,6 +350,16 @@ class AuditSchema(Schema):
     reason = Text(blank=True, max_length=300, default="")
 
 
+class VenueSchema(Schema):
+    """A venue of an evening in several inns (issue 38): its tables are numbered first_table … last_table."""
+
+    name = Text(max_length=200)
+    address = Text(blank=True, max_length=300, default="")
+    contact = Text(blank=True, max_length=200, default="")
+    first_table = WholeNumber(1, SMALL_MAX)
+    last_table = WholeNumber(1, SMALL_MAX)
+
+
 class ArchiveSchema(Schema):
     format = Exactly(FORMAT)
     version = Exactly(VERSION)
@@ -360,6 +371,7 @@ class ArchiveSchema(Schema):
     ledger = Items(child=LedgerSchema())
     standings = Items(child=StandingsSchema())
     audit = Items(child=AuditSchema(), default=list)  # archives from before the audit log have none
+    venues = Items(child=VenueSchema(), default=list)  # issue 38; an evening in one place has none
 
 
 def first_error(detail: Any, path: str = "") -> tuple[str, str]:

@@ -3,11 +3,15 @@
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from scoring.rules.qualification import (EveningOrder, QualificationResult, Wildcard as RuleWildcard,
                                          evening_winners, qualify)
 
 from ..models import Invitation, Player, Series, Tournament
+from ..pdf.qualification import QualificationDocument, QualificationLine
 from .series import series_tournaments, tournament_outcome
 
 
@@ -89,3 +93,29 @@ def wildcard_candidates(series: Series):
     return (Player.objects.filter(Q(club_id=series.club_id) | Q(registrations__tournament__series=series))
             .distinct().order_by("last_name", "first_name"))
 
+
+
+def qualification_pdf_data(series: Series):
+    """The qualification list as the PDF shows it (tournaments/pdf/qualification.py)."""
+    if series.kind != Series.Kind.QUALIFIER:
+        return QualificationDocument(series=series.name, final="", date=timezone.localdate(), lines=(),
+                                     next_in_line=(), rules=_("This series has no qualification for a final."))
+    data = qualification_list(series)
+    lines = []
+    for row in data.rows:
+        if row.how == "evening":
+            how = _("%(p)s. place, %(e)s") % {"p": row.place, "e": row.evening.name}
+        elif row.how == "wildcard":
+            how = _("Wildcard") + f": {row.reason}"
+        else:
+            how = _("Lottery (drawn %(n)s.)") % {"n": row.place}
+        lines.append(QualificationLine(row.number, row.player.name, row.player.club.name if row.player.club else "",
+                                       how))
+    final = series.final
+    return QualificationDocument(
+        series=series.name,
+        final=(f"{final.name}, {date_format(final.date, 'j. F Y')}" if final else ""),
+        date=timezone.localdate(), lines=tuple(lines),
+        next_in_line=tuple((line.evening.name, ", ".join(p.name for p in line.players)) for line in data.next_in_line),
+        rules=_("%(k)s per evening") % {"k": series.qualify_per_evening} + f" · {series.get_qualify_mode_display()}",
+    )

@@ -12,7 +12,8 @@ from ..forms_qualification import QualificationForm, WildcardForm
 from ..http import error_status
 from ..models import Series
 from ..params import parse_int
-from ..selectors.qualification import qualification_list, wildcard_candidates
+from ..pdf.qualification import render_qualification_list
+from ..selectors.qualification import qualification_list, qualification_pdf_data, wildcard_candidates
 from ..services.errors import ServiceError
 from ..services.qualification import final_fill, invitation_decline, qualification_settings, wildcard_give
 
@@ -38,6 +39,17 @@ def _context(obj: Series, form=None, wildcard_form=None) -> dict:
     return {"series": obj, "form": form or QualificationForm(initial=initial, series=obj),
             "wildcard_form": wildcard_form or WildcardForm(candidates=wildcard_candidates(obj)),
             "data": qualification_list(obj) if obj.kind == Series.Kind.QUALIFIER else None}
+
+
+@require_GET
+def qualification_pdf(request: HttpRequest, series: str) -> HttpResponse:
+    """The qualification list as A4, for the notice board of every host."""
+    obj = get_object_or_404(Series.objects.select_related("club", "final"), slug=series)
+    if not obj.public and not _is_member(request.user, obj):
+        raise Http404("No such series")
+    response = HttpResponse(render_qualification_list(qualification_pdf_data(obj)), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{obj.slug}-qualifikation.pdf"'
+    return response
 
 
 @login_required

@@ -8,6 +8,7 @@ urlpatterns = [
     re_path(r"^serie/(?P<series>[-\w]+)/wertung\.(?P<fmt>pdf|csv|json)$", series.series_download,
             name="series_download"),
     path("serie/<slug:series>/qualifikation/", qualification.qualification_page, name="qualification"),
+    path("serie/<slug:series>/qualifikation.pdf", qualification.qualification_pdf, name="qualification_pdf"),
     path("serie/<slug:series>/spieler/<int:player_id>/", series.series_player, name="series_player"),
     path("s/<str:player_key>/verlauf/", series.player_history_page, name="player_history"),
     path("t/<slug:slug>/statistik/", series.tournament_statistics_page, name="tournament_statistics"),
