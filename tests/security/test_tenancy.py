@@ -476,7 +476,8 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
     # B's ids in the body of club A's own forms and API calls.
     level = "body"
     a_slug = a_tournament.slug
-    series_a = Series.objects.get(club=a_club)
+    series_a = Series.objects.get(club=a_club, slug="jahreswertung-2026")  # the demo's season
+    quali_a = Series.objects.get(club=a_club, kind=Series.Kind.QUALIFIER)  # the demo's qualification (issue 38)
     archive = SimpleUploadedFile("archiv.json", json.dumps(archive_build(b_done)).encode())
     body_cases = [
         ("tournaments:desk_register", {"slug": a_slug}, {"player": b_spare.pk, "paid": "on"}),
@@ -489,12 +490,12 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
         ("tournaments:venue_totals", {"slug": a_slug, "venue_id": a_venue.pk, "table_id": b_table.pk},
          {"seat_1": 1, "seat_2": -1, "seat_3": 0, "seat_4": 0}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_done.pk}),
-        ("tournaments:qualification_manage", {"series": series_a.slug},
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
          {"action": "settings", "per_evening": 2, "mode": "top", "lottery_places": 0, "lottery_min_evenings": 1,
           "final": b_running.pk}),
-        ("tournaments:qualification_manage", {"series": series_a.slug},
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
          {"action": "wildcard", "player": b_spare.pk, "reason": "fremd"}),
-        ("tournaments:qualification_manage", {"series": series_a.slug},
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
          {"action": "decline", "invitation": Invitation.objects.get(series__club=b_club).pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_running.pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "remove", "tournament": b_done.pk}),
