@@ -34,7 +34,7 @@ from tournaments.services.account import api_token_create, api_token_revoke
 from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
-from tournaments.models import ClubMembership, Hand, Player, SignUp, SignUpOptions, Table, Tournament
+from tournaments.models import ClubMembership, Hand, Player, SignUp, SignUpOptions, Table, Tournament, Venue
 from tournaments.services.registration import registration_create
 from tournaments.services.rounds import round_draw, round_publish
 
@@ -112,6 +112,10 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:series_manage_list": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:series_manage": {"GET": ORG_ANY, "POST": ORG_ANY},
     "tournaments:series_certificates": {"GET": DESK},
+    # A qualifier series: its list is public with the series; its settings, wildcards and invitations the club's.
+    "tournaments:qualification": {"GET": PUBLIC},
+    "tournaments:qualification_pdf": {"GET": PUBLIC},
+    "tournaments:qualification_manage": {"GET": ORGANISER, "POST": ORGANISER},
     # The tablet pages: the private table key instead of a login.
     "tournaments:entry_table": {"GET": KEY},
     "tournaments:entry_record": {"POST": KEY},
@@ -158,6 +162,16 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:signups": {"GET": DESK},
     "tournaments:signup_match": {"POST": DESK},
     "tournaments:checkin": {"GET": DESK},
+    # An evening in several venues: the organiser sets them up; a venue's desk is the club's desk (and the
+    # venue's own helpers, tests/tournaments/test_venues.py).
+    "tournaments:venues": {"GET": ORGANISER, "POST": ORGANISER},
+    "tournaments:venue_helper": {"POST": ORGANISER},
+    "tournaments:venue_desk": {"GET": DESK},
+    "tournaments:venue_checkin": {"POST": DESK},
+    "tournaments:venue_totals": {"GET": DESK, "POST": DESK},
+    "tournaments:venue_seatlist": {"GET": DESK},
+    "tournaments:venue_print_pack": {"GET": DESK},
+    "tournaments:venue_projector": {"GET": DESK},
     "tournaments:checkin_counts": {"GET": DESK},
     "tournaments:checkin_code": {"POST": DESK},
     "tournaments:checkin_number": {"POST": DESK},
@@ -374,6 +388,8 @@ def _build() -> World:
         "superuser": user_model.objects.create_superuser("root", password="pw"),
     }
     player = tournament.registrations.get(start_number=1).player
+    # One venue holding every table (an evening in several venues has its own tests/tournaments/test_venues.py).
+    Venue.objects.create(tournament=tournament, name="Gasthof zur Post", first_table=1, last_table=99)
     # Its online sign-up is switched on; one person is on its waiting list (issue 19).
     SignUpOptions.objects.create(tournament=tournament, open=True, capacity=len(tournament.registrations.all()))
     signup = SignUp.objects.create(tournament=tournament, first_name="Wendelin", last_name="Warteliste",
@@ -424,6 +440,7 @@ def kwargs_for(url: Url, world: World) -> list[dict]:
         "player_key": world.tournament.registrations.get(start_number=1).key,
         "pk": world.signup.pk,
         "token": "not-a-token",
+        "venue_id": world.tournament.venues.get().pk,
     }
     if url.name == "tournaments:standings_download":
         return [{"slug": world.tournament.slug, "fmt": fmt} for fmt in ("csv", "json")]

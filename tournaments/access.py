@@ -2,7 +2,7 @@
 from django.db.models import QuerySet
 from django.http import Http404
 
-from .models import Club, ClubMembership, Tournament
+from .models import Club, ClubMembership, Tournament, Venue
 
 ORGANISER = (ClubMembership.Role.ORGANISER,)
 DESK = (ClubMembership.Role.ORGANISER, ClubMembership.Role.DESK)
@@ -57,3 +57,21 @@ def club_for(user, club_id: int, roles=ANY_ROLE):
     if club is None:
         raise Http404("No such club")
     return club
+
+
+def venue_for(user, slug: str, venue_id: int) -> Venue:
+    """A venue of the tournament, for its own desk helpers (``Venue.helpers``: this venue and no other) and the
+    club's organisers and desk; 404 for anybody else, and for an id of another tournament's venue."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404("No such venue")
+    venue = Venue.objects.select_related("tournament__club").filter(pk=venue_id, tournament__slug=slug).first()
+    if venue is None or not (venue.helpers.filter(pk=user.pk).exists() or has_role(user, venue.tournament, DESK)):
+        raise Http404("No such venue")
+    return venue
+
+
+def venues_for(user):
+    """The venues whose desk a user runs as a venue helper (his way in: the organiser home lists them)."""
+    if not getattr(user, "is_authenticated", False):
+        return Venue.objects.none()
+    return Venue.objects.filter(helpers=user).select_related("tournament").order_by("-tournament__date", "name")

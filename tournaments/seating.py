@@ -34,6 +34,9 @@ __all__ = [
     "DEFAULT_EFFORT",
     "DrawResult",
     "SeatingImpossible",
+    "VenueDraw",
+    "VenueSpec",
+    "VenuesFull",
     "can_seat",
     "count_club_pairs",
     "count_repeated_pairs",
@@ -41,6 +44,9 @@ __all__ = [
     "met_pairs",
     "pairs_of",
     "table_sizes",
+    "draw_venues",
+    "venue_counts",
+    "venue_fits",
 ]
 
 TABLE_SIZE = 4
@@ -505,3 +511,179 @@ class _Search:
             while self.table_of[q] == self.table_of[p]:
                 q = rng.randrange(self.n)
             self.swap(p, q, self.delta(p, q))
+
+
+# --- several venues --------------------------------------------------------------------------
+#
+# One evening in several inns: every venue has room for a number of tables. A player stays in the
+# venue he sat in (or checked in at) unless the organiser mixes the venues; the draw moves as few
+# players as it must to seat every venue at tables of four and five within its room. Inside a
+# venue the draw is ``draw_tables`` as always (repeat pairs avoided, clubs kept apart).
+
+
+@dataclass(frozen=True)
+class VenueSpec:
+    """A venue for the draw: its key (the caller's id) and how many tables it has room for."""
+
+    key: int
+    tables: int
+
+
+@dataclass(frozen=True)
+class VenueDraw:
+    """One venue's part of a round: its key and its tables (``result.tables``, numbered from 1 here)."""
+
+    venue: int
+    result: DrawResult
+
+
+class VenuesFull(ValueError):
+    """The players cannot be split over the venues' tables of four and five."""
+
+    field = "venues"
+    code = "venues_full"
+
+    def __init__(self, players: int, room: int) -> None:
+        self.params = {"players": players, "room": room}
+        self.message = f"{_count(players, 'player')} cannot be seated in the venues' {_count(room, 'table')}."
+        super().__init__(f"{self.field}: {self.message}")
+
+
+def venue_fits(n: int, tables: int) -> bool:
+    """Whether ``n`` players can be seated at tables of four and five in a venue with ``tables`` tables."""
+    return n == 0 or (can_seat(n) and n // TABLE_SIZE <= tables)
+
+
+def venue_counts(total: int, tables: Sequence[int], wanted: Sequence[int]) -> list[int]:
+    """How many players each venue seats: every count fits its venue, the counts sum to ``total``,
+    and ``sum(|count * S - wanted|)`` is least (S = all venues' tables; ``wanted`` is given times S,
+    so a share in proportion to the room and "as many as are there now" are both whole numbers).
+    Ties go to the earlier venues. :class:`VenuesFull` when no split fits.
+    """
+    if len(tables) != len(wanted):
+        raise ValueError("wanted: one wanted count per venue")
+    scale = max(1, sum(tables))
+    inf = float("inf")
+    # best[s]: the least cost of seating s players in the venues so far; choice[v][s]: venue v's count
+    best: list[float] = [0.0] + [inf] * total
+    choices: list[list[int]] = []
+    for room, want in zip(tables, wanted):
+        options = [n for n in range(0, min(total, (TABLE_SIZE + 1) * room) + 1) if venue_fits(n, room)]
+        nxt = [inf] * (total + 1)
+        pick = [-1] * (total + 1)
+        for s, cost in enumerate(best):
+            if cost == inf:
+                continue
+            for n in options:
+                if s + n > total:
+                    break
+                c = cost + abs(n * scale - want)
+                if c < nxt[s + n]:
+                    nxt[s + n] = c
+                    pick[s + n] = n
+        best = nxt
+        choices.append(pick)
+    if best[total] == inf:
+        raise VenuesFull(total, sum(tables))
+    counts = [0] * len(tables)
+    s = total
+    for v in range(len(tables) - 1, -1, -1):
+        counts[v] = choices[v][s]
+        s -= counts[v]
+    return counts
+
+
+def _deal_order(ids: Sequence[int], clubs: Mapping[int, str | None], rng: random.Random) -> list[int]:
+    """The players to place, members of one club one after the other (the biggest club first), so
+    dealing them over the venues in turn puts a club's members in different venues."""
+    groups: dict[object, list[int]] = {}
+    for pid in ids:
+        club = clubs.get(pid)
+        groups.setdefault(club if club else ("alone", pid), []).append(pid)
+    keyed = []
+    for key, members in groups.items():
+        rng.shuffle(members)
+        keyed.append((len(members), rng.random(), members))
+    keyed.sort(key=lambda item: (-item[0], item[1]))
+    return [pid for _, _, members in keyed for pid in members]
+
+
+def _slots(needs: Sequence[int]) -> list[int]:
+    """Venue indexes in turn, each as often as it needs players, spread evenly (smooth weighted
+    round robin): ``[2, 1, 1] -> [0, 1, 2, 0]``."""
+    total = sum(needs)
+    current = [0] * len(needs)
+    order = []
+    for _ in range(total):
+        for v, need in enumerate(needs):
+            current[v] += need
+        v = max(range(len(needs)), key=lambda i: (current[i], -i))
+        current[v] -= total
+        order.append(v)
+    return order
+
+
+def draw_venues(
+    players: Sequence[int],
+    venues: Sequence[VenueSpec],
+    *,
+    seed: int,
+    venue_of: Mapping[int, int] | None = None,
+    mix: bool = False,
+    met: Iterable[Iterable[int]] = (),
+    clubs: Mapping[int, str | None] | None = None,
+    keep_clubs_apart: bool = False,
+    effort: int = DEFAULT_EFFORT,
+) -> tuple[VenueDraw, ...]:
+    """Split the players over the venues and draw each venue's tables.
+
+    ``venue_of`` maps a player to the venue (a ``VenueSpec.key``) he sat in last round or checked
+    in at; he stays there unless ``mix`` (the organiser mixes the venues: everyone is placed anew,
+    each venue seating its share of the room). Players without a venue, and the fewest players a
+    venue must give up to fit its room, go where seats are free; members of one club are dealt to
+    different venues as far as they can be. The result lists every venue in the given order (a
+    venue left empty has no tables); it depends only on the inputs and ``seed``.
+    """
+    ids = sorted(players)
+    for before, after in zip(ids, ids[1:]):
+        if before == after:
+            raise ValueError(f"players: player {before} is listed twice")
+    if not venues:
+        raise ValueError("venues: at least one venue")
+    keys = [v.key for v in venues]
+    if len(set(keys)) != len(keys):
+        raise ValueError("venues: a venue is listed twice")
+    position = {key: i for i, key in enumerate(keys)}
+    rng = random.Random(seed)
+    club_map = clubs or {}
+    where = {} if mix else dict(venue_of or {})
+    members: list[list[int]] = [[] for _ in venues]
+    loose: list[int] = []
+    for pid in ids:
+        at = position.get(where[pid]) if pid in where else None
+        (loose if at is None else members[at]).append(pid)
+    scale = sum(v.tables for v in venues)
+    if mix or not any(members):
+        wanted = [len(ids) * v.tables for v in venues]
+    else:
+        wanted = [len(m) * scale for m in members]
+    counts = venue_counts(len(ids), [v.tables for v in venues], wanted)
+    for v, count in enumerate(counts):
+        if len(members[v]) > count:
+            leaving = set(rng.sample(members[v], len(members[v]) - count))
+            loose.extend(pid for pid in members[v] if pid in leaving)
+            members[v] = [pid for pid in members[v] if pid not in leaving]
+    needs = [count - len(m) for count, m in zip(counts, members)]
+    for pid, v in zip(_deal_order(sorted(loose), club_map, rng), _slots(needs)):
+        members[v].append(pid)
+    met_list = [tuple(pair) for pair in met]
+    draws = []
+    for venue, seated in zip(venues, members):
+        venue_seed = rng.randrange(1, 2**31)
+        if not seated:
+            draws.append(VenueDraw(venue.key, DrawResult((), 0, 0)))
+            continue
+        result = draw_tables(seated, seed=venue_seed, met=met_list, clubs=club_map,
+                             keep_clubs_apart=keep_clubs_apart, effort=effort)
+        draws.append(VenueDraw(venue.key, result))
+    return tuple(draws)

@@ -11,6 +11,7 @@ urlpatterns = [
     # Each area of the product has its own URL module (they live beside their views).
     path("", include("tournaments.views.urls_series")),  # before o/<slug>/: "o/serien/" is not a tournament
     path("", include("tournaments.views.urls_desk")),
+    path("", include("tournaments.views.urls_venues")),
     path("", include("tournaments.views.urls_entry")),
     path("", include("tournaments.views.urls_console")),
     path("", include("tournaments.views.urls_print")),

@@ -28,6 +28,9 @@ from tournaments.models import (
     SignUp,
     SignUpOptions,
     Tournament,
+    Venue,
+    Wildcard,
+    Invitation,
 )
 from tournaments.services.clubs import confirm_token
 from tournaments.services.errors import NotFound
@@ -287,6 +290,9 @@ CLUB_OF = {
     "tournaments.SignUpOptions": "tournament__club",
     "tournaments.SignUp": "tournament__club",
     "scoring.StandingsSnapshot": "tournament__club",
+    "tournaments.Venue": "tournament__club",
+    "tournaments.Wildcard": "series__club",
+    "tournaments.Invitation": "series__club",
 }
 PROJECT_APPS = ("tournaments", "scoring")
 # What of club B may never appear in an answer to club A's people (its players' names, contacts, a sign-up's
@@ -350,11 +356,15 @@ def _club_b(organiser):
     first, second = rnd.seats.order_by("pk")[:2]
     SeatSwap.objects.create(round=rnd, first=first.registration, second=second.registration, description="B swap")
     PrintPack.objects.create(round=rnd, fingerprint="b")
+    Venue.objects.create(tournament=running, name="Fremdlings Wirtshaus", first_table=1, last_table=9,
+                         contact="0170 5559")
     for tournament in (done, running):
         standings_recompute(tournament_id=tournament.pk)
     series = series_create(club=club, name="Meisterschaft B", slug="anderswo-meisterschaft", public=False,
                            by=organiser)
     series_tournament_add(series=series, tournament=done, by=organiser)
+    Wildcard.objects.create(series=series, player=players[0], reason="B")
+    Invitation.objects.create(series=series, player=players[1], how="evening")
     SignUpOptions.objects.create(tournament=running, open=True, capacity=8)
     signup = SignUp.objects.create(tournament=running, first_name="Wendel", last_name="Fremdling-Wartend",
                                    email="wartend@anderswo.example", consent_text="ok", consent_at=timezone.now(),
@@ -392,6 +402,7 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
     b_organiser = get_user_model().objects.create_user("orga-b")
     b_club, b_done, b_running, b_table, b_series, b_signup, b_spare = _club_b(b_organiser)
     a_table = a_tournament.rounds.get(number=1).tables.get(number=1)
+    a_venue = Venue.objects.create(tournament=a_tournament, name="Gasthof A", first_table=1, last_table=99)
     a_player = a_tournament.registrations.get(start_number=1)
 
     before = dump(b_club)
@@ -402,11 +413,11 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
     b_values = {
         "slug": b_running.slug, "club_id": b_club.pk, "player_id": b_reg.player_id, "series": b_series.slug,
         "table_id": b_table.pk, "pk": b_signup.pk, "number": 1, "start_number": 1, "game": 1, "table": 1,
-        "round": 1,
+        "round": 1, "venue_id": b_running.venues.get().pk,
     }
     # The keys are credentials: whoever holds club B's key holds B's table. Club A's people hold A's keys.
     a_keys = {"key": a_table.entry_key, "entry_key": a_table.entry_key, "player_key": a_player.key}
-    b_ids = ("slug", "club_id", "player_id", "series", "table_id", "pk")
+    b_ids = ("slug", "club_id", "player_id", "series", "table_id", "pk", "venue_id")
 
     regex_params = {"tournaments:standings_download": ("slug", "fmt"), "tournaments:series_download": ("series", "fmt")}
 
@@ -472,7 +483,8 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
     # B's ids in the body of club A's own forms and API calls.
     level = "body"
     a_slug = a_tournament.slug
-    series_a = Series.objects.get(club=a_club)
+    series_a = Series.objects.get(club=a_club, slug="jahreswertung-2026")  # the demo's season
+    quali_a = Series.objects.get(club=a_club, kind=Series.Kind.QUALIFIER)  # the demo's qualification (issue 38)
     archive = SimpleUploadedFile("archiv.json", json.dumps(archive_build(b_done)).encode())
     body_cases = [
         ("tournaments:desk_register", {"slug": a_slug}, {"player": b_spare.pk, "paid": "on"}),
@@ -480,7 +492,18 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
         ("tournaments:desk_quick_add", {"slug": a_slug},
          {"first_name": "Wastl", "last_name": "Gast", "club_name": b_club.name}),
         ("tournaments:checkin_code", {"slug": a_slug}, {"code": b_reg.key}),
+        # a start number of club B's tournament checked in at club A's venue: A's own number 1, never B's row
+        ("tournaments:venue_checkin", {"slug": a_slug, "venue_id": a_venue.pk}, {"start_number": 1}),
+        ("tournaments:venue_totals", {"slug": a_slug, "venue_id": a_venue.pk, "table_id": b_table.pk},
+         {"seat_1": 1, "seat_2": -1, "seat_3": 0, "seat_4": 0}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_done.pk}),
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
+         {"action": "settings", "per_evening": 2, "mode": "top", "lottery_places": 0, "lottery_min_evenings": 1,
+          "final": b_running.pk}),
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
+         {"action": "wildcard", "player": b_spare.pk, "reason": "fremd"}),
+        ("tournaments:qualification_manage", {"series": quali_a.slug},
+         {"action": "decline", "invitation": Invitation.objects.get(series__club=b_club).pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_running.pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "remove", "tournament": b_done.pk}),
         ("tournaments:series_manage_list", {}, {"club": b_club.pk, "name": "Fremd", "slug": "fremd",

@@ -175,3 +175,31 @@ def test_check_deploy_warns_while_a_login_has_the_demo_password():
         user.set_password("ein-neues-langes-passwort")
         user.save()
     assert warned() == []
+
+
+def test_the_demo_shows_an_evening_in_three_venues_and_a_qualification_with_its_final(db):
+    """Issue 38: a 3-venue evening drawn over its inns, and a 4-evening qualification (two hosted by another
+    club) whose final is filled from the list."""
+    from tournaments.models import Series, Venue
+    from tournaments.selectors.qualification import qualification_list
+    from tournaments.services.demo import DEMO_FINAL_SLUG, DEMO_QUALIFIER_SLUG, DEMO_VENUES_SLUG, demo_create
+
+    demo_create()
+    evening = Tournament.objects.get(slug=DEMO_VENUES_SLUG)
+    venues = list(Venue.objects.filter(tournament=evening).order_by("first_table"))
+    assert [v.name for v in venues] == ["Gasthaus zur Post", "Gasthof Kreuz", "Bräustüberl"]
+    rnd = evening.rounds.get(number=1)
+    for table in rnd.tables.all():
+        venue = next(v for v in venues if v.first_table <= table.number <= v.last_table)
+        assert set(table.seats.values_list("registration__venue_id", flat=True)) == {venue.pk}
+    assert venues[0].helpers.filter(username="wirt-post").exists()
+    series = Series.objects.get(slug=DEMO_QUALIFIER_SLUG)
+    assert series.kind == Series.Kind.QUALIFIER
+    hosts = {t.club.name for t in series.tournaments.exclude(slug=DEMO_FINAL_SLUG)}
+    assert len(hosts) == 2
+    data = qualification_list(series)
+    final = Tournament.objects.get(slug=DEMO_FINAL_SLUG)
+    assert set(final.registrations.values_list("player_id", flat=True)) == {r.player.pk for r in data.rows}
+    assert {r.how for r in data.rows} == {"wildcard", "evening", "lottery"}
+    demo_create()  # again: nothing new
+    assert Venue.objects.filter(tournament=evening).count() == 3

@@ -17,10 +17,11 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
     around without handing over the tournament (an import makes new keys)."""
     registrations = list(
         Registration.objects.filter(tournament=tournament)
-        .select_related("player__club", "substitute_for")
+        .select_related("player__club", "substitute_for", "venue")
         .order_by("start_number")
     )
     start_numbers = {reg.pk: reg.start_number for reg in registrations}
+    venues = list(tournament.venues.order_by("first_table"))
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -45,6 +46,9 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
         **_ledger_and_standings(tournament),
         "audit": _audit(tournament),
         **_prizes(tournament),
+        # issue 38 (optional, additive): an evening in several inns; an evening in one place has no key
+        **({"venues": [{"name": v.name, "address": v.address, "contact": v.contact, "first_table": v.first_table,
+                        "last_table": v.last_table} for v in venues]} if venues else {}),
     }
 
 
@@ -117,6 +121,8 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
     for fact in ("birth_year", "gender", "local"):  # given for a category prize, with consent
         if getattr(reg, fact) not in (None, ""):
             entry[fact] = getattr(reg, fact)
+    if reg.venue_id:
+        entry["venue"] = reg.venue.name  # issue 38 (optional): the venue he played in
     if with_keys:
         entry["key"] = reg.key
     return entry

@@ -20,7 +20,8 @@ from django.utils import timezone
 from scoring.rules import RuleError, Ruleset, ruleset_to_dict
 from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
-from ..models import AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models import (AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament,
+                      Venue)
 from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
 from ..services.errors import ServiceError
@@ -75,6 +76,7 @@ class _Archive:
     standings: list[dict[str, Any]]
     audit: list[dict[str, Any]]
     prizes: dict[str, Any] = field(default_factory=dict)  # issue 37's optional keys
+    venues: list[dict[str, Any]] = field(default_factory=list)
 
 
 def archive_parse(content: bytes) -> Any:
@@ -130,7 +132,26 @@ def _validate(doc: Any) -> _Archive:
     audit = [{"at": e["at"], "action": e["action"], "by_name": e["by"] or "", "subject": e["subject"],
               "before": e["before"], "after": e["after"], "reason": e["reason"]} for e in data["audit"]]
     prizes = {key: data[key] for key in ("prizes", "prize_plan", "prize_categories")}
-    return _Archive(tournament, rules, players, rounds, list(data["standings"]), audit, prizes)
+    venues = [dict(v) for v in data["venues"]]
+    _check_venues(venues, players)
+    return _Archive(tournament, rules, players, rounds, list(data["standings"]), audit, prizes, venues)
+
+
+def _check_venues(venues: list[dict], players: list[dict]) -> None:
+    """Venues: distinct names, tables in order and not shared; a player's venue is one of them."""
+    names: set[str] = set()
+    for i, v in enumerate(venues):
+        if v["name"] in names:
+            raise ArchiveError(f"venues[{i}].name", f"venue {v['name']!r} appears twice")
+        names.add(v["name"])
+        if v["last_table"] < v["first_table"]:
+            raise ArchiveError(f"venues[{i}].last_table", "must not be below first_table")
+        for j, other in enumerate(venues[:i]):
+            if v["first_table"] <= other["last_table"] and other["first_table"] <= v["last_table"]:
+                raise ArchiveError(f"venues[{i}].first_table", f"its tables overlap those of venues[{j}]")
+    for i, p in enumerate(players):
+        if p.get("venue") is not None and p["venue"] not in names:
+            raise ArchiveError(f"players[{i}].venue", f"no venue is called {p['venue']!r}")
 
 
 def _ledger_place(entry: dict, path: str, rounds: list[_Round]) -> None:
@@ -282,7 +303,10 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
             birth_year=p["birth_year"], gender=p["gender"], local=p["local"],
             club_name="" if home else said, **({"key": p["key"]} if keep_key else {}),
         )
+    venues = {v["name"]: Venue.objects.create(tournament=tournament, **v) for v in archive.venues}
     for p in players:
+        if p.get("venue") is not None:
+            Registration.objects.filter(pk=registrations[p["start_number"]].pk).update(venue=venues[p["venue"]])
         if p["substitute_for"] is not None:
             reg = registrations[p["start_number"]]
             reg.substitute_for = registrations[p["substitute_for"]]

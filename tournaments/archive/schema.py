@@ -302,6 +302,7 @@ class PlayerSchema(Schema):
     birth_year = WholeNumber(1900, 2100, allow_null=True, default=None)  # asked for a category prize only
     gender = OneOf(("", "f", "m", "d"), "must be f, m, d or empty", default="")
     local = Flag(allow_null=True, default=None)
+    venue = Text(max_length=200, allow_null=True, default=None)  # issue 38: the venue he played in (its name)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -386,6 +387,16 @@ class AuditSchema(Schema):
     reason = Text(blank=True, max_length=300, default="")
 
 
+class VenueSchema(Schema):
+    """A venue of an evening in several inns (issue 38): its tables are numbered first_table … last_table."""
+
+    name = Text(max_length=200)
+    address = Text(blank=True, max_length=300, default="")
+    contact = Text(blank=True, max_length=200, default="")
+    first_table = WholeNumber(1, SMALL_MAX)
+    last_table = WholeNumber(1, SMALL_MAX)
+
+
 class ArchiveSchema(Schema):
     format = Exactly(FORMAT)
     version = Version()
@@ -401,6 +412,7 @@ class ArchiveSchema(Schema):
     prizes = Items(child=Anything(), default=list)
     prize_plan = Anything(allow_null=True, default=None)
     prize_categories = Items(child=Anything(), default=list)
+    venues = Items(child=VenueSchema(), default=list)  # issue 38; an evening in one place has none
 
 
 def first_error(detail: Any, path: str = "") -> tuple[str, str]:

@@ -4,15 +4,17 @@ from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
 from .printing import PrintPack
 from .prizes import PrizeCategory, PrizePlan
-from .series import Series, SeriesTournament
+from .series import Invitation, Series, SeriesTournament, Wildcard
 from .signup import SignUp, SignUpOptions
 from .tournament import Prize, Registration, Tournament
+from .venue import Venue
 
 __all__ = [
     "AuditEntry",
     "Club",
     "ClubMembership",
     "Hand",
+    "Invitation",
     "HandRevision",
     "Player",
     "Prize",
@@ -30,4 +32,6 @@ __all__ = [
     "Table",
     "TableConfirmation",
     "Tournament",
+    "Venue",
+    "Wildcard",
 ]

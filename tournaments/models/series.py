@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import rule_error_text
 from scoring.rules.errors import RuleError
+from scoring.rules.qualification import QualificationRules
 from scoring.rules.series import DEFAULT_TIEBREAKS, SeriesRules, validate_series_rules
 
 from .club import Club
@@ -26,6 +27,11 @@ class Series(models.Model):
     class Kind(models.TextChoices):
         SEASON = "season", _("season")
         CUP = "cup", _("cup")
+        QUALIFIER = "qualifier", _("qualification")
+
+    class QualifyMode(models.TextChoices):
+        TOP = "top", _("the first of each evening")
+        TOP_NOT_QUALIFIED = "top_not_qualified", _("the first not qualified yet (the next one moves up)")
 
     class Scoring(models.TextChoices):
         SUM = "sum", _("sum of tournament points")
@@ -53,6 +59,18 @@ class Series(models.Model):
     lot_seed = models.BigIntegerField(_("seed of the lot"), default=new_series_seed)
     tournaments = models.ManyToManyField(
         Tournament, through="SeriesTournament", related_name="series", verbose_name=_("tournaments"))
+    # A qualifier series ("Qualifikation"): who of each evening goes to the final (scoring/rules/qualification.py).
+    qualify_per_evening = models.PositiveSmallIntegerField(_("qualify per evening"), default=2)
+    qualify_mode = models.CharField(_("who qualifies"), max_length=20, choices=QualifyMode.choices,
+                                    default=QualifyMode.TOP_NOT_QUALIFIED)
+    lottery_places = models.PositiveSmallIntegerField(
+        _("final places drawn by lot"), default=0,
+        help_text=_("Drawn among the players with at least the evenings below who did not qualify otherwise."))
+    lottery_min_evenings = models.PositiveSmallIntegerField(_("evenings for the lottery"), default=1)
+    final = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="qualifier_of", verbose_name=_("final"))
+    invitation_deadline = models.DateField(_("answer by"), null=True, blank=True,
+                                           help_text=_("The invited say by this day whether they play the final."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -76,8 +94,17 @@ class Series(models.Model):
             tiebreaks=tuple(self.tiebreaks or ()),
         )
 
+    @property
+    def qualification_rules(self) -> QualificationRules:
+        return QualificationRules(per_evening=self.qualify_per_evening, mode=self.qualify_mode,
+                                  lottery_places=self.lottery_places, lottery_min_evenings=self.lottery_min_evenings)
+
     def clean(self) -> None:
         super().clean()
+        if self.final_id and self.club_id and self.final.club_id != self.club_id:
+            raise ValidationError({"final": _("The final is a tournament of the series' own club.")})
+        if self.lottery_min_evenings < 1:
+            raise ValidationError({"lottery_min_evenings": _("At least one evening.")})
         points = self.placement_points
         if points is not None and (not isinstance(points, list)
                                    or not all(type(p) is int for p in points)):
@@ -109,3 +136,47 @@ class SeriesTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series} – {self.tournament}"
+
+
+class Wildcard(models.Model):
+    """A final place the owning club gives without an evening (the defending champion, the host's pick)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="wildcards", verbose_name=_("series"))
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("player"))
+    reason = models.CharField(_("reason"), max_length=200)
+
+    class Meta:
+        verbose_name = _("wildcard")
+        verbose_name_plural = _("wildcards")
+        ordering = ["series", "pk"]
+        constraints = [models.UniqueConstraint(fields=["series", "player"], name="one_wildcard_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.reason})"
+
+
+class Invitation(models.Model):
+    """A qualified player's invitation to the final: his registration there, and whether he declined."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited", _("invited")
+        DECLINED = "declined", _("declined")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("series"))
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("player"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.INVITED)
+    registration = models.OneToOneField("tournaments.Registration", on_delete=models.SET_NULL, null=True,
+                                        blank=True, related_name="invitation", verbose_name=_("registration"))
+    how = models.CharField(_("qualified by"), max_length=20, blank=True)  # evening | wildcard | lottery
+    created_at = models.DateTimeField(_("invited"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["series", "pk"]
+        constraints = [models.UniqueConstraint(fields=["series", "player"], name="one_invitation_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_status_display()}"

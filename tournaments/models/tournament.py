@@ -151,6 +151,9 @@ class Registration(models.Model):
     gender = models.CharField(_("gender"), max_length=1, blank=True,
                               choices=[("f", _("female")), ("m", _("male")), ("d", _("diverse"))])
     local = models.BooleanField(_("local player"), null=True, blank=True, help_text=_("Empty: not asked."))
+    # The venue he plays in (an evening in several inns): where he checked in, then where the draw seated him.
+    venue = models.ForeignKey("tournaments.Venue", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="registrations", verbose_name=_("venue"))
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)

@@ -14,6 +14,13 @@ from scoring.rules import Ruleset
 from ..models import AuditEntry, Club, ClubMembership, PrizePlan, Round, Tournament
 
 ACTIONS = {
+    "venue.create": gettext_lazy("Venue added"),
+    "series.qualification": gettext_lazy("Qualification set"),
+    "series.wildcard": gettext_lazy("Wildcard"),
+    "series.invite": gettext_lazy("Invited to the final"),
+    "series.decline": gettext_lazy("Declined the final"),
+    "venue.helper": gettext_lazy("Venue desk helper"),
+    "venue.checkin": gettext_lazy("Checked in at a venue"),
     "registration.create": gettext_lazy("Registered"),
     "registration.paid": gettext_lazy("Paid"),
     "registration.checked_in": gettext_lazy("Checked in"),
@@ -222,6 +229,19 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "standings.publish": lambda e: (_("Standings shown to the public") if e.after
                                     else _("Standings hidden from the public")),
     "role.change": _role,
+    "venue.create": lambda e: _("Venue %(name)s added: tables %(tables)s") % {
+        "name": e.subject, "tables": _after(e, "tables", "?")},
+    "venue.helper": lambda e: (_("%(who)s runs the desk at %(venue)s") % {"who": e.subject, "venue": e.after}
+                               if e.after else
+                               _("%(who)s no longer runs the desk at %(venue)s") % {"who": e.subject, "venue": e.before}),
+    "series.qualification": lambda e: _("%(name)s: qualification set (%(changes)s)") % {
+        "name": e.subject, "changes": _changed_keys(e)},
+    "series.wildcard": lambda e: _("%(who)s gets a wildcard for the final of %(series)s") % {
+        "who": e.subject, "series": e.after},
+    "series.invite": lambda e: _("Invited to the final of %(series)s: %(names)s") % {
+        "series": e.subject, "names": ", ".join(e.after or [])},
+    "series.decline": lambda e: _("%(who)s declined the final of %(series)s") % {"who": e.subject, "series": e.after},
+    "venue.checkin": lambda e: _("%(who)s checked in at %(venue)s") % {"who": e.subject, "venue": e.after},
     "player.export": lambda e: _("%(who)s: personal data exported") % {"who": e.subject},
     "player.anonymise": lambda e: _("A player was anonymised (now %(who)s)") % {"who": e.subject},
     "table_confirm_for": lambda e: _table(

@@ -259,9 +259,11 @@ def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
 # --- the print pack --------------------------------------------------------------------------
 
 
-def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False) -> PrintPackDocument:
-    """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``)."""
-    tables = _tables(rnd, None)
+def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False,
+                    tables: Iterable[Table] | None = None) -> PrintPackDocument:
+    """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``); only
+    ``tables`` (a venue's) when given."""
+    tables = _tables(rnd, tables)
     seats = _seats_by_table(tables)
     return PrintPackDocument(
         tournament=rnd.tournament.name, round=rnd.number, seat_list=_seat_list(rnd, tables, seats),

@@ -649,12 +649,14 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
 
 
 def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
-                   me: int | None = None, paged: bool = False, poll: StandingsPoll | None = None) -> StandingsView:
+                   me: int | None = None, paged: bool = False, poll: StandingsPoll | None = None,
+                   start_numbers: set[int] | None = None) -> StandingsView:
     """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
 
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
     ``poll``: what the poll's token (``standings_state``) read a moment ago, the snapshot and whether
-    newer games wait; without it both are read.
+    newer games wait; without it both are read. ``start_numbers``: only these players' rows (a venue's list
+    of the joint standings: each keeps his place in the whole field).
     """
     if poll is None:
         snapshot = StandingsSnapshot.objects.filter(tournament=tournament).defer("overall", "data", "parts").first()
@@ -666,6 +668,8 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
         return StandingsView([], round, [], None, False, False)
     rows, rounds = _snapshot_list(snapshot, round, tournament)
     mine = rows.by_number(me) if me is not None else None
+    if start_numbers is not None:
+        rows = [r for r in rows if r["start_number"] in start_numbers]
     query = query.strip().casefold()
     if query:
         rows = [r for r in rows if query in r["name"].casefold() or query == str(r["start_number"])]

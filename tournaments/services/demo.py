@@ -19,7 +19,9 @@ from .schedule import standings_deferred
 from .series import series_create, series_tournament_add
 from .signups import signup_create, signup_options_update
 from .simulation import tournament_play
+from .qualification import final_fill, qualification_settings, wildcard_give
 from .tournament import tournament_create
+from .venues import venue_create, venue_helper_add
 
 DEMO_CLUB = "Schafkopffreunde Musterdorf"
 DEMO_SLUG = "herbstrennen"
@@ -34,6 +36,23 @@ DEMO_SEASON = [
     ("Frühjahrsrennen", "fruehjahrsrennen-2026", datetime.date(2026, 3, 14), [*range(0, 7), 22]),
     ("Sommerrennen", "sommerrennen-2026", datetime.date(2026, 6, 13), list(range(4, 12))),
     ("Kirtarennen", "kirtarennen-2026", datetime.date(2026, 9, 12), [0, 1, 2, 4, 5, *range(8, 11)]),
+]
+DEMO_VENUES_SLUG = "drei-wirtshaeuser"
+DEMO_VENUE_HELPER = "wirt-post"
+# (name, address, contact, first table, last table): 22 players over three inns
+DEMO_VENUES = [
+    ("Gasthaus zur Post", "Hauptstraße 1, Musterdorf", "Wirtin Rosi, 08123 4567", 1, 2),
+    ("Gasthof Kreuz", "Kirchplatz 3, Musterdorf", "Wirt Schorsch, 08123 7654", 3, 4),
+    ("Bräustüberl", "Brauereiweg 7, Musterdorf", "Kellnerin Vroni, 08123 1111", 5, 6),
+]
+DEMO_QUALIFIER_SLUG = "wirtshaus-qualifikation-2026"
+DEMO_FINAL_SLUG = "finale-wirtshaus-qualifikation"
+# (name, slug, date, hosted by the next village's club, the players by their index in DEMO_PLAYERS)
+DEMO_QUALIFIER_EVENINGS = [
+    ("Vorrunde Post", "vorrunde-post-2026", datetime.date(2026, 10, 3), False, list(range(0, 8))),
+    ("Vorrunde Nachbarort", "vorrunde-nachbarort-2026", datetime.date(2026, 10, 10), True, list(range(4, 12))),
+    ("Vorrunde Kreuz", "vorrunde-kreuz-2026", datetime.date(2026, 10, 17), False, [*range(8, 14), 1, 2]),
+    ("Vorrunde Au", "vorrunde-au-2026", datetime.date(2026, 10, 24), True, [*range(12, 18), 3, 9]),
 ]
 DEMO_PLAYERS = [
     ("Anna", "Huber"), ("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
@@ -77,6 +96,10 @@ def demo_create() -> tuple[Tournament, str, str]:
         _demo_prizes(tournament)
     if not Series.objects.filter(slug=DEMO_SERIES_SLUG).exists():
         _demo_season(club, players, user)
+    if not Tournament.objects.filter(slug=DEMO_VENUES_SLUG).exists():
+        _demo_venues(club, players, user)
+    if not Series.objects.filter(slug=DEMO_QUALIFIER_SLUG).exists():
+        _demo_qualification(club, players, user)
     _demo_calendar(club)
     return tournament, DEMO_USERNAME, DEMO_PASSWORD
 
@@ -114,6 +137,51 @@ def _demo_calendar(club: Club) -> None:
             Club.objects.filter(pk=host.pk).update(iban=DEMO_IBAN, account_holder="SK Nachbarort e. V.")
             signup_create(tournament=tournament, first_name="Hias", last_name="Gschwendtner", club_name=host.name,
                           consent=True, url_base="http://localhost:8000/")
+
+
+def _demo_venues(club: Club, players: list[Player], user) -> Tournament:
+    """An evening in three inns (issue 38): each with its tables, address and contact, round 1 drawn over them
+    and published; the desk of the first has its own helper (login ``DEMO_VENUE_HELPER``, the demo password)."""
+    tournament = tournament_create(club=club, name="Herz ist Trumpf – drei Wirtshäuser", slug=DEMO_VENUES_SLUG,
+                                   date=datetime.date(2026, 12, 5), venue="Musterdorf",
+                                   rules={"rounds": 2, "games_per_round": 8, "keep_clubs_apart": True})
+    venues = [venue_create(tournament=tournament, name=name, address=address, contact=contact, first_table=first,
+                           last_table=last, by=user) for name, address, contact, first, last in DEMO_VENUES]
+    for player in players:
+        registration_create(tournament=tournament, player=player, paid=True, checked_in=True)
+    helper = get_user_model().objects.filter(username=DEMO_VENUE_HELPER).first()
+    if helper is None:
+        helper = get_user_model().objects.create_user(DEMO_VENUE_HELPER, password=DEMO_PASSWORD)
+    venue_helper_add(venue=venues[0], username=DEMO_VENUE_HELPER, by=user)
+    (rnd,) = round_draw(tournament=tournament, seed=DEMO_SEED + 38)
+    round_publish(round=rnd)
+    tournament_standings_publish(tournament=tournament, public=True)
+    return tournament
+
+
+def _demo_qualification(club: Club, players: list[Player], user) -> Series:
+    """A qualification (issue 38): four pub evenings, two of them hosted by the next village's club, two of each
+    evening go on, one final place by lot among those with two evenings; the final is filled from the list."""
+    guests, _ = Club.objects.get_or_create(name=DEMO_GUEST_CLUB, defaults={"town": "Nachbarort"})
+    series = series_create(club=club, name="Wirtshaus-Qualifikation 2026", slug=DEMO_QUALIFIER_SLUG, by=user,
+                           kind=Series.Kind.QUALIFIER, public=True)
+    for number, (name, slug, date, host, field) in enumerate(DEMO_QUALIFIER_EVENINGS, start=1):
+        evening = tournament_create(club=guests if host else club, name=name, slug=slug, date=date,
+                                    rules={"rounds": 1, "games_per_round": 8})
+        for index in field:
+            registration_create(tournament=evening, player=players[index], paid=True, checked_in=True)
+        tournament_play(tournament=evening, seed=DEMO_SEED + 100 + number)
+        tournament_standings_publish(tournament=evening, public=True)
+        series_tournament_add(series=series, tournament=evening, by=user)
+    final = tournament_create(club=club, name="Finale der Wirtshaus-Qualifikation", slug=DEMO_FINAL_SLUG,
+                              date=datetime.date(2026, 12, 12), venue="Gasthaus zur Post, Musterdorf",
+                              rules={"rounds": 2, "games_per_round": 8})
+    series = qualification_settings(series=series, per_evening=2, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
+                                    lottery_places=1, lottery_min_evenings=2, final=final,
+                                    invitation_deadline=datetime.date(2026, 12, 5), by=user)
+    wildcard_give(series=series, player=players[0], reason="Titelverteidigerin", by=user)
+    final_fill(series=series, by=user)
+    return series
 
 
 def _demo_season(club: Club, players: list[Player], user) -> Series:

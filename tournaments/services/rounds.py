@@ -7,7 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import seating
-from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament
+from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament, Venue
+from ..selectors.qualification import final_winners
 from ..selectors.tables import table_progress
 from .prizes import tournament_standings_publish
 from .audit import audit_record, registration_label, round_label
@@ -51,8 +52,8 @@ def _successors(tournament: Tournament) -> dict[int, int]:
     return result
 
 
-def _first_round_tables(tournament: Tournament, field_ids: set[int]) -> list[list[int]] | None:
-    """Round 1's tables, when the same players (or their substitutes) are still there (keep_first_round)."""
+def _first_round_tables(tournament: Tournament, field_ids: set[int]) -> dict[int, list[int]] | None:
+    """Round 1's tables by number, when the same players (or their substitutes) are still there (keep_first_round)."""
     successors = _successors(tournament)
     seats = [
         (number, successors.get(reg, reg))
@@ -65,48 +66,107 @@ def _first_round_tables(tournament: Tournament, field_ids: set[int]) -> list[lis
     tables: dict[int, list[int]] = defaultdict(list)
     for number, reg in seats:
         tables[number].append(reg)
-    return [tables[n] for n in sorted(tables)]
+    return dict(tables)
 
 
-def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration]) -> None:
+def _impossible(err: seating.SeatingImpossible, n: int) -> StateConflict:
+    add, withdraw = err.params["add"], err.params["withdraw"]
+    if withdraw:
+        message = _(
+            "%(n)d players cannot be seated at tables of four and five: add %(add)d or withdraw %(withdraw)d."
+        ) % {"n": n, "add": add, "withdraw": withdraw}
+    else:
+        message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {
+            "n": n, "add": add}
+    return StateConflict("players", message, code="seating_impossible")
+
+
+def _venue_tables(rnd: Round, tournament: Tournament, field: list[Registration], venues: list[Venue],
+                  mix: bool) -> dict[int, list[int]]:
+    """The tables of an evening in several venues, numbered in each venue's range; every player's venue is
+    written to his registration (he stays there next round unless the organiser mixes the venues)."""
+    rules = tournament.ruleset
+    try:
+        draws = seating.draw_venues(
+            [reg.pk for reg in field],
+            [seating.VenueSpec(v.pk, v.tables) for v in venues],
+            seed=rnd.seed,
+            venue_of={reg.pk: reg.venue_id for reg in field if reg.venue_id},
+            mix=mix,
+            met=_met_pairs(tournament, rnd.number),
+            clubs={reg.pk: reg.player.club_id for reg in field},
+            keep_clubs_apart=rules.keep_clubs_apart,
+        )
+    except seating.VenuesFull as err:
+        raise StateConflict("venues", _(
+            "%(n)d players do not fit the venues' %(tables)d tables: add a venue or tables."
+        ) % {"n": len(field), "tables": err.params["room"]}, code="venues_full") from err
+    first = {v.pk: v.first_table for v in venues}
+    tables: dict[int, list[int]] = {}
+    moved: dict[int, list[int]] = defaultdict(list)
+    current = {reg.pk: reg.venue_id for reg in field}
+    for draw in draws:
+        for i, players in enumerate(draw.result.tables):
+            tables[first[draw.venue] + i] = list(players)
+            moved[draw.venue].extend(p for p in players if current[p] != draw.venue)
+    for venue_id, regs in moved.items():
+        Registration.objects.filter(pk__in=regs).update(venue_id=venue_id)
+    return tables
+
+
+def _clubs_and_winners(rnd: Round, tournament: Tournament, field: list[Registration]) -> tuple[dict, bool]:
+    """Each player's club for the draw; in round 1 of a qualifier series' final the evenings' winners count as
+    one club of their own (seated apart, their own clubs not weighed then), and whether that applies."""
+    clubs: dict[int, object] = {reg.pk: reg.player.club_id for reg in field}
+    if rnd.number != 1:
+        return clubs, False
+    winners = final_winners(tournament)
+    if not winners:
+        return clubs, False
+    apart = {reg.pk for reg in field if reg.player_id in winners}
+    if not tournament.ruleset.keep_clubs_apart:
+        clubs = {}
+    clubs.update(dict.fromkeys(apart, "evening-winners"))
+    return clubs, True
+
+
+def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration], *, mix_venues: bool = False) -> None:
     rules = tournament.ruleset
     ids = [reg.pk for reg in field]
+    venues = list(tournament.venues.order_by("first_table"))
     tables = None
     if rules.draw_mode == "keep_first_round" and rnd.number > 1:
         tables = _first_round_tables(tournament, set(ids))
+    if tables is None and venues:
+        tables = _venue_tables(rnd, tournament, field, venues, mix_venues)
     if tables is None:
+        clubs, apart = _clubs_and_winners(rnd, tournament, field)
         try:
             result = seating.draw_tables(
                 ids,
                 seed=rnd.seed,
                 met=_met_pairs(tournament, rnd.number),
-                clubs={reg.pk: reg.player.club_id for reg in field},
-                keep_clubs_apart=rules.keep_clubs_apart,
+                clubs=clubs,
+                keep_clubs_apart=rules.keep_clubs_apart or apart,
             )
         except seating.SeatingImpossible as err:
-            add, withdraw = err.params["add"], err.params["withdraw"]
-            if withdraw:
-                message = _(
-                    "%(n)d players cannot be seated at tables of four and five: add %(add)d or withdraw %(withdraw)d."
-                ) % {"n": len(ids), "add": add, "withdraw": withdraw}
-            else:
-                message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {
-                    "n": len(ids), "add": add}
-            raise StateConflict("players", message, code="seating_impossible") from err
-        tables = [list(t) for t in result.tables]
+            raise _impossible(err, len(ids)) from err
+        tables = {number: list(t) for number, t in enumerate(result.tables, start=1)}
+    numbers = sorted(tables)
     created = Table.objects.bulk_create(
-        Table(round=rnd, number=number, size=len(players)) for number, players in enumerate(tables, start=1)
+        Table(round=rnd, number=number, size=len(tables[number])) for number in numbers
     )
     Seat.objects.bulk_create(
         Seat(table=table, round=rnd, number=seat, registration_id=reg_id)
-        for table, players in zip(created, tables, strict=True)
-        for seat, reg_id in enumerate(players, start=1)
+        for table, number in zip(created, numbers, strict=True)
+        for seat, reg_id in enumerate(tables[number], start=1)
     )
 
 
 @transaction.atomic
-def round_draw(*, tournament: Tournament, seed: int | None = None, by=None) -> list[Round]:
-    """Draw the next round (or, in draw mode all_in_advance, every remaining round)."""
+def round_draw(*, tournament: Tournament, seed: int | None = None, mix_venues: bool = False, by=None) -> list[Round]:
+    """Draw the next round (or, in draw mode all_in_advance, every remaining round). In several venues each
+    player stays in his venue unless ``mix_venues``."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rules = locked.ruleset
     existing = list(locked.rounds.order_by("number"))
@@ -123,8 +183,11 @@ def round_draw(*, tournament: Tournament, seed: int | None = None, by=None) -> l
     for number in range(len(existing) + 1, (rules.rounds if in_advance else len(existing) + 1) + 1):
         round_seed = seeding.randrange(1, 2**31) if seeding else _new_seed()
         rnd = Round.objects.create(tournament=locked, number=number, seed=round_seed)
-        _draw_into(rnd, locked, field)
+        _draw_into(rnd, locked, field, mix_venues=mix_venues)
         drawn.append(rnd)
+        if in_advance:
+            field = _field(locked)  # each player's venue as this draw left it
+        mix_venues = False
     if locked.status == Tournament.Status.PLANNED:
         locked.status = Tournament.Status.RUNNING
         locked.save(update_fields=["status"])

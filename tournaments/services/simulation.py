@@ -8,21 +8,32 @@ from django.utils import timezone
 from scoring.rules import score_hand
 from scoring.rules.table import deal_schedule, games_required
 
-from ..models import Club, Player, Round, Tournament
+from ..models import Club, Player, Round, Tournament, Venue
 from ..simulation import random_hand, random_name
 from .hands import table_confirm, table_sheet_record
 from .registration import registration_create
 from .rounds import round_close, round_draw, round_publish
 from .schedule import standings_deferred
 from .tournament import tournament_create, tournament_finish
+from .venues import venue_create
 
 SIMULATION_CLUB = "Probelauf"
 
 
+def venues_simulate_setup(*, tournament: Tournament, players: int, venues: int) -> list[Venue]:
+    """``venues`` inns for a rehearsal, their tables numbered one after the other, each with room for its share
+    of the field and one table more (the draw fills them by their room)."""
+    per_venue = -(-(players // 4) // venues) + 1
+    return [venue_create(tournament=tournament, name=f"Gasthaus {n}", address=f"Dorfplatz {n}",
+                         first_table=1 + (n - 1) * per_venue, last_table=n * per_venue)
+            for n in range(1, venues + 1)]
+
+
 @transaction.atomic
 def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: int, seed: int,
-                              rules: dict[str, Any] | None = None) -> Tournament:
-    """The rehearsal's tournament and players; ``rules`` (a ruleset document) under rounds and games."""
+                              rules: dict[str, Any] | None = None, venues: int = 0) -> Tournament:
+    """The rehearsal's tournament and players; ``rules`` (a ruleset document) under rounds and games;
+    ``venues``: an evening in that many inns."""
     rng = random.Random(seed)
     club, _ = Club.objects.get_or_create(name=SIMULATION_CLUB, defaults={"town": "Musterdorf"})
     tournament = tournament_create(
@@ -34,6 +45,8 @@ def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: in
     )
     for person in people:
         registration_create(tournament=tournament, player=person, paid=True, checked_in=True)
+    if venues:
+        venues_simulate_setup(tournament=tournament, players=players, venues=venues)
     return tournament
 
 
@@ -64,13 +77,13 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
 
 @transaction.atomic
 def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int,
-                        rules: dict[str, Any] | None = None) -> Tournament:
+                        rules: dict[str, Any] | None = None, venues: int = 0) -> Tournament:
     """A whole rehearsal tournament, or nothing: a field that cannot be seated leaves no half-made tournament.
 
     ``rules``: a ruleset document for the rehearsal (all_pass = kreuz plays Kreuz, redeal throws in).
     """
     tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed,
-                                           rules=rules)
+                                           rules=rules, venues=venues)
     rng = random.Random(seed)
     with standings_deferred():  # one recompute at the end, not one per table
         for _ in range(rounds):

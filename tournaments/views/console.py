@@ -21,6 +21,7 @@ from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerF
 from ..models import Player, Tournament
 from ..selectors.calendar import CLASH_KM, clashes, tournament_postcode
 from ..http import error_status
+from ..selectors.venues import current_round, venue_progress
 from ..selectors.console import (QUIET_MINUTES, field_ready, tournament_finishable, tournament_panels,
                                  unpaid_registrations)
 from ..services.errors import ServiceError
@@ -59,6 +60,7 @@ def control(request: HttpRequest, slug: str, *, error: str = "", status: int = 2
         "unpaid": unpaid_registrations(tournament) if can_draw else [],
         "field_ready": field_ready(tournament) if can_draw else True,
         "can_finish": tournament_finishable(tournament), "finish_error": error,
+        "venue_progress": venue_progress(tournament), "venue_round": current_round(tournament),
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context, status=status)

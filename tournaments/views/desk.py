@@ -93,6 +93,7 @@ def organiser_home(request: HttpRequest) -> HttpResponse:
         "tournaments": access.tournaments_for(request.user, access.ANY_ROLE),
         "clubs": access.clubs_for(request.user),
         "can_create": access.clubs_for(request.user, access.ORGANISER).exists(),
+        "venue_desks": access.venues_for(request.user),
     })
 
 

@@ -11,6 +11,7 @@ from .. import access
 from ..http import error_status
 from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
 from ..selectors.console import unpaid_registrations
+from ..forms_venues import VenueMixForm
 from ..forms import SeatSwapForm
 from ..forms_tables import ReasonForm
 from ..models import Registration, Round, Tournament
@@ -42,6 +43,7 @@ def _render_rounds(
         "swap_form": swap_form,
         "swap_round": swap_round,
         "unpaid": unpaid_registrations(tournament),
+        "has_venues": tournament.venues.exists(),
     }
     return render(request, "desk/rounds.html", context, status=status)
 
@@ -62,8 +64,10 @@ def rounds(request: HttpRequest, slug: str) -> HttpResponse:
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
     """Draw the next round (or every round, when the ruleset draws all rounds in advance)."""
     tournament = _organiser_tournament(request, slug)
+    mix = VenueMixForm(request.POST)
     try:
-        drawn = round_draw(tournament=tournament, by=request.user)
+        drawn = round_draw(tournament=tournament, by=request.user,
+                           mix_venues=mix.is_valid() and mix.cleaned_data["mix"])
     except ServiceError as err:
         number = tournament.rounds.count() + 1
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))

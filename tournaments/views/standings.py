@@ -22,6 +22,7 @@ from ..models import Tournament
 from ..http import form_status
 from ..params import parse_int
 from ..selectors.public import tournament_for_slug
+from ..selectors.venues import venue_start_numbers
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
 from ..services.errors import ServiceError
 from ..services.prizes import (prize_categories_set, prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set,
@@ -50,12 +51,20 @@ def _number_param(request: HttpRequest, name: str) -> int | None:
     return parse_int(request.GET.get(name), max_value=999_999)
 
 
+def _venue(request: HttpRequest, tournament: Tournament):
+    """``?ort=<id>``: one venue's list of the joint standings (a venue of this tournament, else the whole list)."""
+    venue_id = parse_int(request.GET.get("ort"), min_value=1)
+    return None if venue_id is None else tournament.venues.filter(pk=venue_id).first()
+
+
 def _view(request: HttpRequest, tournament: Tournament, **paging):
     # A GET only reads: lagging standings are caught up by the next change, a starting worker, or an
     # organiser's "count again" (refresh, a POST) -- never by a page view.
     state = polled_state(request)  # the poll's read: the snapshot, whether newer games wait
+    venue = _venue(request, tournament)
     return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
-                          poll=state[2] if state else None, **paging)
+                          poll=state[2] if state else None,
+                          start_numbers=venue_start_numbers(venue) if venue else None, **paging)
 
 
 @polled_page(standings_state)
@@ -74,7 +83,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # the poll's token, which changes more often (every game until its merge, every confirmation).
     rows = "|".join(str(part) for part in (
         tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.round, view.page,
-        q.strip().casefold()[:40], get_language(), forget.generation()))
+        q.strip().casefold()[:40], get_language(), forget.generation(), request.GET.get("ort", "")[:8]))
     key = f"standings-html:{polled_state(request)[0]}|{view.current}|{rows}"
     table_html = cache.get(key)
     if table_html is None:
@@ -91,6 +100,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponse(table_html)
     return render(request, "standings/page.html", {
         "tournament": tournament, "view": view, "q": q, "table_html": table_html,
+        "venues": list(tournament.venues.all()), "venue": _venue(request, tournament),
         "can_publish": access.has_role(request.user, tournament, access.ORGANISER),
         "can_refresh": not view.current and access.has_role(request.user, tournament, access.DESK)})
 

@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.services.demo import DEMO_SERIES_SLUG, demo_create
+from tournaments.services.demo import (DEMO_QUALIFIER_SLUG, DEMO_SERIES_SLUG, DEMO_VENUE_HELPER, DEMO_VENUES_SLUG,
+                                      demo_create)
 
 
 class Command(BaseCommand):
@@ -24,3 +25,6 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo ready: {tournament.name} with {count} registrations."))
         self.stdout.write(f"Organiser login: {username} / {password}  (http://127.0.0.1:8000/admin/)")
         self.stdout.write(f"Season (best 2 of 3): http://127.0.0.1:8000/serie/{DEMO_SERIES_SLUG}/")
+        self.stdout.write(f"An evening in three inns: http://127.0.0.1:8000/o/{DEMO_VENUES_SLUG}/orte/ "
+                          f"(the first inn's desk: {DEMO_VENUE_HELPER} / {password})")
+        self.stdout.write(f"A qualification into a final: http://127.0.0.1:8000/serie/{DEMO_QUALIFIER_SLUG}/qualifikation/")
