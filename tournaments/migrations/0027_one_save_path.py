@@ -12,7 +12,7 @@ _counter = importlib.import_module("tournaments.migrations.0018_table_entry_vers
 
 class Migration(migrations.Migration):
 
-    dependencies = [("tournaments", "0024_registration_club_name")]
+    dependencies = [("tournaments", "0025_night_who_played")]
 
     operations = [migrations.RunPython(_counter._on_postgresql(_counter.BACKWARD),
                                        _counter._on_postgresql(_counter.FORWARD))]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0024_registration_club_name'),
+        ('tournaments', '0027_one_save_path'),
     ]
 
     operations = [

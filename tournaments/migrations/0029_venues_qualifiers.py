@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0024_registration_club_name'),
+        ('tournaments', '0028_prize_plan'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
