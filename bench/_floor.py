@@ -6,6 +6,7 @@ both alike, at least seven pairs; it prints the median and range of each, of the
 load average before and after. CPU seconds (``time.process_time``) are the figure where the work
 runs in this process; wall seconds are printed beside them.
 """
+
 from __future__ import annotations
 
 import gc
@@ -26,8 +27,10 @@ def load() -> str:
 def spread(values: list[float], unit: str = "ms", digits: int = 1) -> str:
     if not values:
         return "–"
-    return (f"median {statistics.median(values):,.{digits}f} {unit} "
-            f"(range {min(values):,.{digits}f}–{max(values):,.{digits}f})")
+    return (
+        f"median {statistics.median(values):,.{digits}f} {unit} "
+        f"(range {min(values):,.{digits}f}–{max(values):,.{digits}f})"
+    )
 
 
 @dataclass
@@ -43,9 +46,11 @@ class Pairs:
         a, b = (self.a_cpu, self.b_cpu) if cpu else (self.a_wall, self.b_wall)
         return [x / y for x, y in zip(a, b, strict=True) if y > 0]
 
-    def report(self, a_label: str, b_label: str, *, per: int = 1, unit: str = "ms", scale: float = 1000.0,
-               target: str = "") -> str:
+    def report(
+        self, a_label: str, b_label: str, *, per: int = 1, unit: str = "ms", scale: float = 1000.0, target: str = ""
+    ) -> str:
         """Lines for the bench's output: A and B (CPU and wall, per item), the ratio, the load."""
+
         def per_item(values: list[float]) -> list[float]:
             return [v * scale / per for v in values]
 
@@ -66,7 +71,7 @@ def ab_pairs(a: Callable[[], object], b: Callable[[], object], pairs: int = MIN_
     result = Pairs([], [], [], [], load(), "")
     for pair in range(pairs):
         halves = [(a, result.a_cpu, result.a_wall), (b, result.b_cpu, result.b_wall)]
-        for fn, cpu, wall in (halves if pair % 2 == 0 else halves[::-1]):
+        for fn, cpu, wall in halves if pair % 2 == 0 else halves[::-1]:
             gc.collect()
             started_cpu, started_wall = time.process_time(), time.perf_counter()
             fn()

@@ -12,6 +12,7 @@ The arms are interleaved (A, B, B, A, ...) ``--pairs`` times on one core; the re
 arm's median and range in µs per hand, the median of the pairwise ratios B/A, and the machine's
 load average before and after. No Django, no database.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,10 +24,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.score_hands import random_hand  # noqa: E402
-from scoring.rules import HandRecord, HandScore, ruleset_from_dict, score_hand  # noqa: E402
-from scoring.rules import hand as hand_module  # noqa: E402
-from scoring.rules import scoring as scoring_module  # noqa: E402
+from bench.score_hands import random_hand
+from scoring.rules import HandRecord, HandScore, ruleset_from_dict, score_hand
+from scoring.rules import hand as hand_module
+from scoring.rules import scoring as scoring_module
 
 PATCHES = ((hand_module, "_build_hand", HandRecord), (scoring_module, "_build_score", HandScore))
 
@@ -64,13 +65,19 @@ def main() -> None:
             (b if plain else a).append(arm(plain))
     load_after = os.getloadavg()
     ratios = [y / x for x, y in zip(a, b)]
-    print(f"Python {sys.version.split()[0]}, {args.hands:,} hands, {args.pairs} pairs interleaved, "
-          f"generated constructor {'present: ' + ', '.join(n for _m, n in present) if present else 'ABSENT (A = B)'}")
+    print(
+        f"Python {sys.version.split()[0]}, {args.hands:,} hands, {args.pairs} pairs interleaved, "
+        f"generated constructor {'present: ' + ', '.join(n for _m, n in present) if present else 'ABSENT (A = B)'}"
+    )
     for label, values in (("A generated constructor", a), ("B dataclass __init__", b)):
-        print(f"{label:<26} median {statistics.median(values):6.2f} µs/hand  range {min(values):6.2f}–{max(values):6.2f}")
+        print(
+            f"{label:<26} median {statistics.median(values):6.2f} µs/hand  range {min(values):6.2f}–{max(values):6.2f}"
+        )
     print(f"B/A median {statistics.median(ratios):.3f}  range {min(ratios):.3f}–{max(ratios):.3f}")
-    print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
-          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} ({os.cpu_count()} cores)")
+    print(
+        f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+        f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} ({os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ must stay cheap. Each run starts from the same freshly migrated SQLite file (cop
 is not timed); A is the demo without the season (the floor, as it was before), B the whole demo.
 Prints the median and range of each and the machine's load (the machine may be shared).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,11 +68,15 @@ def main(argv: list[str] | None = None) -> int:
             fresh(template)
             times["B with season" if with_season else "A without season"].append(run(with_season))
     after = os.getloadavg()
-    print(f"demo_create on SQLite, {args.pairs} interleaved pairs; load average before {before[0]:.2f}, "
-          f"after {after[0]:.2f} (1 min) on {os.cpu_count()} cores, machine shared")
+    print(
+        f"demo_create on SQLite, {args.pairs} interleaved pairs; load average before {before[0]:.2f}, "
+        f"after {after[0]:.2f} (1 min) on {os.cpu_count()} cores, machine shared"
+    )
     for name, values in times.items():
-        print(f"{name:>18}: median {statistics.median(values) * 1000:7.0f} ms, "
-              f"range {min(values) * 1000:.0f}-{max(values) * 1000:.0f} ms")
+        print(
+            f"{name:>18}: median {statistics.median(values) * 1000:7.0f} ms, "
+            f"range {min(values) * 1000:.0f}-{max(values) * 1000:.0f} ms"
+        )
     extra = [b - a for a, b in zip(times["A without season"], times["B with season"], strict=True)]
     print(f"{'season costs':>18}: median {statistics.median(extra) * 1000:7.0f} ms per demo_create")
     shutil.rmtree(WORK, ignore_errors=True)

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._floor import MIN_PAIRS, ab_pairs, load  # noqa: E402
-from tournaments.seating import DEFAULT_EFFORT, draw_tables, pairs_of  # noqa: E402
+from bench._floor import MIN_PAIRS, ab_pairs, load
+from tournaments.seating import DEFAULT_EFFORT, draw_tables, pairs_of
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,15 +80,21 @@ def main(argv: list[str] | None = None) -> int:
     last = args.rounds
 
     def draw() -> None:
-        draw_tables(players, seed=args.seed * 1000 + last, met=met_before_last, clubs=clubs,
-                    keep_clubs_apart=args.keep_clubs_apart, effort=args.effort)
+        draw_tables(
+            players,
+            seed=args.seed * 1000 + last,
+            met=met_before_last,
+            clubs=clubs,
+            keep_clubs_apart=args.keep_clubs_apart,
+            effort=args.effort,
+        )
 
     def floor() -> None:  # shuffle and deal into the same tables: no history, no clubs
         order = list(players)
         random.Random(args.seed * 1000 + last).shuffle(order)
         tables, start = [], 0
         for size in sizes:
-            tables.append(order[start:start + size])
+            tables.append(order[start : start + size])
             start += size
 
     pairs = ab_pairs(draw, floor, args.pairs)

@@ -10,6 +10,7 @@ client on a fresh SQLite file in /tmp (no network, no browser), A/B interleaved:
 median time per request of each, its range over the pairs, and the machine's load average
 (os.getloadavg) before and after, since the machine may be shared.
 """
+
 import argparse
 import os
 import random
@@ -78,13 +79,19 @@ def main() -> int:
         for name, run in order:
             results[name].append(run())
     load_after = os.getloadavg()
-    print(f"table of five, {args.games} games; {args.pairs} A/B pairs of {args.requests} requests each (SQLite, in-process)")
+    print(
+        f"table of five, {args.games} games; {args.pairs} A/B pairs of {args.requests} requests each (SQLite, in-process)"
+    )
     for name, times in results.items():
-        print(f"  {name:>4}: median {statistics.median(times):7.2f} ms/request   range {min(times):.2f}–{max(times):.2f}")
+        print(
+            f"  {name:>4}: median {statistics.median(times):7.2f} ms/request   range {min(times):.2f}–{max(times):.2f}"
+        )
     ratio = statistics.median(results["full"]) / statistics.median(results["304"])
     print(f"  a full render costs {ratio:.1f}× a 304")
-    print(f"  load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
-          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} (shared machine)")
+    print(
+        f"  load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+        f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} (shared machine)"
+    )
     db.unlink(missing_ok=True)
     return 0
 

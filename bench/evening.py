@@ -37,6 +37,7 @@ Then, in this order:
 
 Every figure comes with the load average (the machine may be shared: say so next to any figure).
 """
+
 import argparse
 import os
 import random
@@ -52,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.hand_entry import cpu_seconds, percentile, recreate_database, drop_database, start, stop  # noqa: E402
+from bench.hand_entry import cpu_seconds, drop_database, percentile, recreate_database, start, stop  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -69,20 +70,29 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pairs", type=int, default=7, help="A/B pairs (at least 7)")
     parser.add_argument("--batch", type=int, default=30, help="requests per half of a pair")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
-    parser.add_argument("--tablet-workers", type=int, default=2,
-                        help="sync workers of a second gunicorn that serves only the tablets' saves, as the "
-                             "deployment in README.md routes /api/tisch/ to a pool of its own; 0: the tablets "
-                             "share the phones' pool")
-    parser.add_argument("--database-url", default=os.environ.get(
-        "EVENING_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_evening"))
+    parser.add_argument(
+        "--tablet-workers",
+        type=int,
+        default=2,
+        help="sync workers of a second gunicorn that serves only the tablets' saves, as the "
+        "deployment in README.md routes /api/tisch/ to a pool of its own; 0: the tablets "
+        "share the phones' pool",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("EVENING_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_evening"),
+    )
     parser.add_argument("--redis-url", default=os.environ.get("EVENING_REDIS_URL", "redis://127.0.0.1:6379/4"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("EVENING_PORT", "0")) or None)
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--evening-only", action="store_true", help="skip 1.–4.: only the evening (5.)")
-    parser.add_argument("--api", action="store_true",
-                        help="the tablets save through the table API (one device a table, no page polls) instead of "
-                             "the table page's own requests (two devices a table: previews, the save, the page's polls)")
+    parser.add_argument(
+        "--api",
+        action="store_true",
+        help="the tablets save through the table API (one device a table, no page polls) instead of "
+        "the table page's own requests (two devices a table: previews, the save, the page's polls)",
+    )
     args = parser.parse_args()
     if args.pairs < 7:
         parser.error("--pairs: at least 7")
@@ -163,7 +173,8 @@ def save(client: Client, rng: random.Random, table: list, lock: threading.Lock):
     with lock:
         body = game_body(rng, table)
     status, data, _headers, seconds = client.request(
-        "POST", f"/api/tisch/{table[0]}/hands/", body, {"Content-Type": "application/json"})
+        "POST", f"/api/tisch/{table[0]}/hands/", body, {"Content-Type": "application/json"}
+    )
     if status == 201:
         stored = json.loads(data)
         with lock:
@@ -194,9 +205,15 @@ class Device:
     def post(self, path: str, fields: dict) -> tuple[int, bytes, float]:
         from urllib.parse import urlencode
 
-        headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-                   "X-CSRFToken": self.cookie, "Cookie": f"csrftoken={self.cookie}"}
-        status, data, _h, seconds = self.client.request("POST", f"/tisch/{self.key}/{path}", urlencode(fields).encode(), headers)
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            "X-CSRFToken": self.cookie,
+            "Cookie": f"csrftoken={self.cookie}",
+        }
+        status, data, _h, seconds = self.client.request(
+            "POST", f"/tisch/{self.key}/{path}", urlencode(fields).encode(), headers
+        )
         return status, data, seconds
 
     def poll(self) -> tuple[int, float]:
@@ -224,9 +241,18 @@ def game_fields(rng: random.Random, table: list) -> dict:
     size, dealer = table[1], table[3]
     active = [seat for seat in range(1, size + 1) if not (size == 5 and seat == dealer)]
     declarer, partner = rng.sample(active, 2)
-    return {"number": str(table[2]), "client_id": str(uuid.uuid4()), "device": "bench", "contract": "rufspiel",
-            "called": rng.choice(["eichel", "gras", "schellen"]), "declarer": str(declarer), "partner": str(partner),
-            "augen": str(rng.randint(0, 120)), "laufende": "0", "kontra": "0"}
+    return {
+        "number": str(table[2]),
+        "client_id": str(uuid.uuid4()),
+        "device": "bench",
+        "contract": "rufspiel",
+        "called": rng.choice(["eichel", "gras", "schellen"]),
+        "declarer": str(declarer),
+        "partner": str(partner),
+        "augen": str(rng.randint(0, 120)),
+        "laufende": "0",
+        "kontra": "0",
+    }
 
 
 def page_save(device: Device, rng: random.Random, table: list, lock: threading.Lock, previews: int = 2):
@@ -301,7 +327,9 @@ def database_cpu() -> dict[int, float]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
         pids = [pid for (pid,) in cursor.fetchall()]
     ticks, spent = os.sysconf("SC_CLK_TCK"), {}
     for pid in pids:
@@ -336,19 +364,68 @@ def main() -> None:
     tablet_port = port
     while args.tablet_workers and tablet_port == port:
         tablet_port = port + 1 if args.port else free_port()
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DATABASE_URL": args.database_url, "DJANGO_ALLOWED_HOSTS": HOST, "DJANGO_LOG_LEVEL": "WARNING",
-           "PYTHONPATH": str(ROOT), "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min"}
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": args.database_url,
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "CELERY_BROKER_URL": args.redis_url,
+        "REDIS_CACHE_URL": args.redis_url,
+        "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
+        "DJANGO_TABLE_READ_RATE": "100000/min",
+        "DJANGO_TABLE_WRITE_RATE": "100000/min",
+    }
     bin_dir = Path(sys.executable).parent
-    web = start([str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers", str(args.workers),
-                 "--bind", f"{HOST}:{port}", "--log-level", "warning"], env)
+    web = start(
+        [
+            str(bin_dir / "gunicorn"),
+            "bench.evening_site_wsgi",
+            "--preload",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"{HOST}:{port}",
+            "--log-level",
+            "warning",
+        ],
+        env,
+    )
     pools = [web]
     if args.tablet_workers:
-        pools.append(start([str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers",
-                            str(args.tablet_workers), "--bind", f"{HOST}:{tablet_port}", "--log-level", "warning"], env))
-    worker = start([str(bin_dir / "celery"), "-A", "schafkopfrennen", "worker", "--loglevel=WARNING",
-                    "--concurrency=1", "--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"], env)
+        pools.append(
+            start(
+                [
+                    str(bin_dir / "gunicorn"),
+                    "bench.evening_site_wsgi",
+                    "--preload",
+                    "--workers",
+                    str(args.tablet_workers),
+                    "--bind",
+                    f"{HOST}:{tablet_port}",
+                    "--log-level",
+                    "warning",
+                ],
+                env,
+            )
+        )
+    worker = start(
+        [
+            str(bin_dir / "celery"),
+            "-A",
+            "schafkopfrennen",
+            "worker",
+            "--loglevel=WARNING",
+            "--concurrency=1",
+            "--pool=solo",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        env,
+    )
     lock = threading.Lock()
     rng = random.Random(args.seed)
     try:
@@ -356,8 +433,11 @@ def main() -> None:
         wait_for_web(client)
         if args.tablet_workers:
             wait_for_web(Client(tablet_port))
-            print(f"web: {args.workers} workers for the phones (and the floors of 1. and 2.), {args.tablet_workers} "
-                  f"of their own for the tablets' saves", flush=True)
+            print(
+                f"web: {args.workers} workers for the phones (and the floors of 1. and 2.), {args.tablet_workers} "
+                f"of their own for the tablets' saves",
+                flush=True,
+            )
         # every table's first game, so that the standings exist and hold every table
         for table in tables:
             save(client, rng, table, lock)
@@ -369,8 +449,10 @@ def main() -> None:
         web_pids, worker_pids = [pool.pid for pool in pools], [worker.pid]
         if not args.evening_only:  # 1.–3.
             # 1. save A/B
-            print(f"\n1. save: {args.pairs} pairs × {args.batch}: the table page's save (A: the form entry.js posts, "
-                  f"answered with the page's parts) vs bare insert view (B); {load()}")
+            print(
+                f"\n1. save: {args.pairs} pairs × {args.batch}: the table page's save (A: the form entry.js posts, "
+                f"answered with the page's parts) vs bare insert view (B); {load()}"
+            )
             devices = {table[0]: Device(port, table[0]) for table in tables}
             for device in devices.values():
                 device.open()
@@ -388,27 +470,34 @@ def main() -> None:
 
                 def b_batch():
                     for i in range(args.batch):
-                        lat_b.append(client.request("POST", "/bench/floor/insert/", f"{pair}-{i}-{uuid.uuid4()}".encode())[3])
+                        lat_b.append(
+                            client.request("POST", "/bench/floor/insert/", f"{pair}-{i}-{uuid.uuid4()}".encode())[3]
+                        )
 
                 halves = [(a_batch, save_cpu, lat_a), (b_batch, floor_cpu, lat_b)]
-                for fn, cpu, _lat in (halves if pair % 2 == 0 else halves[::-1]):
+                for fn, cpu, _lat in halves if pair % 2 == 0 else halves[::-1]:
                     cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
                 save_lat.append(statistics.median(lat_a))
                 floor_lat.append(statistics.median(lat_b))
                 time.sleep(0.5)
             ratios = [a / b for a, b in zip(save_cpu, floor_cpu, strict=True) if b > 0]  # /proc counts in 10 ms ticks
             # two decimals: a target at the line (2.0 may be 1.96 or 2.04)
-            print(f"   web CPU per save: {summary(save_cpu, scale=1, digits=2)}; floor {summary(floor_cpu, scale=1, digits=2)}; "
-                  f"ratio {summary(ratios, unit='×', scale=1, digits=2)} (target ≤ 2)")
+            print(
+                f"   web CPU per save: {summary(save_cpu, scale=1, digits=2)}; floor {summary(floor_cpu, scale=1, digits=2)}; "
+                f"ratio {summary(ratios, unit='×', scale=1, digits=2)} (target ≤ 2)"
+            )
             print(f"   latency, one tablet alone: save {summary(save_lat)}; floor {summary(floor_lat)}; {load()}")
 
             # 2. poll A/B
-            print(f"\n2. poll: {args.pairs} pairs × {args.batch}: unchanged standings poll (A, 304) vs bare 304 view (B); {load()}")
+            print(
+                f"\n2. poll: {args.pairs} pairs × {args.batch}: unchanged standings poll (A, 304) vs bare 304 view (B); {load()}"
+            )
             url = f"/t/abend/rangliste/?ich={phones[0][1]}"
             hx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
             tag = client.request("GET", url, headers=hx)[2].get("ETag", "")
             poll_cpu, pfloor_cpu, changed_cpu, statuses = [], [], [], []
             for pair in range(args.pairs):
+
                 def a_polls():
                     for _ in range(args.batch):
                         statuses.append(client.request("GET", url, headers={**hx, "If-None-Match": tag})[0])
@@ -422,12 +511,14 @@ def main() -> None:
                         client.request("GET", url, headers={**hx, "If-None-Match": '"old"'})
 
                 halves = [(a_polls, poll_cpu), (b_polls, pfloor_cpu)]
-                for fn, cpu in (halves if pair % 2 == 0 else halves[::-1]):
+                for fn, cpu in halves if pair % 2 == 0 else halves[::-1]:
                     cpu.append(cpu_ms_per_request(web_pids, fn, args.batch))
                 changed_cpu.append(cpu_ms_per_request(web_pids, c_polls, args.batch))
             share = statuses.count(304) / max(1, len(statuses))
-            print(f"   web CPU per unchanged poll: {summary(poll_cpu, scale=1)} ({share:.0%} answered 304); "
-                  f"floor {summary(pfloor_cpu, scale=1)}; changed poll (200, cached list) {summary(changed_cpu, scale=1)}")
+            print(
+                f"   web CPU per unchanged poll: {summary(poll_cpu, scale=1)} ({share:.0%} answered 304); "
+                f"floor {summary(pfloor_cpu, scale=1)}; changed poll (200, cached list) {summary(changed_cpu, scale=1)}"
+            )
 
             # 3. quiet lag
             print(f"\n3. last game → visible after 2 quiet seconds, {args.pairs} times; {load()}")
@@ -446,10 +537,36 @@ def main() -> None:
         people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
         tags = warm_tags(port, people)
         if not args.evening_only:
-            evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
-                    seconds=args.phone_seconds, tablets=False, tags=tags)
-        evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids,
-                seconds=args.seconds, tablets=True, tags=tags)
+            evening(
+                args,
+                port,
+                tablet_port,
+                tournament_id,
+                tables,
+                phones,
+                lock,
+                rng,
+                web_pids,
+                worker_pids,
+                seconds=args.phone_seconds,
+                tablets=False,
+                tags=tags,
+            )
+        evening(
+            args,
+            port,
+            tablet_port,
+            tournament_id,
+            tables,
+            phones,
+            lock,
+            rng,
+            web_pids,
+            worker_pids,
+            seconds=args.seconds,
+            tablets=True,
+            tags=tags,
+        )
     finally:
         stop(worker)
         for pool in pools:
@@ -489,15 +606,34 @@ def warm_tags(port: int, people: list) -> dict[str, str]:
     return tags
 
 
-def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, web_pids, worker_pids, *, seconds: float,
-            tablets: bool, tags: dict[str, str]) -> None:
+def evening(
+    args,
+    port,
+    tablet_port,
+    tournament_id,
+    tables,
+    phones,
+    lock,
+    rng,
+    web_pids,
+    worker_pids,
+    *,
+    seconds: float,
+    tablets: bool,
+    tags: dict[str, str],
+) -> None:
     if tablets:
-        print(f"\n5. the evening: {len(tables)} tablets (a game every {60 / args.clock:.1f}–{120 / args.clock:.1f} s), "
-              f"{args.phones} phones (every {args.poll:g} s, each with its page's tag), {seconds:g} s; {load()}",
-              flush=True)
+        print(
+            f"\n5. the evening: {len(tables)} tablets (a game every {60 / args.clock:.1f}–{120 / args.clock:.1f} s), "
+            f"{args.phones} phones (every {args.poll:g} s, each with its page's tag), {seconds:g} s; {load()}",
+            flush=True,
+        )
     else:
-        print(f"\n4. the phones alone (no game entered): {args.phones} phones polling every {args.poll:g} s with "
-              f"their page's tag, {seconds:g} s; {load()}", flush=True)
+        print(
+            f"\n4. the phones alone (no game entered): {args.phones} phones polling every {args.poll:g} s with "
+            f"their page's tag, {seconds:g} s; {load()}",
+            flush=True,
+        )
     saves, polls, lags, failures, table_polls = [], [], [], [], []
     codes: dict[int, int] = {}
     to_check: list[tuple[int, float]] = []
@@ -600,10 +736,13 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
                 device.open()
     group_size = max(1, args.phones // 100)
     people = (phones * (args.phones // max(1, len(phones)) + 1))[: args.phones]
-    threads = [threading.Thread(target=tablet, args=(t, rng.getrandbits(32)), daemon=True)
-               for t in (tables if tablets else [])]
-    threads += [threading.Thread(target=phone_group, args=(people[i:i + group_size], rng.getrandbits(32)), daemon=True)
-                for i in range(0, len(people), group_size)]
+    threads = [
+        threading.Thread(target=tablet, args=(t, rng.getrandbits(32)), daemon=True) for t in (tables if tablets else [])
+    ]
+    threads += [
+        threading.Thread(target=phone_group, args=(people[i : i + group_size], rng.getrandbits(32)), daemon=True)
+        for i in range(0, len(people), group_size)
+    ]
     checker = threading.Thread(target=lag_checker, daemon=True)
     stop_at = time.monotonic() + seconds  # from now: opening the pages took its time
     cpu_before = (cpu_seconds(web_pids), cpu_seconds(worker_pids), time.process_time())
@@ -622,34 +761,51 @@ def evening(args, port, tablet_port, tournament_id, tables, phones, lock, rng, w
     ms = [1000 * s for s in saves]
     poll_ms = [1000 * s for s, _ in polls]
     share = sum(1 for _, status in polls if status == 304) / max(1, len(polls))
-    print(f"   saves: {len(saves)} = {len(saves) / elapsed:.1f}/s, statuses {dict(sorted(codes.items()))}; "
-          f"p50 {percentile(ms, 50):.1f}  p95 {percentile(ms, 95):.1f}  p99 {percentile(ms, 99):.1f} ms "
-          f"(target p95 < 100 ms)" if ms else "   no saves")
+    print(
+        f"   saves: {len(saves)} = {len(saves) / elapsed:.1f}/s, statuses {dict(sorted(codes.items()))}; "
+        f"p50 {percentile(ms, 50):.1f}  p95 {percentile(ms, 95):.1f}  p99 {percentile(ms, 99):.1f} ms "
+        f"(target p95 < 100 ms)"
+        if ms
+        else "   no saves"
+    )
     if poll_ms:
-        print(f"   polls: {len(polls)} = {len(polls) / elapsed:.1f}/s; p50 {percentile(poll_ms, 50):.1f}  "
-              f"p95 {percentile(poll_ms, 95):.1f} ms; 304 share {share:.0%}")
+        print(
+            f"   polls: {len(polls)} = {len(polls) / elapsed:.1f}/s; p50 {percentile(poll_ms, 50):.1f}  "
+            f"p95 {percentile(poll_ms, 95):.1f} ms; 304 share {share:.0%}"
+        )
     if table_polls:
         t_ms = [1000 * s for s, _ in table_polls]
         t_share = sum(1 for _, status in table_polls if status == 304) / len(table_polls)
-        print(f"   table pages' polls (two devices a table): {len(table_polls)} = {len(table_polls) / elapsed:.1f}/s; "
-              f"p50 {percentile(t_ms, 50):.1f}  p95 {percentile(t_ms, 95):.1f} ms; 304 share {t_share:.0%}")
+        print(
+            f"   table pages' polls (two devices a table): {len(table_polls)} = {len(table_polls) / elapsed:.1f}/s; "
+            f"p50 {percentile(t_ms, 50):.1f}  p95 {percentile(t_ms, 95):.1f} ms; 304 share {t_share:.0%}"
+        )
     finite = [x for x in lags if x != float("inf")]
-    print(f"   standings lag (every fifth game, {len(lags)} measured, {len(lags) - len(finite)} not seen in 20 s): "
-          f"median {1000 * statistics.median(finite):.0f} ms, p95 {1000 * percentile(finite, 95):.0f} ms"
-          if finite else "   standings lag: none measured")
+    print(
+        f"   standings lag (every fifth game, {len(lags)} measured, {len(lags) - len(finite)} not seen in 20 s): "
+        f"median {1000 * statistics.median(finite):.0f} ms, p95 {1000 * percentile(finite, 95):.0f} ms"
+        if finite
+        else "   standings lag: none measured"
+    )
     per = len(saves) + len(polls) + len(table_polls)
-    print(f"   CPU share of one core: web {100 * web_cpu / elapsed:.1f} %, PostgreSQL {100 * db_cpu / elapsed:.1f} %, "
-          f"worker {100 * worker_cpu / elapsed:.1f} %; together {100 * (web_cpu + db_cpu + worker_cpu) / elapsed:.1f} % "
-          f"(target < 50 %)")
+    print(
+        f"   CPU share of one core: web {100 * web_cpu / elapsed:.1f} %, PostgreSQL {100 * db_cpu / elapsed:.1f} %, "
+        f"worker {100 * worker_cpu / elapsed:.1f} %; together {100 * (web_cpu + db_cpu + worker_cpu) / elapsed:.1f} % "
+        f"(target < 50 %)"
+    )
     if not tablets:
-        print(f"   web workers and database: {100 * (web_cpu + db_cpu) / elapsed:.1f} % of one core for {args.phones} "
-              f"phones ({1000 * (web_cpu + db_cpu) / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %): "
-              f"web {100 * web_cpu / elapsed:.1f} % ({1000 * web_cpu / max(1, len(polls)):.2f} ms), "
-              f"PostgreSQL {100 * db_cpu / elapsed:.1f} % ({1000 * db_cpu / max(1, len(polls)):.2f} ms)")
-    print(f"   CPU: web {web_cpu:.1f} s ({1000 * web_cpu / max(1, per):.2f} ms per request), PostgreSQL {db_cpu:.1f} s "
-          f"({1000 * db_cpu / max(1, per):.2f} ms per request), worker {worker_cpu:.1f} s "
-          f"({1000 * worker_cpu / max(1, len(saves)):.1f} ms per game), this client {time.process_time() - cpu_before[2]:.1f} s "
-          f"— of {elapsed * os.cpu_count():.0f} core-seconds; {load_before} before, {load()} after")
+        print(
+            f"   web workers and database: {100 * (web_cpu + db_cpu) / elapsed:.1f} % of one core for {args.phones} "
+            f"phones ({1000 * (web_cpu + db_cpu) / max(1, len(polls)):.2f} ms CPU per poll; target < 10 %): "
+            f"web {100 * web_cpu / elapsed:.1f} % ({1000 * web_cpu / max(1, len(polls)):.2f} ms), "
+            f"PostgreSQL {100 * db_cpu / elapsed:.1f} % ({1000 * db_cpu / max(1, len(polls)):.2f} ms)"
+        )
+    print(
+        f"   CPU: web {web_cpu:.1f} s ({1000 * web_cpu / max(1, per):.2f} ms per request), PostgreSQL {db_cpu:.1f} s "
+        f"({1000 * db_cpu / max(1, per):.2f} ms per request), worker {worker_cpu:.1f} s "
+        f"({1000 * worker_cpu / max(1, len(saves)):.1f} ms per game), this client {time.process_time() - cpu_before[2]:.1f} s "
+        f"— of {elapsed * os.cpu_count():.0f} core-seconds; {load_before} before, {load()} after"
+    )
     if failures:
         print(f"   client failures: {len(failures)} ({', '.join(sorted(set(failures)))})")
 

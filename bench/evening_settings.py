@@ -1,4 +1,5 @@
 """Settings of bench/evening.py's gunicorn: the project's own, plus the URLs of two floor views."""
+
 from schafkopfrennen.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bench.evening_site"

@@ -1,6 +1,7 @@
 """URLs for bench/evening.py: the project as deployed, plus the two floors it measures against in the
 same run (a bare view that inserts one row, a bare view that answers a poll with 304). Never used
 outside the bench (bench/evening_settings.py points ROOT_URLCONF here)."""
+
 from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt

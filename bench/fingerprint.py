@@ -27,6 +27,7 @@ appearance), timestamps become ``<time>``. The tournament itself is the same wit
 first changed lines of a unified diff, ``--show`` lines each), then a summary; it exits 1 when
 anything differs. New keys in a JSON file (a field added on purpose) are reported as such, not hidden.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -115,13 +116,15 @@ class Masker:
 
     def __init__(self, keys: list[str]) -> None:
         self.numbers: dict[str, int] = {}
-        self.pattern = re.compile("|".join(re.escape(k) for k in sorted(set(keys), key=len, reverse=True))) \
-            if keys else None
+        self.pattern = (
+            re.compile("|".join(re.escape(k) for k in sorted(set(keys), key=len, reverse=True))) if keys else None
+        )
 
     def __call__(self, text: str) -> str:
         if self.pattern is not None:
-            text = self.pattern.sub(lambda m: f"<key:{self.numbers.setdefault(m.group(0), len(self.numbers) + 1)}>",
-                                    text)
+            text = self.pattern.sub(
+                lambda m: f"<key:{self.numbers.setdefault(m.group(0), len(self.numbers) + 1)}>", text
+            )
         text = TIME_RE.sub("<time>", text)
         text = GERMAN_TIME_RE.sub("<time>", text)
         return text.replace(TODAY_ISO, "<today>").replace(TODAY_GERMAN, "<today>")
@@ -171,8 +174,15 @@ def make(args: argparse.Namespace) -> None:
             sys.exit("database: it holds tournaments already; use a fresh one or --flush")
         call_command("flush", interactive=False, verbosity=0)
     slug = f"fingerprint-{args.players}-{args.seed}"
-    call_command("simulate_tournament", players=args.players, rounds=args.rounds, games=args.games, seed=args.seed,
-                 slug=slug, stdout=io.StringIO())
+    call_command(
+        "simulate_tournament",
+        players=args.players,
+        rounds=args.rounds,
+        games=args.games,
+        seed=args.seed,
+        slug=slug,
+        stdout=io.StringIO(),
+    )
     Tournament.objects.filter(slug=slug).update(date=FIXED_DATE)
     call_command("demo", allow_without_debug=True, stdout=io.StringIO(), stderr=io.StringIO())
     simulated = time.perf_counter() - started
@@ -252,6 +262,7 @@ def make(args: argparse.Namespace) -> None:
 
     # and through the two print commands
     with tempfile.TemporaryDirectory() as folder:
+
         def command_pdf(name: str, *command_args, **options) -> None:
             path = os.path.join(folder, "out.pdf")
             call_command(*command_args, output=path, stderr=io.StringIO(), **options)
@@ -265,11 +276,15 @@ def make(args: argparse.Namespace) -> None:
         command_pdf("cmd-standings-round-1", "print_standings", slug, document="standings", round="1")
 
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
-    manifest = [f"commit: {commit.strip()}{' (with uncommitted changes)' if dirty else ''}",
-                f"options: players={args.players} rounds={args.rounds} games={args.games} seed={args.seed}",
-                f"database: {os.environ.get('DATABASE_URL') or 'sqlite ' + os.environ['SQLITE_PATH']}", ""]
+    dirty = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout.strip()
+    manifest = [
+        f"commit: {commit.strip()}{' (with uncommitted changes)' if dirty else ''}",
+        f"options: players={args.players} rounds={args.rounds} games={args.games} seed={args.seed}",
+        f"database: {os.environ.get('DATABASE_URL') or 'sqlite ' + os.environ['SQLITE_PATH']}",
+        "",
+    ]
     manifest += [f"{digest}  {name}" for name, digest in sorted(files.items())]
     (out / "MANIFEST").write_text("\n".join(manifest) + "\n", encoding="utf-8")
     print(f"{len(files)} files in {out} (simulation {simulated:.0f} s, all {time.perf_counter() - started:.0f} s)")
@@ -310,8 +325,11 @@ def compare(args: argparse.Namespace) -> None:
         changed.append(name)
         a_lines, b_lines = a.splitlines(), b.splitlines()
         removed = sum(1 for line in difflib.ndiff(a_lines, b_lines) if line.startswith("- "))
-        plus = sum(1 for line in difflib.ndiff(a_lines, b_lines) if line.startswith("+ ")) if len(a_lines) < 20000 \
+        plus = (
+            sum(1 for line in difflib.ndiff(a_lines, b_lines) if line.startswith("+ "))
+            if len(a_lines) < 20000
             else None
+        )
         print(f"\n--- CHANGED {name}: {removed} line(s) out, {plus if plus is not None else '?'} in")
         if name.endswith(".json"):
             ka, kb = _json_keys(json.loads(a)), _json_keys(json.loads(b))
@@ -332,8 +350,10 @@ def compare(args: argparse.Namespace) -> None:
         print(f"\n--- MISSING after: {name}")
     for name in added:
         print(f"\n--- NEW after: {name}")
-    print(f"\nSUMMARY: {len(identical)} identical, {len(changed)} changed, {len(missing)} missing after, "
-          f"{len(added)} new after (of {len(set(old) | set(new))} files)")
+    print(
+        f"\nSUMMARY: {len(identical)} identical, {len(changed)} changed, {len(missing)} missing after, "
+        f"{len(added)} new after (of {len(set(old) | set(new))} files)"
+    )
     for label, names in (("changed", changed), ("missing after", missing), ("new after", added)):
         if names:
             print(f"  {label}: {', '.join(names)}")

@@ -20,6 +20,7 @@ CPU per request; printed as median and range over the pairs, with their ratio an
 Database, Redis (broker and cache, one db) and port from the options or the environment
 (HAND_ENTRY_DATABASE_URL, HAND_ENTRY_REDIS_URL, HAND_ENTRY_PORT).
 """
+
 import argparse
 import http.client
 import json
@@ -47,20 +48,41 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--tablets", type=int, default=250, help="tablets (tables) entering games at once")
     parser.add_argument("--duration", type=float, default=70.0, help="seconds of entry (all slices)")
-    parser.add_argument("--pairs", type=int, default=7, help="A/B pairs of slices: table API vs bare insert (at least 7)")
-    parser.add_argument("--interval", type=float, nargs=2, default=(2.0, 4.0), metavar=("MIN", "MAX"),
-                        help="seconds between two games of one tablet (uniform)")
-    parser.add_argument("--workers", type=int, default=3,
-                        help="gunicorn sync worker processes (on 2 cores 3 measured best: 2, 4, 5 and gthread were slower)")
+    parser.add_argument(
+        "--pairs", type=int, default=7, help="A/B pairs of slices: table API vs bare insert (at least 7)"
+    )
+    parser.add_argument(
+        "--interval",
+        type=float,
+        nargs=2,
+        default=(2.0, 4.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between two games of one tablet (uniform)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=3,
+        help="gunicorn sync worker processes (on 2 cores 3 measured best: 2, 4, 5 and gthread were slower)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (gthread if > 1)")
-    parser.add_argument("--celery", choices=("worker", "eager"), default="worker",
-                        help="worker: standings recompute in a Celery worker via Redis (production); "
-                             "eager: in the web process after each commit (the embedded default)")
-    parser.add_argument("--redis-url", default=os.environ.get("HAND_ENTRY_REDIS_URL", "redis://127.0.0.1:6379/14"),
-                        help="Redis for --celery worker: broker and cache (one db)")
-    parser.add_argument("--database-url", default=os.environ.get(
-        "HAND_ENTRY_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench"),
-        help="PostgreSQL database this bench drops and creates")
+    parser.add_argument(
+        "--celery",
+        choices=("worker", "eager"),
+        default="worker",
+        help="worker: standings recompute in a Celery worker via Redis (production); "
+        "eager: in the web process after each commit (the embedded default)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("HAND_ENTRY_REDIS_URL", "redis://127.0.0.1:6379/14"),
+        help="Redis for --celery worker: broker and cache (one db)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("HAND_ENTRY_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench"),
+        help="PostgreSQL database this bench drops and creates",
+    )
     parser.add_argument("--port", type=int, default=int(os.environ.get("HAND_ENTRY_PORT", "0")) or None)
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
@@ -108,7 +130,9 @@ def set_up_tournament(database_url: str, players: int, seed: int) -> list[tuple[
     tournament = tournament_simulate_setup(slug="bench", players=players, rounds=2, games=32, seed=seed)
     (rnd,) = round_draw(tournament=tournament, seed=seed)
     round_publish(round=rnd)
-    tables = [(t.entry_key, t.size, tournament_games_required(tournament, t.size)) for t in rnd.tables.order_by("number")]
+    tables = [
+        (t.entry_key, t.size, tournament_games_required(tournament, t.size)) for t in rnd.tables.order_by("number")
+    ]
     connections.close_all()
     return tables
 
@@ -160,8 +184,9 @@ def stop(process: subprocess.Popen) -> None:
 
 def warm_up(port: int, keys: list[str], count: int) -> None:
     """Some sheet reads in parallel first, so that every worker has loaded what it loads lazily."""
-    threads = [threading.Thread(target=request, args=(port, "GET", f"/api/tisch/{keys[i % len(keys)]}/"))
-               for i in range(count)]
+    threads = [
+        threading.Thread(target=request, args=(port, "GET", f"/api/tisch/{keys[i % len(keys)]}/")) for i in range(count)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -215,8 +240,18 @@ class Slices:
         return half == (0 if pair % 2 else 1)
 
 
-def tablet(port: int, key: str, size: int, games: int, rng: random.Random, start_at: float, end_at: float,
-           interval: tuple[float, float], results: Results, slices: Slices) -> None:
+def tablet(
+    port: int,
+    key: str,
+    size: int,
+    games: int,
+    rng: random.Random,
+    start_at: float,
+    end_at: float,
+    interval: tuple[float, float],
+    results: Results,
+    slices: Slices,
+) -> None:
     from tournaments.simulation import random_hand
 
     time.sleep(max(0.0, start_at - time.monotonic()))
@@ -327,29 +362,59 @@ def main() -> None:
 
     port = args.port or free_port()
     env = {
-        **os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": database_url, "DJANGO_ALLOWED_HOSTS": HOST, "DJANGO_LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "bench.evening_settings",  # + the floor view
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": database_url,
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "DJANGO_SETTINGS_MODULE": "bench.evening_settings",  # + the floor view
     }
     env.pop("CELERY_BROKER_URL", None)
     env.pop("REDIS_CACHE_URL", None)
     if args.celery == "worker":
         env.update(CELERY_BROKER_URL=args.redis_url, REDIS_CACHE_URL=args.redis_url)
     bin_dir = Path(sys.executable).parent
-    gunicorn = [str(bin_dir / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers", str(args.workers),
-                "--bind", f"{HOST}:{port}", "--log-level", "warning"]
+    gunicorn = [
+        str(bin_dir / "gunicorn"),
+        "bench.evening_site_wsgi",
+        "--preload",
+        "--workers",
+        str(args.workers),
+        "--bind",
+        f"{HOST}:{port}",
+        "--log-level",
+        "warning",
+    ]
     if args.threads > 1:
         gunicorn += ["--worker-class", "gthread", "--threads", str(args.threads)]
     processes = [start(gunicorn, env)]
     if args.celery == "worker":
-        processes.append(start([str(bin_dir / "celery"), "-A", "schafkopfrennen", "worker", "--loglevel=WARNING",
-                                "--concurrency=1", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-                               env))
+        processes.append(
+            start(
+                [
+                    str(bin_dir / "celery"),
+                    "-A",
+                    "schafkopfrennen",
+                    "worker",
+                    "--loglevel=WARNING",
+                    "--concurrency=1",
+                    "--without-heartbeat",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                env,
+            )
+        )
     try:
         wait_until_up(port, f"/api/tisch/{tables[0][0]}/")
-        print(f"gunicorn on {HOST}:{port}: {args.workers} workers × {args.threads} threads; standings: "
-              f"{args.celery}; {len(tables)} tablets, one game every {args.interval[0]:g}–{args.interval[1]:g} s, "
-              f"{args.duration:g} s", flush=True)
+        print(
+            f"gunicorn on {HOST}:{port}: {args.workers} workers × {args.threads} threads; standings: "
+            f"{args.celery}; {len(tables)} tablets, one game every {args.interval[0]:g}–{args.interval[1]:g} s, "
+            f"{args.duration:g} s",
+            flush=True,
+        )
         warm_up(port, [key for key, _, _ in tables], args.workers * max(1, args.threads) * 4)
         results = Results()
         rng = random.Random(args.seed)
@@ -358,14 +423,29 @@ def main() -> None:
         slices = Slices(now + args.interval[1], args.duration, args.pairs)  # after every tablet has started
         threads = [
             threading.Thread(
-                target=tablet, daemon=True,
-                args=(port, key, size, games, random.Random(rng.getrandbits(64)),
-                      now + rng.uniform(0, args.interval[1]), end_at, tuple(args.interval), results, slices),
+                target=tablet,
+                daemon=True,
+                args=(
+                    port,
+                    key,
+                    size,
+                    games,
+                    random.Random(rng.getrandbits(64)),
+                    now + rng.uniform(0, args.interval[1]),
+                    end_at,
+                    tuple(args.interval),
+                    results,
+                    slices,
+                ),
             )
             for key, size, games in tables
         ]
-        before = {"web": cpu_seconds([processes[0].pid]), "worker": cpu_seconds([p.pid for p in processes[1:]]),
-                  "postgres": postgres_ticks(args.database), "tablets": time.process_time()}
+        before = {
+            "web": cpu_seconds([processes[0].pid]),
+            "worker": cpu_seconds([p.pid for p in processes[1:]]),
+            "postgres": postgres_ticks(args.database),
+            "tablets": time.process_time(),
+        }
         started = time.monotonic()
         slice_cpu: dict[int, float] = {}
 
@@ -386,10 +466,12 @@ def main() -> None:
         for thread in threads:
             thread.join(timeout=args.duration + 120)
         elapsed = time.monotonic() - started
-        cpu = {"web": cpu_seconds([processes[0].pid]) - before["web"],
-               "worker": cpu_seconds([p.pid for p in processes[1:]]) - before["worker"],
-               "postgres": postgres_cpu_since(args.database, before["postgres"]),
-               "tablets": time.process_time() - before["tablets"]}
+        cpu = {
+            "web": cpu_seconds([processes[0].pid]) - before["web"],
+            "worker": cpu_seconds([p.pid for p in processes[1:]]) - before["worker"],
+            "postgres": postgres_cpu_since(args.database, before["postgres"]),
+            "tablets": time.process_time() - before["tablets"],
+        }
         sampler.join(timeout=10)
     finally:
         for process in reversed(processes):
@@ -397,12 +479,17 @@ def main() -> None:
 
     report(results, elapsed, args)
     report_pairs(results, slices, slice_cpu, load_before)
-    print("CPU seconds during entry: " + ", ".join(f"{name} {value:.1f}" for name, value in cpu.items())
-          + f" (of {os.cpu_count() * elapsed:.0f} on {os.cpu_count()} cores; load average {load_before:.1f} before, "
-          f"{os.getloadavg()[0]:.1f} at the end: other processes share the machine)")
+    print(
+        "CPU seconds during entry: "
+        + ", ".join(f"{name} {value:.1f}" for name, value in cpu.items())
+        + f" (of {os.cpu_count() * elapsed:.0f} on {os.cpu_count()} cores; load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} at the end: other processes share the machine)"
+    )
     if results.created:
-        print(f"  per stored game: web {1000 * cpu['web'] / results.created:.1f} ms, "
-              f"postgres {1000 * cpu['postgres'] / results.created:.1f} ms")
+        print(
+            f"  per stored game: web {1000 * cpu['web'] / results.created:.1f} ms, "
+            f"postgres {1000 * cpu['postgres'] / results.created:.1f} ms"
+        )
     check_database(results)
     if not args.keep:
         drop_database(args.server, args.database)
@@ -412,15 +499,21 @@ def report(results: Results, elapsed: float, args: argparse.Namespace) -> None:
     posts = results.post_latencies
     ms = [1000 * x for x in posts]
     print()
-    print(f"POSTs: {len(posts)} in {elapsed:.1f} s = {len(posts) / elapsed:.1f}/s "
-          f"({results.created} stored); statuses {dict(sorted(results.statuses.items()))}")
+    print(
+        f"POSTs: {len(posts)} in {elapsed:.1f} s = {len(posts) / elapsed:.1f}/s "
+        f"({results.created} stored); statuses {dict(sorted(results.statuses.items()))}"
+    )
     if ms:
-        print(f"save latency ms: p50 {percentile(ms, 50):.1f}  p95 {percentile(ms, 95):.1f}  "
-              f"p99 {percentile(ms, 99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}")
+        print(
+            f"save latency ms: p50 {percentile(ms, 50):.1f}  p95 {percentile(ms, 95):.1f}  "
+            f"p99 {percentile(ms, 99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
+        )
     gets = [1000 * x for x in results.get_latencies]
     if gets:
-        print(f"sheet GET latency ms ({len(gets)}): p50 {percentile(gets, 50):.1f}  p95 {percentile(gets, 95):.1f}  "
-              f"max {max(gets):.1f}")
+        print(
+            f"sheet GET latency ms ({len(gets)}): p50 {percentile(gets, 50):.1f}  p95 {percentile(gets, 95):.1f}  "
+            f"max {max(gets):.1f}"
+        )
     errors = sum(results.failures.values())
     print(f"errors: {errors}" + "".join(f"\n  {count} × {kind}" for kind, count in results.failures.most_common()))
     if ms:
@@ -432,8 +525,10 @@ def report_pairs(results: Results, slices: Slices, slice_cpu: dict[int, float], 
     """A (table API) against B (bare insert) slice by slice: p50, p95 and web CPU per request."""
     from bench._floor import load, spread
 
-    halves: dict[bool, dict[str, list[float]]] = {False: {"p50": [], "p95": [], "cpu": []},
-                                                  True: {"p50": [], "p95": [], "cpu": []}}
+    halves: dict[bool, dict[str, list[float]]] = {
+        False: {"p50": [], "p95": [], "cpu": []},
+        True: {"p50": [], "p95": [], "cpu": []},
+    }
     for i in range(slices.count):
         got = [1000 * x for x in results.by_slice.get(i, [])]
         if not got or i + 1 not in slice_cpu or i not in slice_cpu:

@@ -16,6 +16,7 @@ order turns round every pair. Prints web CPU per request (user and system ticks 
 processes, from /proc), PostgreSQL's CPU per request for the database, medians and ranges, and the load.
 Not a test.
 """
+
 import argparse
 import os
 import secrets
@@ -44,31 +45,58 @@ def get(conn: HTTPConnection, path: str, headers: dict) -> tuple[int, str | None
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
-                                                                 "postgres://postgres@127.0.0.1:5432/skr_paths"))
+    parser.add_argument(
+        "--database-url", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/skr_paths")
+    )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11"))
     parser.add_argument("--port", type=int, default=8160)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--rate", type=float, default=47.0, help="requests a second, spread out (1,000 phones / 20 s ≈ 50)")
+    parser.add_argument(
+        "--rate", type=float, default=47.0, help="requests a second, spread out (1,000 phones / 20 s ≈ 50)"
+    )
     parser.add_argument("--phones", type=int, default=100, help="connections the spread requests come over")
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS)
     args = parser.parse_args()
     if args.pairs < MIN_PAIRS:
         parser.error(f"--pairs: at least {MIN_PAIRS}")
-    os.environ.update(DATABASE_URL=args.database_url, DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
-                      DJANGO_DEBUG="false", DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", secrets.token_urlsafe(50)))
+    os.environ.update(
+        DATABASE_URL=args.database_url,
+        DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", secrets.token_urlsafe(50)),
+    )
     import django
 
     django.setup()  # this process reads which PostgreSQL backends serve the database, and their CPU
     from bench.evening import database_cpu, database_cpu_since
 
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DATABASE_URL": args.database_url, "DJANGO_ALLOWED_HOSTS": HOST, "DJANGO_LOG_LEVEL": "WARNING",
-           "PYTHONPATH": str(ROOT), "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "bench.evening_settings"}
-    web = start([str(Path(sys.executable).parent / "gunicorn"), "bench.evening_site_wsgi", "--preload", "--workers",
-                 str(args.workers), "--bind", f"{HOST}:{args.port}", "--log-level", "warning"], env)
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": args.database_url,
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "CELERY_BROKER_URL": args.redis_url,
+        "REDIS_CACHE_URL": args.redis_url,
+        "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
+    }
+    web = start(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "bench.evening_site_wsgi",
+            "--preload",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"{HOST}:{args.port}",
+            "--log-level",
+            "warning",
+        ],
+        env,
+    )
     try:
         for _ in range(200):
             try:
@@ -81,8 +109,10 @@ def main() -> None:
         status, tag = get(conn, poll_path, poll_headers)
         if status != 200 or not tag:
             raise SystemExit(f"the standings answered {status} without a tag: run bench/web_paths.py setup first")
-        cases = {"A": (poll_path, {**poll_headers, "If-None-Match": tag}),
-                 "B": ("/bench/floor/poll/", {"If-None-Match": '"floor"'})}
+        cases = {
+            "A": (poll_path, {**poll_headers, "If-None-Match": tag}),
+            "B": ("/bench/floor/poll/", {"If-None-Match": '"floor"'}),
+        }
         for path, headers in cases.values():  # warm every worker
             for _ in range(100):
                 assert get(conn, path, headers)[0] == 304
@@ -114,8 +144,11 @@ def main() -> None:
             return count
 
         results: dict[tuple[str, str], list[tuple[float, float]]] = {}
-        print(f"{args.pairs} pairs: {count} requests each way, spread at {args.rate:g}/s over {args.phones} "
-              f"connections and back to back; gunicorn {args.workers} sync workers; {load()}", flush=True)
+        print(
+            f"{args.pairs} pairs: {count} requests each way, spread at {args.rate:g}/s over {args.phones} "
+            f"connections and back to back; gunicorn {args.workers} sync workers; {load()}",
+            flush=True,
+        )
         for pair in range(args.pairs):
             for way in (spread, burst):
                 order = ("A", "B") if pair % 2 == 0 else ("B", "A")
@@ -132,13 +165,17 @@ def main() -> None:
             def described(values):
                 return f"{statistics.median(values):.2f} ms (range {min(values):.2f}–{max(values):.2f})"
 
-            print(f"  {way:6s}: poll web {described([x[0] for x in a])}, PostgreSQL {described([x[1] for x in a])}; "
-                  f"bare 304 view web {described([x[0] for x in b])}; web ratio {statistics.median(ratios):.2f}×")
+            print(
+                f"  {way:6s}: poll web {described([x[0] for x in a])}, PostgreSQL {described([x[1] for x in a])}; "
+                f"bare 304 view web {described([x[0] for x in b])}; web ratio {statistics.median(ratios):.2f}×"
+            )
             if way == "spread":
                 total = [x[0] + x[1] for x in a]
-                print(f"          1,000 phones every 20 s (50 polls/s) at the poll's median: "
-                      f"{5 * statistics.median(total):.1f} % of one core (web and PostgreSQL); "
-                      f"the bare view's web alone: {5 * statistics.median([y[0] for y in b]):.1f} %")
+                print(
+                    f"          1,000 phones every 20 s (50 polls/s) at the poll's median: "
+                    f"{5 * statistics.median(total):.1f} % of one core (web and PostgreSQL); "
+                    f"the bare view's web alone: {5 * statistics.median([y[0] for y in b]):.1f} %"
+                )
         print(f"  {load()}")
     finally:
         stop(web)

@@ -18,6 +18,7 @@ the load printed). The QR codes are
 encoded once per link and cached in the process, as a worker does when it rebuilds a pack after a
 change; the first render (every code encoded) is reported separately.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,9 +49,9 @@ from reportlab.pdfgen.textobject import PDFTextObject  # noqa: E402
 
 from bench._floor import MIN_PAIRS, ab_pairs, load  # noqa: E402
 from tournaments.models import Round  # noqa: E402
-from tournaments.pdf.qr import qr_code  # noqa: E402
 from tournaments.pdf.fonts import register_fonts  # noqa: E402
 from tournaments.pdf.pack import render_pack  # noqa: E402
+from tournaments.pdf.qr import qr_code  # noqa: E402
 from tournaments.selectors.printing import print_pack_data  # noqa: E402
 from tournaments.services.rounds import round_draw  # noqa: E402
 from tournaments.services.simulation import round_simulate, tournament_simulate_setup  # noqa: E402
@@ -77,6 +78,7 @@ def record_pack(data) -> tuple[list[tuple], int]:
             else:
                 strings.append((canv._pageNumber, tuple(canv._pagesize), *entry))
             return original(self, text, *args, **kwargs)
+
         return recording
 
     def placing(self, name):
@@ -153,11 +155,14 @@ def main(argv: list[str] | None = None) -> int:
         round_simulate(rnd=rnd, seed=args.seed, play=not args.blank, close=False)
     setup = time.perf_counter() - started
     tables = rnd.tables.count()
-    print(f"{args.players} players, {tables} tables, round 1 {'drawn (blank sheets)' if args.blank else 'played'}; "
-          f"setup {setup:.1f} s; {load()}")
+    print(
+        f"{args.players} players, {tables} tables, round 1 {'drawn (blank sheets)' if args.blank else 'played'}; "
+        f"setup {setup:.1f} s; {load()}"
+    )
 
     data_cpu, data_wall, data = timed(
-        lambda: print_pack_data(rnd, url_base="https://rennen.example.org", blank=args.blank), args.repeat)
+        lambda: print_pack_data(rnd, url_base="https://rennen.example.org", blank=args.blank), args.repeat
+    )
     qr_code.cache_clear()
     cold_cpu, cold_wall, pdf = timed(lambda: render_pack(data), 1)
     strings, pages = record_pack(data)
@@ -176,8 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     ]:
         print(f"{label:<38} {cpu:7.2f} {wall:7.2f}")
     print(pairs.report("pack render (QR cached)", "bare canvas", unit="s", scale=1.0, target="target ≤ 2"))
-    print(f"first render / bare (CPU): {cold_cpu / bare_cpu:.2f}; "
-          f"first render with the data step {(data_cpu + cold_cpu) / bare_cpu:.2f}")
+    print(
+        f"first render / bare (CPU): {cold_cpu / bare_cpu:.2f}; "
+        f"first render with the data step {(data_cpu + cold_cpu) / bare_cpu:.2f}"
+    )
     return 0
 
 

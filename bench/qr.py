@@ -9,6 +9,7 @@ the hand-made mask shortcut that reached into its internals). Interleaved ``--pa
 each arm's median and range in ms per code, the pairwise ratio and the load average. The PDFs cache
 each link's code in the process, so a round pays this once per table link.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,9 +22,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from reportlab.graphics.barcode.qr import QrCodeWidget  # noqa: E402
+from reportlab.graphics.barcode.qr import QrCodeWidget
 
-from tournaments import qr  # noqa: E402
+from tournaments import qr
 
 
 def links(n: int, seed: int) -> list[str]:
@@ -59,7 +60,7 @@ def main() -> None:
     segno_arm(values[:10]), reportlab_arm(values[:10])  # warm up
     a, b = [], []
     for pair in range(args.pairs):
-        for arm in ((segno_arm, reportlab_arm) if pair % 2 == 0 else (reportlab_arm, segno_arm)):
+        for arm in (segno_arm, reportlab_arm) if pair % 2 == 0 else (reportlab_arm, segno_arm):
             (a if arm is segno_arm else b).append(arm(values))
     load_after = os.getloadavg()
     print(f"{args.links} links, {args.pairs} pairs interleaved, CPU time per code")

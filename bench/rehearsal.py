@@ -11,6 +11,7 @@ export can do, i.e. one plain ``SELECT`` of every game's row and ``json.dumps`` 
 a file. Not a test (tests/scoring/test_standings_db.py checks the same on a small
 field).
 """
+
 import argparse
 import json
 import os
@@ -40,8 +41,10 @@ def check(doc: dict) -> list[str]:
                 points = hand.get("points", {})
                 games += 1
                 if sum(points.values()) != 0 and doc["rules"]["scoring"] == "plus_minus":
-                    problems.append(f"round {rnd['number']} table {table['number']} game {hand['number']}: "
-                                    f"points sum to {sum(points.values())}")
+                    problems.append(
+                        f"round {rnd['number']} table {table['number']} game {hand['number']}: "
+                        f"points sum to {sum(points.values())}"
+                    )
                 for seat, value in points.items():
                     totals[seats[int(seat)]] += value
     standings = {s["start_number"]: s["points"] for s in doc["standings"]}
@@ -66,8 +69,11 @@ def main() -> None:
         parser.error("--pairs: at least 7")
     print(load())
     folder = tempfile.mkdtemp(prefix="rehearsal-")
-    os.environ.update(SQLITE_PATH=os.path.join(folder, "db.sqlite3"), DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
-                      DJANGO_LOG_LEVEL="WARNING")
+    os.environ.update(
+        SQLITE_PATH=os.path.join(folder, "db.sqlite3"),
+        DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("CELERY_BROKER_URL", None)
     import django
@@ -78,15 +84,18 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     slug = "probelauf"
     started = time.perf_counter()
-    call_command("simulate_tournament", players=args.players, rounds=args.rounds, games=args.games, seed=args.seed,
-                 slug=slug)
+    call_command(
+        "simulate_tournament", players=args.players, rounds=args.rounds, games=args.games, seed=args.seed, slug=slug
+    )
     simulated = time.perf_counter() - started
     archive = os.path.join(folder, "archive.json")
     started = time.perf_counter()
     call_command("export_tournament", slug, output=archive)
     exported = time.perf_counter() - started
     size = os.path.getsize(archive)
-    print(f"simulate_tournament --players {args.players} --rounds {args.rounds} --games {args.games}: {simulated:.1f} s")
+    print(
+        f"simulate_tournament --players {args.players} --rounds {args.rounds} --games {args.games}: {simulated:.1f} s"
+    )
     print(f"export_tournament: {exported:.1f} s, {size / 1e6:.1f} MB ({archive})")
     problems = check(json.loads(Path(archive).read_text(encoding="utf-8")))
     if problems:
@@ -110,8 +119,9 @@ def main() -> None:
 
     import io
 
-    pairs = ab_pairs(lambda: call_command("export_tournament", slug, output=again, stdout=io.StringIO()), floor,
-                     args.pairs)
+    pairs = ab_pairs(
+        lambda: call_command("export_tournament", slug, output=again, stdout=io.StringIO()), floor, args.pairs
+    )
     print("export_tournament vs floor (SELECT every game + json.dumps of the archive):")
     print(pairs.report("export_tournament", "select + dump", unit="s", scale=1.0))
 

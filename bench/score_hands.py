@@ -26,9 +26,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._floor import MIN_PAIRS, ab_pairs, load  # noqa: E402
-
-from scoring.rules import (  # noqa: E402
+from bench._floor import MIN_PAIRS, ab_pairs, load
+from scoring.rules import (
     hand_from_dict,
     ruleset_from_dict,
     score_document,
@@ -36,7 +35,7 @@ from scoring.rules import (  # noqa: E402
     score_to_dict,
     validate_hand,
 )
-from scoring.rules.scoring import score_validated  # noqa: E402
+from scoring.rules.scoring import score_validated
 
 SUITS = ("eichel", "gras", "schellen")
 TRUMPS = ("eichel", "gras", "herz", "schellen")
@@ -119,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands to score (1,000,000)")
     parser.add_argument("--seed", type=int, default=20261121, help="seed of the generator")
-    parser.add_argument(
-        "--pool", type=int, default=100_000, help="distinct hands generated, cycled to --hands"
-    )
+    parser.add_argument("--pool", type=int, default=100_000, help="distinct hands generated, cycled to --hands")
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS, help="A/B pairs against the floor (at least 7)")
     parser.add_argument("--ab-hands", type=int, default=100_000, help="hands per half of a pair")
     args = parser.parse_args(argv)

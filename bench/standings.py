@@ -12,6 +12,7 @@ the environment (BENCH_DATABASE_URL: a server URL plus a database name this benc
 BENCH_REDIS_URL). The floor counts what the full recompute counts: every game that is not thrown in
 (``thrown_in``), points per seat summed per player. Not a test.
 """
+
 import argparse
 import os
 import statistics
@@ -23,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
 def _option(name: str, env: str, default: str) -> str:
     """An option read before Django is set up (the settings take it from the environment)."""
     for index, arg in enumerate(sys.argv):
@@ -33,14 +36,19 @@ def _option(name: str, env: str, default: str) -> str:
     return os.environ.get(env, default)
 
 
-DATABASE_URL = _option("--database-url", "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench_standings")
+DATABASE_URL = _option(
+    "--database-url", "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/schafkopfrennen_bench_standings"
+)
 SERVER, DB = DATABASE_URL.rsplit("/", 1)
 BROKER = _option("--redis-url", "BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ.update(
-    DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER,
-    DJANGO_SETTINGS_MODULE="schafkopfrennen.settings", DJANGO_LOG_LEVEL="WARNING",
+    DATABASE_URL=DATABASE_URL,
+    CELERY_BROKER_URL=BROKER,
+    DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
+    DJANGO_LOG_LEVEL="WARNING",
     # as in production: no query log (it formatted every statement's SQL, the floor's one and the recompute's ten)
-    DJANGO_DEBUG="false", DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex * 2),
+    DJANGO_DEBUG="false",
+    DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex * 2),
 )
 
 RAW_SQL = """
@@ -78,7 +86,7 @@ def interleaved_ms(fns, repeat: int = 11) -> list[list[float]]:
     times: list[list[float]] = [[] for _ in fns]
     for turn in range(repeat):
         order = list(zip(range(len(fns)), fns, times))
-        for index, fn, bucket in (order if turn % 2 == 0 else order[::-1]):
+        for index, fn, bucket in order if turn % 2 == 0 else order[::-1]:
             started, cpu = time.perf_counter(), time.process_time()
             fn()
             bucket.append((time.perf_counter() - started) * 1000)
@@ -118,13 +126,13 @@ def main() -> None:
     from django.db import connection
 
     from scoring.models import StandingsSnapshot
-    from tournaments.services.schedule import standings_deferred
-    from tournaments.selectors.standings import games_marker
-    from tournaments.services.standings import standings_recompute
     from tournaments.models import Hand, Tournament
+    from tournaments.selectors.standings import games_marker
     from tournaments.services.hands import hand_delete, hand_record, table_sheet_record
     from tournaments.services.rounds import round_draw, round_publish
+    from tournaments.services.schedule import standings_deferred
     from tournaments.services.simulation import round_simulate, tournament_simulate_setup
+    from tournaments.services.standings import standings_recompute
     from tournaments.simulation import random_hand
 
     slug = f"bench-{args.players}"
@@ -143,8 +151,10 @@ def main() -> None:
             (rnd,) = round_draw(tournament=tournament, seed=rng.randrange(2**31))
             round_publish(round=rnd)
             for table in rnd.tables.order_by("number"):
-                records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
-                           for n in range(1, args.games * table.size // 4 + 1)]
+                records = [
+                    random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
+                    for n in range(1, args.games * table.size // 4 + 1)
+                ]
                 table_sheet_record(table=table, records=records[:-1])  # the last game comes later
                 last_games.append((table, records[-1]))
         print(f"set up {args.players} players, 3 rounds, in {time.perf_counter() - started:.1f} s")
@@ -155,11 +165,14 @@ def main() -> None:
             cursor.execute(RAW_SQL, [tournament.pk])
             return cursor.fetchall()
 
-    from tournaments.services.standings import standings_update
     from tournaments.services.hands import hand_correct
+    from tournaments.services.standings import standings_update
 
-    open_tables = list(Hand.objects.filter(table__round__tournament=tournament, table__round__status="published")
-                       .order_by("table_id", "-number").distinct("table_id")[:args.pairs])
+    open_tables = list(
+        Hand.objects.filter(table__round__tournament=tournament, table__round__status="published")
+        .order_by("table_id", "-number")
+        .distinct("table_id")[: args.pairs]
+    )
 
     def merge_one() -> None:
         """A correction at one table (not timed here), then what the worker does with it."""
@@ -173,18 +186,25 @@ def main() -> None:
     standings_recompute(tournament_id=tournament.pk)  # warm them up once
     raw_sum()
     load_before = os.getloadavg()
-    recompute, raw, _ = interleaved_ms([lambda: standings_recompute(tournament_id=tournament.pk), raw_sum, merge_one],
-                                    repeat=args.pairs)
+    recompute, raw, _ = interleaved_ms(
+        [lambda: standings_recompute(tournament_id=tournament.pk), raw_sum, merge_one], repeat=args.pairs
+    )
     load_after = os.getloadavg()
-    print(f"games stored: {hands:,}; {args.pairs} interleaved turns; load {load_before[0]:.2f} before, {load_after[0]:.2f} after "
-          f"on {os.cpu_count()} cores (the machine may be shared)")
+    print(
+        f"games stored: {hands:,}; {args.pairs} interleaved turns; load {load_before[0]:.2f} before, {load_after[0]:.2f} after "
+        f"on {os.cpu_count()} cores (the machine may be shared)"
+    )
     print(f"full recompute:            {described(recompute)}")
     print(f"merge of one changed table: {described(merge_times)}")
     print(f"raw SQL SUM ... GROUP BY:  {described(raw)}")
-    print(f"  CPU of this process: full recompute {described(CPU_MS[0])}; raw SQL {described(CPU_MS[1])}; "
-          f"correction + merge {described(CPU_MS[2])}")
+    print(
+        f"  CPU of this process: full recompute {described(CPU_MS[0])}; raw SQL {described(CPU_MS[1])}; "
+        f"correction + merge {described(CPU_MS[2])}"
+    )
     ratios = [a / b for a, b in zip(recompute, raw, strict=True)]
-    print(f"full recompute / raw SQL:  median {statistics.median(ratios):.2f} × (range {min(ratios):.2f}–{max(ratios):.2f}; target ≤ 2)")
+    print(
+        f"full recompute / raw SQL:  median {statistics.median(ratios):.2f} × (range {min(ratios):.2f}–{max(ratios):.2f}; target ≤ 2)"
+    )
 
     if args.no_worker:
         return
@@ -196,9 +216,21 @@ def main() -> None:
             hand_delete(hand=hand, device="bench")
         standings_recompute(tournament_id=tournament.pk)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--loglevel=WARNING",
-         "--without-gossip", "--without-mingle", "--purge"],
-        cwd=ROOT, env=dict(os.environ),
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "schafkopfrennen",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--purge",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ),
     )
     try:
         time.sleep(4)  # let the worker connect
@@ -216,8 +248,10 @@ def main() -> None:
                 time.sleep(0.02)
             delays.append((time.perf_counter() - committed) * 1000)
             time.sleep(1.5)  # the next table's last game, a moment later
-        print(f"last game committed -> standings visible, 10 tables, 1.5 s apart: median {statistics.median(delays):.0f} ms, "
-              f"range {min(delays):.0f}–{max(delays):.0f} ms; load {os.getloadavg()[0]:.2f}")
+        print(
+            f"last game committed -> standings visible, 10 tables, 1.5 s apart: median {statistics.median(delays):.0f} ms, "
+            f"range {min(delays):.0f}–{max(delays):.0f} ms; load {os.getloadavg()[0]:.2f}"
+        )
     finally:
         worker.terminate()
         worker.wait(timeout=30)

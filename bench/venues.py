@@ -24,6 +24,7 @@ process sends its standings work there, as the site does with a broker.
 
 Every figure comes with the load average: the machine may be shared (say so next to any figure).
 """
+
 import argparse
 import os
 import random
@@ -52,8 +53,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--evenings", type=int, default=58)
     parser.add_argument("--evening-players", type=int, default=20)
     parser.add_argument("--seed", type=int, default=38)
-    parser.add_argument("--database-url", default=os.environ.get(
-        "VENUES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/skr_venues_bench"))
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("VENUES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/skr_venues_bench"),
+    )
     parser.add_argument("--redis-url", default=os.environ.get("VENUES_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     return parser.parse_args()
@@ -65,8 +68,14 @@ def set_up(args) -> subprocess.Popen:
     server, name = args.database_url.rsplit("/", 1)
     require_redis(args.redis_url)
     recreate_database(server, name)
-    os.environ.update({"DATABASE_URL": args.database_url, "CELERY_BROKER_URL": args.redis_url,
-                       "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings", "DJANGO_LOG_LEVEL": "WARNING"})
+    os.environ.update(
+        {
+            "DATABASE_URL": args.database_url,
+            "CELERY_BROKER_URL": args.redis_url,
+            "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
+            "DJANGO_LOG_LEVEL": "WARNING",
+        }
+    )
     os.environ.pop("REDIS_CACHE_URL", None)
     import django
 
@@ -79,9 +88,22 @@ def set_up(args) -> subprocess.Popen:
     redis.Redis.from_url(args.redis_url).flushdb()  # no task of an earlier run waits there
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [str(Path(sys.executable).parent / "celery"), "-A", "schafkopfrennen", "worker", "--loglevel=WARNING",
-         "--concurrency=1", "--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, start_new_session=True)
+        [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "schafkopfrennen",
+            "worker",
+            "--loglevel=WARNING",
+            "--concurrency=1",
+            "--pool=solo",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -99,8 +121,13 @@ def wait_current(tournament_id: int, since: float, timeout: float = 120.0) -> fl
     from scoring.models import StandingsSnapshot
     from tournaments.models import HandRevision
 
-    newest = HandRevision.objects.filter(table__round__tournament_id=tournament_id).order_by("-id") \
-        .values_list("id", flat=True).first() or 0
+    newest = (
+        HandRevision.objects.filter(table__round__tournament_id=tournament_id)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+        or 0
+    )
     while time.perf_counter() - since < timeout:
         seen = StandingsSnapshot.objects.filter(tournament_id=tournament_id).values_list("revision", flat=True).first()
         if seen is not None and seen >= newest:
@@ -132,13 +159,22 @@ def evening(args) -> None:
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    tournament = tournament_simulate_setup(slug="sechs-wirtshaeuser", players=args.players, rounds=args.rounds,
-                                           games=args.games, seed=args.seed, venues=args.venues)
+    tournament = tournament_simulate_setup(
+        slug="sechs-wirtshaeuser",
+        players=args.players,
+        rounds=args.rounds,
+        games=args.games,
+        seed=args.seed,
+        venues=args.venues,
+    )
     venues = list(tournament.venues.order_by("first_table"))
     rules = tournament.ruleset
-    print(f"1. the evening: {args.players} players, {len(venues)} venues "
-          f"({', '.join(f'{v.first_table}-{v.last_table}' for v in venues)}), {args.rounds} rounds of {args.games} "
-          f"games; {load()}", flush=True)
+    print(
+        f"1. the evening: {args.players} players, {len(venues)} venues "
+        f"({', '.join(f'{v.first_table}-{v.last_table}' for v in venues)}), {args.rounds} rounds of {args.games} "
+        f"games; {load()}",
+        flush=True,
+    )
     first_venue = None
     last_hand = None
     for number in range(1, args.rounds + 1):
@@ -149,9 +185,13 @@ def evening(args) -> None:
         where = dict(Registration.objects.filter(tournament=tournament).values_list("pk", "venue_id"))
         first_venue = first_venue or where
         moved = sum(1 for reg, venue in where.items() if first_venue.get(reg) != venue)
-        outside = sum(1 for table_number, venue in Seat.objects.filter(round=rnd).values_list(
-            "table__number", "registration__venue_id")
-            if not any(v.pk == venue and v.first_table <= table_number <= v.last_table for v in venues))
+        outside = sum(
+            1
+            for table_number, venue in Seat.objects.filter(round=rnd).values_list(
+                "table__number", "registration__venue_id"
+            )
+            if not any(v.pk == venue and v.first_table <= table_number <= v.last_table for v in venues)
+        )
         per_venue = [rnd.tables.filter(number__gte=v.first_table, number__lte=v.last_table).count() for v in venues]
         tables = list(rnd.tables.order_by("number"))
         final = number == args.rounds
@@ -165,14 +205,18 @@ def evening(args) -> None:
                 for seat in range(1, table.size + 1):
                     table_confirm(table=table, seat=seat, device="bench")
         play_s = time.perf_counter() - t
-        print(f"   round {number}: draw {draw_s:.2f} s (tables per venue {per_venue}, {moved} changed venue, "
-              f"{outside} seated outside their venue), {len(tables)} sheets entered in {play_s:.1f} s; {load()}",
-              flush=True)
+        print(
+            f"   round {number}: draw {draw_s:.2f} s (tables per venue {per_venue}, {moved} changed venue, "
+            f"{outside} seated outside their venue), {len(tables)} sheets entered in {play_s:.1f} s; {load()}",
+            flush=True,
+        )
         if not final:
             round_close(round=rnd)
     caught_up = wait_current(tournament.pk, time.perf_counter())
-    print(f"   the worker caught up with everything but the last game ({caught_up:.1f} s after the sheets); {load()}",
-          flush=True)
+    print(
+        f"   the worker caught up with everything but the last game ({caught_up:.1f} s after the sheets); {load()}",
+        flush=True,
+    )
     last_table = tables[-1]
     venue = next(v for v in venues if v.first_table <= last_table.number <= v.last_table)
     t0 = time.perf_counter()
@@ -183,13 +227,20 @@ def evening(args) -> None:
     round_close(round=rnd)
     tournament_finish(tournament=tournament)
     final = wait_current(tournament.pk, t0)
-    print(f"   a. last game (table {last_table.number}, {venue.name}) → standings count it: {counted:.2f} s", flush=True)
-    print(f"   b. last game → table confirmed, round closed, tournament finished, final standings: {final:.2f} s "
-          f"(target < 5 s); {load()}", flush=True)
+    print(
+        f"   a. last game (table {last_table.number}, {venue.name}) → standings count it: {counted:.2f} s", flush=True
+    )
+    print(
+        f"   b. last game → table confirmed, round closed, tournament finished, final standings: {final:.2f} s "
+        f"(target < 5 s); {load()}",
+        flush=True,
+    )
     print(f"   whole evening set up and played in {time.perf_counter() - started:.0f} s", flush=True)
 
 
 def series(args) -> None:
+    import datetime
+
     from django.db import transaction
 
     from tournaments.models import Club, Player
@@ -200,21 +251,27 @@ def series(args) -> None:
     from tournaments.services.tournament import tournament_create
     from tournaments.simulation import random_name
 
-    import datetime
-
     rng = random.Random(args.seed + 1)
     club = Club.objects.create(name="Wieninger Meisterschaft", town="Teisendorf")
-    pool = Player.objects.bulk_create(Player(first_name=f, last_name=ln, club=club)
-                                      for f, ln in (random_name(rng) for _ in range(1200)))
+    pool = Player.objects.bulk_create(
+        Player(first_name=f, last_name=ln, club=club) for f, ln in (random_name(rng) for _ in range(1200))
+    )
     season = series_create(club=club, name="Wieninger 2026", slug="wieninger-2026", public=True)
-    print(f"2. the series: {args.evenings} evenings of {args.evening_players} players from a pool of {len(pool)}; "
-          f"{load()}", flush=True)
+    print(
+        f"2. the series: {args.evenings} evenings of {args.evening_players} players from a pool of {len(pool)}; "
+        f"{load()}",
+        flush=True,
+    )
     t = time.perf_counter()
     for n in range(args.evenings):
         with transaction.atomic():
-            evening = tournament_create(club=club, name=f"Vorrunde {n + 1}", slug=f"vorrunde-{n + 1}",
-                                        date=datetime.date(2026, 1, 1) + datetime.timedelta(days=3 * n),
-                                        rules={"rounds": 2, "games_per_round": args.games})
+            evening = tournament_create(
+                club=club,
+                name=f"Vorrunde {n + 1}",
+                slug=f"vorrunde-{n + 1}",
+                date=datetime.date(2026, 1, 1) + datetime.timedelta(days=3 * n),
+                rules={"rounds": 2, "games_per_round": args.games},
+            )
             for person in rng.sample(pool, args.evening_players):
                 registration_create(tournament=evening, player=person, paid=True, checked_in=True)
         tournament_play(tournament=evening, seed=rng.randrange(2**31))
@@ -226,8 +283,9 @@ def series(args) -> None:
     listed = time.perf_counter() - t0
     rows = len(standings.rows) if hasattr(standings, "rows") else "?"
     print(f"   {args.evenings} evenings played in {played:.0f} s ({played / args.evenings:.2f} s each)", flush=True)
-    print(f"   last evening's standings → the series list ({rows} players ranked): {listed:.2f} s; {load()}",
-          flush=True)
+    print(
+        f"   last evening's standings → the series list ({rows} players ranked): {listed:.2f} s; {load()}", flush=True
+    )
 
 
 def main() -> None:

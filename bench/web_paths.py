@@ -12,6 +12,7 @@ were) against the same bare view. CPU of this process (``time.process_time``), s
 and broker (no worker: the standings tasks only queue up; the queue is emptied afterwards). Prints the
 median and range per pair, the ratio and the load average.
 """
+
 import argparse
 import cProfile
 import gc
@@ -79,17 +80,29 @@ def player_table(tables: list[list], key: str) -> int:
     """The index in ``tables`` of the table where the player of ``key`` sits in the set-up round."""
     from tournaments.models import Seat
 
-    entry_key = (Seat.objects.filter(registration__key=key).order_by("-round__number")
-                 .values_list("table__entry_key", flat=True).first())
+    entry_key = (
+        Seat.objects.filter(registration__key=key)
+        .order_by("-round__number")
+        .values_list("table__entry_key", flat=True)
+        .first()
+    )
     return next(i for i, t in enumerate(tables) if t[0] == entry_key)
 
 
 def measure(args) -> None:
-    os.environ.update({
-        "DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
-        "REDIS_CACHE_URL": args.redis_url, "CELERY_BROKER_URL": args.redis_url, "DJANGO_DEBUG": "false",
-        "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min", "DJANGO_SECRET_KEY": "x" * 50,
-    })
+    os.environ.update(
+        {
+            "DATABASE_URL": args.database_url,
+            "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
+            "REDIS_CACHE_URL": args.redis_url,
+            "CELERY_BROKER_URL": args.redis_url,
+            "DJANGO_DEBUG": "false",
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+            "DJANGO_TABLE_READ_RATE": "100000/min",
+            "DJANGO_TABLE_WRITE_RATE": "100000/min",
+            "DJANGO_SECRET_KEY": "x" * 50,
+        }
+    )
     import django
 
     django.setup()
@@ -182,8 +195,13 @@ def measure(args) -> None:
         gc.collect()
         gc.freeze()
     if args.profile:
-        fn = {"save": save_one, "poll": poll_one, "player": player_one, "player_changed": player_changed,
-              "floor": floor_one}[args.profile]
+        fn = {
+            "save": save_one,
+            "poll": poll_one,
+            "player": player_one,
+            "player_changed": player_changed,
+            "floor": floor_one,
+        }[args.profile]
         profiler = cProfile.Profile(time.process_time)  # CPU, not waiting for the database
         profiler.enable()
         for _ in range(args.batch * 4):
@@ -197,20 +215,27 @@ def measure(args) -> None:
         return
 
     print(f"{args.pairs} pairs × {args.batch}, in-process, full middleware; {load()}")
-    for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
-                       ("player changed", player_changed, floor_poll),
-                       ("save", save_one, floor_one)):  # the saves last: they change what the polls show
+    for name, a, b in (
+        ("standings 304", poll_one, floor_poll),
+        ("player 304", player_one, floor_poll),
+        ("player changed", player_changed, floor_poll),
+        ("save", save_one, floor_one),
+    ):  # the saves last: they change what the polls show
         cost_a, cost_b = [], []
         for pair in range(args.pairs):
             halves = [(a, cost_a), (b, cost_b)]
-            for fn, costs in (halves if pair % 2 == 0 else halves[::-1]):
+            for fn, costs in halves if pair % 2 == 0 else halves[::-1]:
                 costs.append(timed(fn, args.batch))
         ratios = [x / y for x, y in zip(cost_a, cost_b, strict=True)]
-        print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
-              f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
-              f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}")
-        print(f"    in the garbage collector: {statistics.median(in_gc[a]):.0f} µs per request "
-              f"(floor {statistics.median(in_gc[b]):.0f}); heap {args.gc}")
+        print(
+            f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
+            f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
+            f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); {load()}"
+        )
+        print(
+            f"    in the garbage collector: {statistics.median(in_gc[a]):.0f} µs per request "
+            f"(floor {statistics.median(in_gc[b]):.0f}); heap {args.gc}"
+        )
     from django.core.cache import cache
 
     cache.clear()  # the queued standings tasks and counters of this run (its own Redis db)
@@ -236,12 +261,33 @@ def served(args) -> None:
 
     tables, keys = open_tables()
     port = args.port or free_port()
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
-           "CELERY_BROKER_URL": args.redis_url, "REDIS_CACHE_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "bench.evening_settings", "DJANGO_TABLE_READ_RATE": "100000/min", "DJANGO_TABLE_WRITE_RATE": "100000/min"}
-    web = start([str(Path(sys.executable).parent / "gunicorn"), "bench.evening_site_wsgi", "--preload",
-                 "--workers", str(args.workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"], env)
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "CELERY_BROKER_URL": args.redis_url,
+        "REDIS_CACHE_URL": args.redis_url,
+        "DJANGO_SETTINGS_MODULE": "bench.evening_settings",
+        "DJANGO_TABLE_READ_RATE": "100000/min",
+        "DJANGO_TABLE_WRITE_RATE": "100000/min",
+    }
+    web = start(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "bench.evening_site_wsgi",
+            "--preload",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        env,
+    )
     rng = random.Random(args.seed)
     client = Client(port)
     turn = 0
@@ -255,8 +301,9 @@ def served(args) -> None:
                 turn += 1
             record = random_hand(rng, table_size=table[1], dealer=table[3], tout_allowed=False)
             body = json.dumps({**record, "number": table[2], "client_id": str(uuid.uuid4())}).encode()
-            status, data, _h, _s = client.request("POST", f"/api/tisch/{table[0]}/hands/", body,
-                                                  {"Content-Type": "application/json"})
+            status, data, _h, _s = client.request(
+                "POST", f"/api/tisch/{table[0]}/hands/", body, {"Content-Type": "application/json"}
+            )
             assert status == 201, (status, data)
             stored = json.loads(data)
             table[2] = stored["number"] + 1
@@ -298,8 +345,9 @@ def served(args) -> None:
         def db_pids() -> list[int]:
             """The PostgreSQL backends serving this database (the web workers' connections, kept 60 s)."""
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                               "AND pid <> pg_backend_pid()")
+                cursor.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
                 return [pid for (pid,) in cursor.fetchall()]
 
         def timed(fn, count):
@@ -311,23 +359,31 @@ def served(args) -> None:
             db = cpu_seconds(pids_after) - (before[1] if pids_after == pids else cpu_seconds(pids_after))
             return 1000 * (cpu_seconds([web.pid]) - before[0]) / count, 1000 * db / count
 
-        print(f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc "
-              f"(and the database's backends for this database); {load()}")
-        for name, a, b in (("standings 304", poll_one, floor_poll), ("player 304", player_one, floor_poll),
-                           ("player changed", player_changed, floor_poll), ("save", save_one, floor_one)):
+        print(
+            f"{args.pairs} pairs × {args.batch}, gunicorn ({args.workers} sync workers), web CPU from /proc "
+            f"(and the database's backends for this database); {load()}"
+        )
+        for name, a, b in (
+            ("standings 304", poll_one, floor_poll),
+            ("player 304", player_one, floor_poll),
+            ("player changed", player_changed, floor_poll),
+            ("save", save_one, floor_one),
+        ):
             cost_a, cost_b, db_a, db_b = [], [], [], []
             for pair in range(args.pairs):
                 halves = [(a, cost_a, db_a), (b, cost_b, db_b)]
-                for fn, costs, dbs in (halves if pair % 2 == 0 else halves[::-1]):
+                for fn, costs, dbs in halves if pair % 2 == 0 else halves[::-1]:
                     web_ms, db_ms = timed(fn, args.batch)
                     costs.append(web_ms)
                     dbs.append(db_ms)
             ratios = [x / y for x, y in zip(cost_a, cost_b, strict=True) if y > 0]
-            print(f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
-                  f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
-                  f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); "
-                  f"PostgreSQL {statistics.median(db_a):.2f} vs floor {statistics.median(db_b):.2f} ms; {load()}",
-                  flush=True)
+            print(
+                f"  {name}: {statistics.median(cost_a):.2f} ms CPU (range {min(cost_a):.2f}–{max(cost_a):.2f}); "
+                f"floor {statistics.median(cost_b):.2f} ({min(cost_b):.2f}–{max(cost_b):.2f}); "
+                f"ratio {statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f}); "
+                f"PostgreSQL {statistics.median(db_a):.2f} vs floor {statistics.median(db_b):.2f} ms; {load()}",
+                flush=True,
+            )
     finally:
         stop(web)
         import redis
@@ -345,8 +401,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (served)")
-    parser.add_argument("--gc", choices=("frozen", "plain"), default="plain",
-                        help="measure: as gunicorn's entry leaves the heap (plain), or frozen out of the collector's sight")
+    parser.add_argument(
+        "--gc",
+        choices=("frozen", "plain"),
+        default="plain",
+        help="measure: as gunicorn's entry leaves the heap (plain), or frozen out of the collector's sight",
+    )
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--dump", help="write the profile's stats to this file (pstats)")
     parser.add_argument("--profile", choices=("save", "poll", "player", "player_changed", "floor"))

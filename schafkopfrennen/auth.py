@@ -1,8 +1,9 @@
 """Login throttling with django-axes: which logins it watches, and what a locked-out person reads."""
+
 from axes.backends import AxesStandaloneBackend
-from django.contrib.auth.backends import ModelBackend
 from axes.helpers import get_cool_off
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -46,14 +47,21 @@ class ClubAuthenticationForm(AuthenticationForm):
             from tournaments.models import Club  # see ClubBackend
 
             user = get_user_model().objects.filter(username=self.cleaned_data.get("username")).first()
-            if user is not None and user.is_active and user.check_password(self.cleaned_data.get("password") or "") \
-                    and club_blocked(user):
+            if (
+                user is not None
+                and user.is_active
+                and user.check_password(self.cleaned_data.get("password") or "")
+                and club_blocked(user)
+            ):
                 statuses = set(user.club_memberships.values_list("club__status", flat=True))
                 if Club.Status.PENDING in statuses:
-                    raise ValidationError(_("Your club is waiting for the operator's approval. You can log in "
-                                            "once it is approved."), code="club_pending") from None
-                raise ValidationError(_("Your club is suspended: ask the operator of this site."),
-                                      code="club_suspended") from None
+                    raise ValidationError(
+                        _("Your club is waiting for the operator's approval. You can log in once it is approved."),
+                        code="club_pending",
+                    ) from None
+                raise ValidationError(
+                    _("Your club is suspended: ask the operator of this site."), code="club_suspended"
+                ) from None
             raise
 
 
@@ -76,9 +84,18 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
     cool_off = get_cool_off(request)
     minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else None
     form = AuthenticationForm(request)
-    return render(request, "registration/login.html",
-                  {"form": form, "locked_out": True, "lock_minutes": minutes, **login_help(),
-                   "next": request.POST.get("next", "") if request.method == "POST" else ""}, status=429)
+    return render(
+        request,
+        "registration/login.html",
+        {
+            "form": form,
+            "locked_out": True,
+            "lock_minutes": minutes,
+            **login_help(),
+            "next": request.POST.get("next", "") if request.method == "POST" else "",
+        },
+        status=429,
+    )
 
 
 def login_help() -> dict:

@@ -6,6 +6,7 @@ outside its polling loop (``conn_or_acquire``); building one fills its table of 
 a large part of the work of sending a standings task, which most saves of an evening do. The client is
 stateless apart from that pool, so one per channel serves every command the same way.
 """
+
 from contextlib import contextmanager
 
 import kombu

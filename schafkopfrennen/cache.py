@@ -9,6 +9,7 @@ client is kept: ``redis.Redis`` is thread-safe and takes its connections from th
 Django rounds a timeout down to whole seconds (Redis ``EX``); the standings' coalescing window is a
 fraction of one, so a timeout that is not a whole number is kept in milliseconds (``PX``).
 """
+
 import hashlib
 import os
 import threading

@@ -4,6 +4,7 @@ Without CELERY_BROKER_URL every task runs in-process (the embedded default); wit
 CELERY_BROKER_URL=redis://... real workers run the same code:
 ``celery -A schafkopfrennen worker``.
 """
+
 import logging
 import os
 

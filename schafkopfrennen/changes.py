@@ -16,6 +16,7 @@ unchanged poll of a hall full of phones be answered without asking the database 
 The listener's connection is checked every ``CHECK_SECONDS`` while nothing is notified (a ``SELECT 1``);
 a reconnection moves the number on too, since notifications sent meanwhile were lost.
 """
+
 import logging
 import os
 import threading
@@ -37,9 +38,14 @@ _TRIGGER = "schafkopfrennen_changed"
 def _tables() -> list[str]:
     from django.apps import apps
 
-    return sorted({model._meta.db_table for label in APPS
-                   for model in apps.get_app_config(label).get_models(include_auto_created=True)
-                   if model._meta.managed and not model._meta.proxy})
+    return sorted(
+        {
+            model._meta.db_table
+            for label in APPS
+            for model in apps.get_app_config(label).get_models(include_auto_created=True)
+            if model._meta.managed and not model._meta.proxy
+        }
+    )
 
 
 def install_triggers(using: str = "default", **_signal) -> None:
@@ -53,15 +59,21 @@ def install_triggers(using: str = "default", **_signal) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE OR REPLACE FUNCTION {_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$")
-        cursor.execute("SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                       "WHERE t.tgname = %s AND c.relnamespace = current_schema()::regnamespace", [_TRIGGER])
+            f"BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$"
+        )
+        cursor.execute(
+            "SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+            "WHERE t.tgname = %s AND c.relnamespace = current_schema()::regnamespace",
+            [_TRIGGER],
+        )
         have = {name for (name,) in cursor.fetchall()}
         existing = set(connection.introspection.table_names(cursor))
         for table in _tables():
             if table in existing and table not in have:
-                cursor.execute(f'CREATE TRIGGER {_TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}" '
-                               f"FOR EACH STATEMENT EXECUTE FUNCTION {_FUNCTION}()")
+                cursor.execute(
+                    f'CREATE TRIGGER {_TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}" '
+                    f"FOR EACH STATEMENT EXECUTE FUNCTION {_FUNCTION}()"
+                )
 
 
 class Listener:
@@ -134,8 +146,14 @@ def listener(using: str = "default") -> Listener | None:
                 params.pop("context", None)
                 params.pop("prepare_threshold", None)
                 # a connection lost without a word is noticed (TCP; a local socket needs none of it)
-                params.update(connect_timeout=5, keepalives=1, keepalives_idle=5, keepalives_interval=2,
-                              keepalives_count=2, application_name="schafkopfrennen-changes")
+                params.update(
+                    connect_timeout=5,
+                    keepalives=1,
+                    keepalives_idle=5,
+                    keepalives_interval=2,
+                    keepalives_count=2,
+                    application_name="schafkopfrennen-changes",
+                )
                 made = Listener(params).start()
             _LISTENER = (os.getpid(), made)
         return _LISTENER[1]

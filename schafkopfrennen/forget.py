@@ -9,6 +9,7 @@ cache (Redis with ``REDIS_CACHE_URL``); every other process sees it within ``CHE
 its own. The generation is part of every polled page's tag (``polling._tag``) and of the standings'
 fragment keys, so a page kept from before the erase is never "unchanged".
 """
+
 import logging
 import threading
 import time

@@ -6,6 +6,7 @@ one minus sign, "−" (U+2212: as wide as the plus, easy to see on paper and on 
 hyphen. Templates use these through the filters of ``tournaments/templatetags/numbers.py`` (and
 ``standings``), the PDFs call them directly. CSV and JSON downloads keep plain machine numbers.
 """
+
 from __future__ import annotations
 
 from decimal import Decimal

@@ -6,6 +6,7 @@ and while the process made the figures, the database had nothing to do. On Postg
 sent in psycopg's pipeline mode runs while the process works on something that does not need its
 result; its result is read when asked for. Elsewhere (the embedded SQLite) the statement runs at once.
 """
+
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 
@@ -16,7 +17,9 @@ _PIPELINE = psycopg.Pipeline.is_supported()  # libpq 14 or newer
 
 
 @contextlib.contextmanager
-def statement_meanwhile(sql: str, params: Sequence = (), using: str = DEFAULT_DB_ALIAS) -> Iterator[Callable[[], object]]:
+def statement_meanwhile(
+    sql: str, params: Sequence = (), using: str = DEFAULT_DB_ALIAS
+) -> Iterator[Callable[[], object]]:
     """Send ``sql``; yields a function that waits for its result and returns the cursor (``fetchall()``
     for its rows, ``rowcount`` for what it changed). Until that function is called the caller must not
     use the connection: whatever it does meanwhile is done beside the database's work."""

@@ -17,6 +17,7 @@ Usage (the player page, the seat list, the standings)::
     @polled_page(selectors.player_page_state)  # player_page_state(key) -> ("v17-3", computed_at) or None: a 404
     def player(request, key): ...
 """
+
 import functools
 import hashlib
 from collections.abc import Callable
@@ -40,12 +41,17 @@ from django.views.decorators.http import condition
 from . import forget
 from .changes import listener
 
-State = tuple[str, datetime | None] | tuple[str, datetime | None, object] | None  # (token, last change[, what the view may reuse])
+State = (
+    tuple[str, datetime | None] | tuple[str, datetime | None, object] | None
+)  # (token, last change[, what the view may reuse])
 VARY = ("HX-Request", "Accept-Language", "Cookie")
 CACHE_CONTROL = {"private": True, "no_cache": True}  # kept by the browser, asked again every time
 # the middleware (of settings.MIDDLEWARE) whose headers the 304s before Django carry too
-HEADER_MIDDLEWARE = ("django.middleware.security.SecurityMiddleware",
-                     "django.middleware.clickjacking.XFrameOptionsMiddleware", "csp.middleware.CSPMiddleware")
+HEADER_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+)
 _STATE = "schafkopfrennen.polled_state"  # the environ's (request.META's) key of the state read for this request
 _UNREAD = object()
 
@@ -157,8 +163,9 @@ class UnchangedPolls:
         self.headers = [(name, made[name]) for name in ("Cache-Control", "Vary")]
         # Django's middleware that add the security headers (CSP, nosniff, Referrer-Policy, HSTS ...) to every
         # answer, made as Django makes them (reading the settings now): the 304s here get the same headers.
-        self.header_middleware = [import_string(name)(lambda request: None) for name in settings.MIDDLEWARE
-                                  if name in HEADER_MIDDLEWARE]
+        self.header_middleware = [
+            import_string(name)(lambda request: None) for name in settings.MIDDLEWARE if name in HEADER_MIDDLEWARE
+        ]
         self.security: dict[tuple[str, bool], list[tuple[str, str]]] = {}  # (path, https) -> those headers
 
     def __call__(self, environ, start_response):
@@ -181,8 +188,15 @@ class UnchangedPolls:
         path = get_path_info(environ) or "/"
         generation, key = self.generation(), None
         if generation is not None:  # the same phone's same poll, while nothing committed: the same answer
-            key = (path, environ.get("QUERY_STRING", ""), cookies.get(settings.LANGUAGE_COOKIE_NAME),
-                   environ.get("HTTP_ACCEPT_LANGUAGE"), bool(environ.get("HTTP_HX_REQUEST")), sent, secure)
+            key = (
+                path,
+                environ.get("QUERY_STRING", ""),
+                cookies.get(settings.LANGUAGE_COOKIE_NAME),
+                environ.get("HTTP_ACCEPT_LANGUAGE"),
+                bool(environ.get("HTTP_HX_REQUEST")),
+                sent,
+                secure,
+            )
             decided = self.unchanged.get(key)
             if decided is not None and decided[0] == generation and not _due(decided[2]):
                 return decided[1]
@@ -278,24 +292,43 @@ def _query(raw: bytes, charset: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _language(cookie: str | None, accept: str | None) -> str:
     """The language LocaleMiddleware picks for this language cookie and Accept-Language header."""
-    return get_language_from_request(SimpleNamespace(COOKIES={} if cookie is None else {settings.LANGUAGE_COOKIE_NAME: cookie},
-                                                     META={} if accept is None else {"HTTP_ACCEPT_LANGUAGE": accept}))
+    return get_language_from_request(
+        SimpleNamespace(
+            COOKIES={} if cookie is None else {settings.LANGUAGE_COOKIE_NAME: cookie},
+            META={} if accept is None else {"HTTP_ACCEPT_LANGUAGE": accept},
+        )
+    )
 
 
 def _host_allowed(environ) -> bool:
     """Whether Django would take the request's host (``HttpRequest.get_host`` against ``ALLOWED_HOSTS``)."""
     forwarded = environ.get("HTTP_X_FORWARDED_HOST") if settings.USE_X_FORWARDED_HOST else None
-    return _allowed(forwarded, environ.get("HTTP_HOST"), environ.get("SERVER_NAME"), environ.get("SERVER_PORT"),
-                    tuple(settings.ALLOWED_HOSTS), settings.DEBUG)
+    return _allowed(
+        forwarded,
+        environ.get("HTTP_HOST"),
+        environ.get("SERVER_NAME"),
+        environ.get("SERVER_PORT"),
+        tuple(settings.ALLOWED_HOSTS),
+        settings.DEBUG,
+    )
 
 
 @functools.lru_cache(maxsize=256)
-def _allowed(forwarded: str | None, host: str | None, server: str | None, port: str | None,
-             allowed_hosts: tuple, debug: bool) -> bool:
+def _allowed(
+    forwarded: str | None, host: str | None, server: str | None, port: str | None, allowed_hosts: tuple, debug: bool
+) -> bool:
     """``_host_allowed`` once per host sent and settings: Django's own check decides."""
     request = HttpRequest()
-    request.META = {name: value for name, value in (("HTTP_X_FORWARDED_HOST", forwarded), ("HTTP_HOST", host),
-                                                    ("SERVER_NAME", server), ("SERVER_PORT", port)) if value}
+    request.META = {
+        name: value
+        for name, value in (
+            ("HTTP_X_FORWARDED_HOST", forwarded),
+            ("HTTP_HOST", host),
+            ("SERVER_NAME", server),
+            ("SERVER_PORT", port),
+        )
+        if value
+    }
     try:
         request.get_host()
     except DisallowedHost:

@@ -12,6 +12,7 @@ Celery tasks run in-process, a local-memory cache. Production sets:
 - behind HTTPS: ``DJANGO_SECURE_SSL_REDIRECT=true`` and ``DJANGO_SECURE_HSTS_SECONDS=31536000``
   (``DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``DJANGO_SECURE_HSTS_PRELOAD``, both on by default)
 """
+
 import datetime
 import os
 from pathlib import Path
@@ -123,16 +124,18 @@ def _database() -> dict:
         # request of each web worker reconnects instead of answering 500.
         return _prepared(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True))
     if os.environ.get("POSTGRES_DB") or os.environ.get("POSTGRES_HOST"):
-        return _prepared({
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": os.environ.get("POSTGRES_DB", "schafkopfrennen"),
-            "USER": os.environ.get("POSTGRES_USER", "postgres"),
-            "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-            "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-            "PORT": os.environ.get("POSTGRES_PORT", "5432"),
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
-        })
+        return _prepared(
+            {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": os.environ.get("POSTGRES_DB", "schafkopfrennen"),
+                "USER": os.environ.get("POSTGRES_USER", "postgres"),
+                "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+                "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
+                "PORT": os.environ.get("POSTGRES_PORT", "5432"),
+                "CONN_MAX_AGE": 60,
+                "CONN_HEALTH_CHECKS": True,
+            }
+        )
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),

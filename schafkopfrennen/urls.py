@@ -1,9 +1,9 @@
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
-from csp.constants import SELF, UNSAFE_INLINE
-from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import auth

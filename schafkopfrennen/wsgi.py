@@ -5,6 +5,7 @@ In front of Django, ``UnchangedPolls`` answers a phone's or a table page's uncha
 (``schafkopfrennen/changes.py``, one more connection per worker, opened at its first poll) and answers
 from what it read while none is announced.
 """
+
 import os
 
 from django.conf import settings
@@ -13,7 +14,7 @@ from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schafkopfrennen.settings")
 
-from schafkopfrennen.polling import UnchangedPolls  # noqa: E402 (after the settings' name: it reads them)
+from schafkopfrennen.polling import UnchangedPolls
 
 # unchanged polls: 304 before Django, without asking the database while no change commits (changes.py)
 application = UnchangedPolls(get_wsgi_application(), listen=settings.POLLS_LISTEN)

@@ -5,6 +5,7 @@ in the active language. ``game_name`` is the sheet's bold label ("Herz-Solo Tout
 full description ("Rufspiel mit der Gras-Sau"), ``game_short`` the printed sheet's narrow column
 ("Ruf Gras", "Wenz-Tout", "1+3 über Kreuz ×2").
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,8 +23,21 @@ SUIT_NAMES = {
     "schellen": gettext_lazy("Schellen"),
 }
 
-_RECORD_ATTRIBUTES = ("contract", "muss", "called", "trump", "tout", "sie", "renonce", "schwarz", "kontra",
-                      "declarer", "partner", "augen", "thrown_in")
+_RECORD_ATTRIBUTES = (
+    "contract",
+    "muss",
+    "called",
+    "trump",
+    "tout",
+    "sie",
+    "renonce",
+    "schwarz",
+    "kontra",
+    "declarer",
+    "partner",
+    "augen",
+    "thrown_in",
+)
 
 
 def describe(game: Any, **overrides: Any) -> HandDescription:
@@ -56,7 +70,8 @@ def game_text(d: HandDescription) -> str:
         text = "+".join(str(seat) for seat in d.pair) + " " + _("über Kreuz") if d.pair else _("Kreuz")
     elif d.game in ("rufspiel", "muss") and d.suit:
         text = (_("Muss with the %(suit)s Sau") if d.game == "muss" else _("Rufspiel with the %(suit)s Sau")) % {
-            "suit": suit_name(d.suit)}
+            "suit": suit_name(d.suit)
+        }
     else:
         text = game_name(d)
     details = [_("Renonce")] if d.renonce else []

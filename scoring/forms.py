@@ -7,8 +7,14 @@ from django.utils.translation import gettext_lazy as _
 class PrizeForm(forms.Form):
     last_place = forms.BooleanField(label=_("last place"), required=False)
     place = forms.IntegerField(label=_("place"), min_value=1, required=False)
-    amount_euro = forms.DecimalField(label=_("amount (€)"), min_value=Decimal(0), decimal_places=2, required=False,
-                                     localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    amount_euro = forms.DecimalField(
+        label=_("amount (€)"),
+        min_value=Decimal(0),
+        decimal_places=2,
+        required=False,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     goods = forms.CharField(label=_("goods"), max_length=200, required=False)
 
     def clean(self):
@@ -30,11 +36,13 @@ class BasePrizeFormSet(forms.BaseFormSet):
             if not data or (not data.get("place") and not data.get("last_place")):
                 continue
             amount = data.get("amount_euro")
-            result.append({
-                "place": None if data.get("last_place") else data["place"],
-                "amount_cents": None if amount is None else int(amount * 100),
-                "goods": data.get("goods", ""),
-            })
+            result.append(
+                {
+                    "place": None if data.get("last_place") else data["place"],
+                    "amount_cents": None if amount is None else int(amount * 100),
+                    "goods": data.get("goods", ""),
+                }
+            )
         return result
 
 

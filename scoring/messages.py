@@ -10,6 +10,7 @@ the engine's English text, so no error is ever lost.
 ``rule_error_message`` puts the field's name in front, as a player calls it:
 "Partner: Der Partner muss ein anderer sein als der Spieler."
 """
+
 from typing import Any
 
 from django.utils.functional import Promise

@@ -110,8 +110,9 @@ class PackedRows(Sequence):
     shared between readers: callers must not change them.
     """
 
-    def __init__(self, raw: bytes | None, starts: list[int], numbers: list[int],
-                 rows: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, raw: bytes | None, starts: list[int], numbers: list[int], rows: list[dict[str, Any]] | None = None
+    ) -> None:
         self._raw, self._starts, self._numbers = raw, starts, numbers
         self._all = rows
         self._one: dict[int, dict[str, Any]] = {}
@@ -143,14 +144,14 @@ class PackedRows(Sequence):
                 return list(self)[index]
             if first >= stop:
                 return []
-            return orjson.loads(b"[" + self._raw[self._starts[first]:self._end(stop - 1)] + b"]")
+            return orjson.loads(b"[" + self._raw[self._starts[first] : self._end(stop - 1)] + b"]")
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
         row = self._one.get(index)
         if row is None:
-            row = self._one[index] = orjson.loads(self._raw[self._starts[index]:self._end(index)])
+            row = self._one[index] = orjson.loads(self._raw[self._starts[index] : self._end(index)])
         return row
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -186,7 +187,9 @@ class StandingsSnapshot(models.Model):
     """
 
     tournament = models.OneToOneField(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="standings_snapshot",
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="standings_snapshot",
         verbose_name=_("tournament"),
     )
     marker = models.CharField(_("state of the games"), max_length=100)

@@ -1,4 +1,5 @@
 """How a game is stored: a rules record and its HandScore to and from the Hand model's columns (and back, never scored again)."""
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,15 +54,21 @@ def outcome_columns(score: HandScore) -> dict[str, Any]:
     """The stored outcome of a game: the engine's whole HandScore (lossless), and the points per seat
     the sheet, the archive, the admin and the standings' sums read (no points for a thrown-in game),
     and the solo and money columns the full recompute counts. The only writer of these columns."""
-    return {**points_columns(score.points if not score.thrown_in else {}), "thrown_in": score.thrown_in,
-            **solo_columns(score), "outcome": outcome_to_dict(score)}
+    return {
+        **points_columns(score.points if not score.thrown_in else {}),
+        "thrown_in": score.thrown_in,
+        **solo_columns(score),
+        "outcome": outcome_to_dict(score),
+    }
 
 
 def solo_columns(score: HandScore) -> dict[str, Any]:
     """Who won or lost a solo (the declarer's seat, else NULL) and whether the game costs money."""
-    return {"solo_won": score.declarer if score.won_solo else None,
-            "solo_lost": score.declarer if score.lost_solo else None,
-            "pays": bool(score.reuegeld or score.weitergeld)}
+    return {
+        "solo_won": score.declarer if score.won_solo else None,
+        "solo_lost": score.declarer if score.lost_solo else None,
+        "pays": bool(score.reuegeld or score.weitergeld),
+    }
 
 
 def stored_score(hand: Any) -> HandScore:

@@ -1,4 +1,5 @@
 """Shared fixtures. Under CI=true a missing service or browser fails the test instead of skipping."""
+
 import os
 
 import pytest

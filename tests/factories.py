@@ -1,4 +1,5 @@
 """factory_boy factories for model tests."""
+
 import datetime
 
 import factory

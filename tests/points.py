@@ -1,4 +1,5 @@
 """The check every standings test makes: each registration's total straight from its seats' stored points."""
+
 from tournaments.models import Hand, Seat, Tournament
 
 

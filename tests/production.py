@@ -6,6 +6,7 @@ The browser tests' live server (tests/browser/conftest.py) serves with these set
 tests that must see the production paths (``static()`` against the manifest) take the ``production``
 fixture (tests/conftest.py).
 """
+
 from __future__ import annotations
 
 import os
@@ -50,8 +51,9 @@ def production_overrides(static_root: Path, **env: str) -> dict:
     from django.conf import settings
 
     wanted = production_settings(**env)
-    changed = {name: value for name, value in wanted.items()
-               if name not in KEPT and getattr(settings, name, object()) != value}
+    changed = {
+        name: value for name, value in wanted.items() if name not in KEPT and getattr(settings, name, object()) != value
+    }
     changed["STATIC_ROOT"] = str(static_root)
     return changed
 
@@ -63,4 +65,3 @@ def collect_static(static_root: Path) -> dict:
     with override_settings(**overrides):
         call_command("collectstatic", interactive=False, verbosity=0)
     return overrides
-

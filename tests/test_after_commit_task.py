@@ -1,4 +1,5 @@
 """AfterCommitTask: a task sent inside a transaction goes out on commit, never after a rollback."""
+
 import pytest
 from celery import shared_task
 from celery.app.task import Task
@@ -22,8 +23,11 @@ def probe(value: int) -> int:
 def sent(monkeypatch):
     """What reached the broker (Celery's own apply_async, which the after-commit send calls)."""
     calls = []
-    monkeypatch.setattr(Task, "apply_async", lambda task, args=None, kwargs=None, **options: calls.append(
-        (task.name, tuple(args or ()), kwargs or {})))
+    monkeypatch.setattr(
+        Task,
+        "apply_async",
+        lambda task, args=None, kwargs=None, **options: calls.append((task.name, tuple(args or ()), kwargs or {})),
+    )
     failures.clear()
     return calls
 

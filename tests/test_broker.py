@@ -1,5 +1,6 @@
 """Celery's transport to Redis (schafkopfrennen.broker): one Redis client per channel, messages
 sent and received as with kombu's own. Against a real Redis at TEST_CELERY_BROKER_URL (CI has one)."""
+
 import os
 import uuid
 

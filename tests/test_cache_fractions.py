@@ -1,4 +1,5 @@
 """The project's Redis cache keeps timeouts under a second (the standings' coalescing window), on a real Redis."""
+
 import time
 import uuid
 

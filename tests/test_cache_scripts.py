@@ -5,6 +5,7 @@ asked about in one script, then remembered in the process until it expires; a ch
 before merging and extends it after). Without a Redis at TEST_CELERY_BROKER_URL or 127.0.0.1:6379/10
 these skip, except under CI=true, where they fail.
 """
+
 import os
 import threading
 import time
@@ -46,7 +47,9 @@ class _Request:
     method = "POST"  # a write: counted against the key's writes
 
 
-def test_the_table_rate_limit_on_redis_allows_the_rate_and_refuses_the_next_without_counting_it(redis_cache, monkeypatch):
+def test_the_table_rate_limit_on_redis_allows_the_rate_and_refuses_the_next_without_counting_it(
+    redis_cache, monkeypatch
+):
     monkeypatch.setattr(TableKeyThrottle, "cache", redis_cache)
     monkeypatch.setattr(TableKeyThrottle, "THROTTLE_RATES", {**TableKeyThrottle.THROTTLE_RATES, "table_write": "3/min"})
     verdicts = []
@@ -83,13 +86,15 @@ def test_a_burst_on_redis_starts_one_chain_and_then_stops_asking_redis(redis_cac
     monkeypatch.setattr(schedule, "_held_until", {})
     monkeypatch.setattr(schedule, "LEASE_SECONDS", 0.3)
     monkeypatch.setitem(standings_update_task.app.conf, "task_always_eager", False)
-    monkeypatch.setattr(schedule.standings_chain_task, "apply_async", lambda args, **options: sent.append((args, options)))
+    monkeypatch.setattr(
+        schedule.standings_chain_task, "apply_async", lambda args, **options: sent.append((args, options))
+    )
     monkeypatch.setattr(standings_update_task, "apply_async", lambda *a, **k: pytest.fail("a chain was running"))
     real = type(schedule._JOIN).__call__
     monkeypatch.setattr(type(schedule._JOIN), "__call__", lambda self, *a: asked.append(1) or real(self, *a))
     for table in range(50):
         assert schedule.standings_schedule(42, [table]) is (table == 0)
-    (args, options), = sent
+    ((args, options),) = sent
     assert args[0] == 42 and args[2] == [0] and options == {}
     assert len(asked) == 2
     client = redis_cache._cache.get_client(write=True)
@@ -118,8 +123,9 @@ def chain(redis_cache, monkeypatch):
         return object() if record["merged"] else None
 
     monkeypatch.setattr(schedule, "standings_update", merge)
-    monkeypatch.setattr(schedule.standings_chain_task, "apply_async",
-                        lambda args, **options: record["sent"].append((args, options)))
+    monkeypatch.setattr(
+        schedule.standings_chain_task, "apply_async", lambda args, **options: record["sent"].append((args, options))
+    )
     assert schedule.standings_schedule(42, [3])
     record["id"] = record["sent"].pop()[0][1]
     record["key"] = redis_cache.make_key(schedule.lease_key(42))
@@ -140,7 +146,7 @@ def test_a_run_that_found_nothing_runs_again_just_after_the_lease_expires(chain)
     chain["redis"].pexpire(chain["key"], 100)
     assert schedule.standings_chain_task(42, chain["id"]) is True
     assert chain["redis"].pttl(chain["key"]) <= 100  # not extended
-    (args, options), = chain["sent"]
+    ((args, options),) = chain["sent"]
     assert args == [42, chain["id"]] and schedule._MARGIN < options["countdown"] <= 0.1 + schedule._MARGIN
 
 
@@ -171,10 +177,19 @@ def test_a_lease_taken_by_another_chain_ends_this_one_a_lease_later_and_is_left_
     assert chain["redis"].pttl(chain["key"]) <= 1000 and chain["redis"].get(chain["key"]) == b"another"
 
 
-@pytest.mark.parametrize("delivery, routing", [
-    ({"exchange": "", "routing_key": "standings"}, {"queue": "standings"}),  # kombu's Redis transport, direct queues
-    ({"exchange": "abend", "routing_key": "standings.merge"}, {"exchange": "abend", "routing_key": "standings.merge"}),
-])
+@pytest.mark.parametrize(
+    "delivery, routing",
+    [
+        (
+            {"exchange": "", "routing_key": "standings"},
+            {"queue": "standings"},
+        ),  # kombu's Redis transport, direct queues
+        (
+            {"exchange": "abend", "routing_key": "standings.merge"},
+            {"exchange": "abend", "routing_key": "standings.merge"},
+        ),
+    ],
+)
 def test_the_next_run_goes_where_this_one_came_from(chain, delivery, routing):
     schedule.standings_chain_task.push_request(delivery_info=delivery)
     try:
@@ -237,13 +252,18 @@ def test_a_run_that_cannot_read_the_lease_merges_and_sends_one_last_run_after_a_
     """The lease is extended only by its chain, so a run that cannot see it knows it expires within a
     whole lease at the latest: one last run then reads every change that counted on it."""
     if away == "redis down":
-        monkeypatch.setattr(schedule, "cache", RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}}))
+        monkeypatch.setattr(
+            schedule, "cache", RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
+        )
     else:
         from django.core.cache.backends.locmem import LocMemCache
+
         monkeypatch.setattr(schedule, "cache", LocMemCache("chain", {}))
     assert schedule.standings_chain_task(42, chain["id"], [3]) is True
     assert chain["merges"] == [(42, [3])]
-    assert chain["sent"] == [([42, chain["id"], None, 0, True], {"countdown": schedule.LEASE_SECONDS + schedule._MARGIN})]
+    assert chain["sent"] == [
+        ([42, chain["id"], None, 0, True], {"countdown": schedule.LEASE_SECONDS + schedule._MARGIN})
+    ]
     assert schedule.standings_chain_task(*chain["sent"][0][0]) is False  # the last run merges and stops
     assert chain["merges"] == [(42, [3]), (42, [])] and len(chain["sent"]) == 1
 

@@ -1,4 +1,5 @@
 """schafkopfrennen/forget.py: an erase empties every process's kept names (issue 33.10)."""
+
 from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache
 
@@ -28,7 +29,9 @@ def test_with_the_shared_cache_down_the_pages_go_on_and_this_process_still_forge
     kept = {"row": "Vor2 Nach2"}
     monkeypatch.setattr(forget, "_CLEARS", [kept.clear])
     monkeypatch.setattr(forget, "_seen", {"generation": "g1", "checked": float("-inf")})
-    monkeypatch.setattr(forget, "cache", RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}}))
+    monkeypatch.setattr(
+        forget, "cache", RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
+    )
     assert forget.generation() == "g1" and kept
     forget.names_forget()
     assert not kept

@@ -4,6 +4,7 @@ The msgids in templates and Python are English; ``locale/de`` translates every o
 ``locale/en`` keeps them as they are. After adding or changing a text: ``make messages``, translate
 the new entries in ``locale/de/LC_MESSAGES/django.po``, and commit the .po and .mo files together.
 """
+
 import ast
 import gettext
 import re
@@ -23,6 +24,7 @@ EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 # --- the catalogues ---------------------------------------------------------------------------
+
 
 def parse_po(path: Path) -> list[dict]:
     """The entries of a .po file: flags, msgctxt, msgid, msgid_plural and msgstr (index -> text).
@@ -127,6 +129,7 @@ def test_the_compiled_catalogue_matches_its_po_file(lang):
 
 # --- the pages --------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def demo(client):
     call_command("demo", allow_without_debug=True)
@@ -141,7 +144,7 @@ PAGES = [
     ("/o/herbstrennen/", ["Turnierleitung", "Runde 1", "Anmeldung"], ["Control panel", "Round 1", "Registration desk"]),
     ("/o/herbstrennen/meldestelle/", ["Spieler suchen", "bezahlt", "anwesend"], ["Find a player", "paid", "here"]),
     ("/t/herbstrennen/sitzplan/", ["Wo sitze ich?", "Nach Tischen"], ["Where do I sit?", "By table"]),
-    ("table", ["Wer spielt?", "Gerufene Sau", "Spielliste" ], ["Who plays?", "Called Sau", "Players and totals"]),
+    ("table", ["Wer spielt?", "Gerufene Sau", "Spielliste"], ["Who plays?", "Called Sau", "Players and totals"]),
     ("/t/herbstrennen/rangliste/", ["Rangliste", "Gesamt", "Punkte"], ["Standings", "Overall", "Points"]),
 ]
 
@@ -151,8 +154,11 @@ PAGES = [
 def test_pages_speak_german_by_default_and_english_on_request(client, demo, url, german, english):
     if url == "table":
         url = f"/tisch/{demo.entry_key}/"
-    for headers, lang, words, others in ((DE, "de", german, english), ({}, "de", german, english),
-                                         (EN, "en", english, german)):
+    for headers, lang, words, others in (
+        (DE, "de", german, english),
+        ({}, "de", german, english),
+        (EN, "en", english, german),
+    ):
         page = client.get(url, **headers)
         assert page.status_code == 200, url
         body = page.content.decode()

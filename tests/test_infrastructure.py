@@ -1,4 +1,5 @@
 """The foundation: settings refuse to start unsafely, CI runs on PostgreSQL and a real worker."""
+
 import os
 import subprocess
 import sys
@@ -25,11 +26,21 @@ def test_debug_off_without_secret_key_refuses_to_start():
 
 
 def test_debug_off_with_secret_key_starts():
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 50,
-           "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
+    }
     result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"],
-        env=env, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
@@ -80,24 +91,34 @@ def test_real_workers_without_a_shared_cache_are_warned_about(settings):
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/0"
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     assert "schafkopfrennen.W001" in [m.id for m in run_checks()]
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": "redis://127.0.0.1:6379/1"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/1"}
+    }
     assert "schafkopfrennen.W001" not in [m.id for m in run_checks()]
 
 
-@pytest.mark.parametrize("env", [
-    {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x"},
-    {"POSTGRES_DB": "x", "POSTGRES_HOST": "127.0.0.1"},
-])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x"},
+        {"POSTGRES_DB": "x", "POSTGRES_HOST": "127.0.0.1"},
+    ],
+)
 def test_database_connections_are_health_checked(env):
     """Persistent connections are checked before reuse (issue 13, fix 5), however the database is configured;
     PostgreSQL binds on the server and prepares a statement run five times (issue 14: the polls' tokens)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "POSTGRES_DB", "POSTGRES_HOST")}
     result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'], "
-                               "d['OPTIONS']['server_side_binding'], d['OPTIONS']['prepare_threshold'])"],
-        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'], "
+            "d['OPTIONS']['server_side_binding'], d['OPTIONS']['prepare_threshold'])",
+        ],
+        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"},
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["60", "True", "True", "5"]
@@ -141,4 +162,3 @@ def test_a_killed_database_connection_is_replaced_at_the_next_request():
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)
     assert connection.connection.info.backend_pid != victim
-

@@ -5,6 +5,7 @@
 the pure modules import the standard library and each other, the apps depend one way (tournaments
 uses scoring), selectors never import services, and no package has an import loop.
 """
+
 import ast
 import sys
 from pathlib import Path
@@ -56,8 +57,12 @@ def test_the_detector_finds_a_function_level_import_without_a_reason():
 
 
 def project_files() -> list[Path]:
-    return [path for package in PROJECT_PACKAGES for path in sorted((ROOT / package).rglob("*.py"))
-            if "migrations" not in path.parts]
+    return [
+        path
+        for package in PROJECT_PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
 
 
 @pytest.mark.parametrize("path", project_files(), ids=lambda path: str(path.relative_to(ROOT)))

@@ -4,6 +4,7 @@ The full recompute sends its statements this way (the games summed, the paying g
 written) and works in Python beside them. Rows, counts and errors come back as from a plain cursor, on
 every database; on PostgreSQL the statement is at work in the database before its result is asked for.
 """
+
 import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -23,19 +24,22 @@ def test_its_rows_come_back():
 
 def test_what_it_changed_is_counted_and_written():
     tournament = TournamentFactory()
-    with transaction.atomic(), statement_meanwhile(f"UPDATE {Tournament._meta.db_table} SET name = %s WHERE id = %s",
-                                                    ["Frühjahrsrennen", tournament.pk]) as done:
+    with (
+        transaction.atomic(),
+        statement_meanwhile(
+            f"UPDATE {Tournament._meta.db_table} SET name = %s WHERE id = %s", ["Frühjahrsrennen", tournament.pk]
+        ) as done,
+    ):
         assert done().rowcount == 1
     assert Tournament.objects.get().name == "Frühjahrsrennen"
 
 
 def test_its_error_is_djangos_and_the_transaction_rolls_back():
     tournament = TournamentFactory()
-    with pytest.raises(DatabaseError, match="no_such_table"):
-        with transaction.atomic():
-            Tournament.objects.filter(pk=tournament.pk).update(name="halb geschrieben")
-            with statement_meanwhile("SELECT * FROM no_such_table") as done:
-                done()
+    with pytest.raises(DatabaseError, match="no_such_table"), transaction.atomic():
+        Tournament.objects.filter(pk=tournament.pk).update(name="halb geschrieben")
+        with statement_meanwhile("SELECT * FROM no_such_table") as done:
+            done()
     assert Tournament.objects.get().name == tournament.name  # nothing half-written
     with statement_meanwhile("SELECT 1") as done:  # and the connection goes on
         assert done().fetchall() == [(1,)]
@@ -62,8 +66,9 @@ def test_on_postgresql_the_database_works_on_it_before_its_result_is_asked_for()
             with statement_meanwhile("SELECT 42 FROM (SELECT pg_advisory_lock_shared(4242)) AS locked") as done:
                 seen = None
                 for _ in range(2000):  # until the database shows it (at most 10 s, as the lock timeout)
-                    seen = other.execute("SELECT state, wait_event_type, query FROM pg_stat_activity WHERE pid = %s",
-                                         [pid]).fetchone()
+                    seen = other.execute(
+                        "SELECT state, wait_event_type, query FROM pg_stat_activity WHERE pid = %s", [pid]
+                    ).fetchone()
                     if seen[0] == "active":
                         break
                     other.execute("SELECT pg_sleep(0.005)")

@@ -1,5 +1,6 @@
 """A mistyped address shows the project's own page, in German first, as production serves it (DEBUG off, as
 ``make run`` serves the demo too): never Django's debug page, never a bare "Not Found"."""
+
 import pytest
 from django.test import Client
 

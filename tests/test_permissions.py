@@ -15,6 +15,7 @@ URL cannot slip through unclassified. Each request runs in a savepoint that is r
 that really changes something (withdraw, delete a game) leaves the fixture as it was for the next one.
 A method a URL does not list is tried too: it must let no one in whom the listed methods keep out.
 """
+
 from __future__ import annotations
 
 import io
@@ -30,13 +31,13 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tournaments.services.account import api_token_create, api_token_revoke
-from tournaments.services.standings import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Hand, Player, SignUp, SignUpOptions, Table, Tournament, Venue
+from tournaments.services.account import api_token_create, api_token_revoke
 from tournaments.services.registration import registration_create
 from tournaments.services.rounds import round_draw, round_publish
+from tournaments.services.standings import standings_recompute
 
 Role = ClubMembership.Role
 
@@ -60,16 +61,46 @@ EXPECTED = {
     PUBLIC: dict.fromkeys(ROLES, "in"),
     KEY: dict.fromkeys(ROLES, "in"),
     LOGIN: {"anonymous": "login", "viewer": "in", "desk": "in", "other": "in", "organiser": "in", "superuser": "in"},
-    ORG_ANY: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "in", "organiser": "in",
-              "superuser": "in"},
-    VIEWER: {"anonymous": "login", "viewer": "in", "desk": "in", "other": "forbidden", "organiser": "in",
-             "superuser": "in"},
-    DESK: {"anonymous": "login", "viewer": "forbidden", "desk": "in", "other": "forbidden", "organiser": "in",
-           "superuser": "in"},
-    ORGANISER: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "forbidden",
-                "organiser": "in", "superuser": "in"},
-    OPERATOR: {"anonymous": "login", "viewer": "forbidden", "desk": "forbidden", "other": "forbidden",
-               "organiser": "forbidden", "superuser": "in"},
+    ORG_ANY: {
+        "anonymous": "login",
+        "viewer": "forbidden",
+        "desk": "forbidden",
+        "other": "in",
+        "organiser": "in",
+        "superuser": "in",
+    },
+    VIEWER: {
+        "anonymous": "login",
+        "viewer": "in",
+        "desk": "in",
+        "other": "forbidden",
+        "organiser": "in",
+        "superuser": "in",
+    },
+    DESK: {
+        "anonymous": "login",
+        "viewer": "forbidden",
+        "desk": "in",
+        "other": "forbidden",
+        "organiser": "in",
+        "superuser": "in",
+    },
+    ORGANISER: {
+        "anonymous": "login",
+        "viewer": "forbidden",
+        "desk": "forbidden",
+        "other": "forbidden",
+        "organiser": "in",
+        "superuser": "in",
+    },
+    OPERATOR: {
+        "anonymous": "login",
+        "viewer": "forbidden",
+        "desk": "forbidden",
+        "other": "forbidden",
+        "organiser": "forbidden",
+        "superuser": "in",
+    },
 }
 
 PERMISSIONS: dict[str, dict[str, str]] = {
@@ -257,7 +288,9 @@ PERMISSIONS: dict[str, dict[str, str]] = {
     "tournaments:prize_callup": {"GET": DESK, "POST": DESK},
     "tournaments:prize_callup_projector": {"GET": PUBLIC},
     "api:prizes": {"GET": VIEWER},
-    "tournaments:tournament_finish": {"POST": ORGANISER},  # "Turnier beenden"  # the tick per winner at the prize-giving
+    "tournaments:tournament_finish": {
+        "POST": ORGANISER
+    },  # "Turnier beenden"  # the tick per winner at the prize-giving
     "tournaments:cash": {"GET": DESK},  # payments
     # Organiser API: anyone with a role reads; desk helpers register; organisers do the rest.
     "api:registrations": {"GET": VIEWER, "POST": DESK},
@@ -325,8 +358,11 @@ def site_urls() -> dict[str, Url]:
 
 def test_every_url_is_in_the_permission_table():
     urls = site_urls()
-    unclassified = [f"unclassified URL {name} ({url.route}): add it to the permission table"
-                    for name, url in sorted(urls.items()) if name not in PERMISSIONS]
+    unclassified = [
+        f"unclassified URL {name} ({url.route}): add it to the permission table"
+        for name, url in sorted(urls.items())
+        if name not in PERMISSIONS
+    ]
     assert not unclassified, "\n".join(unclassified)
     stale = sorted(set(PERMISSIONS) - set(urls))
     assert not stale, f"the permission table names URLs that do not exist: {stale}"
@@ -336,8 +372,17 @@ def test_every_url_is_in_the_permission_table():
 def test_the_walk_sees_every_area():
     """A sanity check of the walk itself: each URL module is there, the excluded ones are not."""
     names = set(site_urls())
-    for name in ("tournaments:home", "tournaments:desk", "tournaments:entry_table", "tournaments:control",
-                 "tournaments:print_round", "tournaments:prizes", "api:registrations", "api:table", "schema"):
+    for name in (
+        "tournaments:home",
+        "tournaments:desk",
+        "tournaments:entry_table",
+        "tournaments:control",
+        "tournaments:print_round",
+        "tournaments:prizes",
+        "api:registrations",
+        "api:table",
+        "schema",
+    ):
         assert name in names
     assert not any(name.startswith("admin:") or name in ("login", "logout", "set_language") for name in names)
 
@@ -392,8 +437,14 @@ def _build() -> World:
     Venue.objects.create(tournament=tournament, name="Gasthof zur Post", first_table=1, last_table=99)
     # Its online sign-up is switched on; one person is on its waiting list (issue 19).
     SignUpOptions.objects.create(tournament=tournament, open=True, capacity=len(tournament.registrations.all()))
-    signup = SignUp.objects.create(tournament=tournament, first_name="Wendelin", last_name="Warteliste",
-                                   consent_text="ok", consent_at=timezone.now(), status=SignUp.Status.WAITING)
+    signup = SignUp.objects.create(
+        tournament=tournament,
+        first_name="Wendelin",
+        last_name="Warteliste",
+        consent_text="ok",
+        consent_at=timezone.now(),
+        status=SignUp.Status.WAITING,
+    )
     return World(tournament, other_tournament, table, signup, player, other_players[0], users)
 
 
@@ -516,8 +567,9 @@ def token_client_for(user) -> Client:
     return Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)}")
 
 
-def check(world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None,
-          make_client=client_for) -> list[str]:
+def check(
+    world: World, url: Url, methods: dict[str, str], kwargs: dict, roles=ROLES, expect=None, make_client=client_for
+) -> list[str]:
     path = reverse(url.name, kwargs=kwargs)
     api = url.name.startswith("api:")
     problems = []
@@ -539,8 +591,7 @@ def unlisted_method(methods: dict[str, str]) -> str | None:
     return next((m for m in ("GET", "POST", "PUT", "PATCH", "DELETE") if m not in methods), None)
 
 
-def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict,
-                   make_client=client_for) -> list[str]:
+def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict, make_client=client_for) -> list[str]:
     """A method the URL does not list is 405 or refused for everyone the listed methods keep out (a POST to
     a GET-only page opens nothing the GET does not); for the others it must not fail either."""
     method = unlisted_method(methods)
@@ -554,8 +605,10 @@ def check_unlisted(world: World, url: Url, methods: dict[str, str], kwargs: dict
         allowed = REFUSED | {"405"} if outsider else REFUSED | {"405", "in"}
         got = outcome(request(make_client(world.users[role]), method, path, api=api))
         if got not in allowed:
-            problems.append(f"{method} (not listed) {path} as {role}: expected 405 or "
-                            f"{'refused' if outsider else 'an answer'}, got {got}")
+            problems.append(
+                f"{method} (not listed) {path} as {role}: expected 405 or "
+                f"{'refused' if outsider else 'an answer'}, got {got}"
+            )
     return problems
 
 
@@ -566,8 +619,11 @@ def _ready_pack(monkeypatch, tmp_path):
 
     pdf = Path(tmp_path) / "pack.pdf"
     pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
-    monkeypatch.setattr(printing, "round_print_pack_state",
-                        lambda **kwargs: PackState(READY, "fingerprint", path=pdf, size=pdf.stat().st_size))
+    monkeypatch.setattr(
+        printing,
+        "round_print_pack_state",
+        lambda **kwargs: PackState(READY, "fingerprint", path=pdf, size=pdf.stat().st_size),
+    )
 
 
 @pytest.mark.parametrize("name", sorted(name for name, methods in PERMISSIONS.items() if "GET" in methods))
@@ -616,8 +672,9 @@ def test_who_gets_in_with_an_api_token(name, world, db):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, methods in PERMISSIONS.items()
-                                        if n.startswith("api:") and KEY not in methods.values()))
+@pytest.mark.parametrize(
+    "name", sorted(n for n, methods in PERMISSIONS.items() if n.startswith("api:") and KEY not in methods.values())
+)
 def test_a_wrong_or_revoked_token_is_401(name, world, db):
     url = site_urls()[name]
     (kwargs,) = kwargs_for(url, world)[:1]
@@ -627,8 +684,9 @@ def test_a_wrong_or_revoked_token_is_401(name, world, db):
     for header in (f"Token {key}", "Token " + "0" * 64, "Basic b3JnYW5pc2VyLWE6cHc="):  # revoked, made up, a password
         for method in PERMISSIONS[name]:
             response = request(Client(HTTP_AUTHORIZATION=header), method, path, api=True)
-            assert response.status_code == 401 if header.startswith("Token") else response.status_code in (401, 403), \
+            assert response.status_code == 401 if header.startswith("Token") else response.status_code in (401, 403), (
                 f"{method} {path} with {header[:12]}…: {response.status_code}"
+            )
 
 
 # --- The private table key, another club's objects, hidden standings ----------------------------------
@@ -699,7 +757,9 @@ def test_hidden_standings_only_for_the_club(world, db):
     Tournament.objects.filter(pk=world.tournament.pk).update(standings_public=False)
     slug = world.tournament.slug
     pages = [reverse("tournaments:standings", args=[slug]), reverse("tournaments:standings_projector", args=[slug])]
-    downloads = [reverse("tournaments:standings_download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")]
+    downloads = [
+        reverse("tournaments:standings_download", kwargs={"slug": slug, "fmt": fmt}) for fmt in ("csv", "json")
+    ]
     problems = []
     for role in ROLES:
         client = client_for(world.users[role])
@@ -764,20 +824,29 @@ def test_club_a_cannot_reach_club_b_through_a_sign_up_match_an_archive_a_quick_a
     problems = []
     with transaction.atomic():
         Player.objects.filter(pk=b_player.pk).update(contact="0170 5550000")
-        b_players = set(Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id",
-                                                                         "contact"))
+        b_players = set(
+            Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id", "contact")
+        )
         b_registrations = list(Registration.objects.filter(tournament=b).values())
         series = series_create(club=b.club, name="Vereinsmeisterschaft B", slug="meisterschaft-b", public=False)
         registration = world.tournament.registrations.get(start_number=2)
         SignUp.objects.filter(pk=world.signup.pk).update(  # a suggestion as the old matching stored it
-            registration=registration, status=SignUp.Status.PLACE, match=b_player, match_state=SignUp.Match.PENDING)
-        b_signup = SignUp.objects.create(tournament=b, first_name="Bea", last_name="Anders", consent_text="ok",
-                                         consent_at=timezone.now(), status=SignUp.Status.WAITING)
+            registration=registration, status=SignUp.Status.PLACE, match=b_player, match_state=SignUp.Match.PENDING
+        )
+        b_signup = SignUp.objects.create(
+            tournament=b,
+            first_name="Bea",
+            last_name="Anders",
+            consent_text="ok",
+            consent_at=timezone.now(),
+            status=SignUp.Status.WAITING,
+        )
         archive = json.dumps(archive_build(b)).encode()
 
         def unchanged(what: str) -> None:
-            now = set(Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id",
-                                                                    "contact"))
+            now = set(
+                Player.objects.filter(club=b.club).values_list("pk", "first_name", "last_name", "club_id", "contact")
+            )
             if now != b_players or list(Registration.objects.filter(tournament=b).values()) != b_registrations:
                 problems.append(f"{what}: club B's players or registrations changed")
 
@@ -787,28 +856,57 @@ def test_club_a_cannot_reach_club_b_through_a_sign_up_match_an_archive_a_quick_a
             cases = [
                 # (what, method, path, data, statuses accepted)
                 ("sign-up list", "GET", reverse("tournaments:signups", args=[slug]), None, {200}),
-                ("same person", "POST", reverse("tournaments:signup_match", args=[slug, world.signup.pk]),
-                 {"same": "1"}, {302}),
-                ("B's sign-up", "POST", reverse("tournaments:signup_match", args=[slug, b_signup.pk]),
-                 {"same": "1"}, {404}),
-                ("quick-add naming B", "POST", reverse("tournaments:desk_quick_add", args=[slug]),
-                 {"first_name": "Wastl", "last_name": "Gast", "club_name": b.club.name}, {302}),
+                (
+                    "same person",
+                    "POST",
+                    reverse("tournaments:signup_match", args=[slug, world.signup.pk]),
+                    {"same": "1"},
+                    {302},
+                ),
+                (
+                    "B's sign-up",
+                    "POST",
+                    reverse("tournaments:signup_match", args=[slug, b_signup.pk]),
+                    {"same": "1"},
+                    {404},
+                ),
+                (
+                    "quick-add naming B",
+                    "POST",
+                    reverse("tournaments:desk_quick_add", args=[slug]),
+                    {"first_name": "Wastl", "last_name": "Gast", "club_name": b.club.name},
+                    {302},
+                ),
                 ("B's series", "GET", reverse("tournaments:series_manage", args=[series.slug]), None, {404}),
-                ("B's series, add", "POST", reverse("tournaments:series_manage", args=[series.slug]),
-                 {"action": "add", "tournament": world.tournament.pk}, {404}),
-                ("archive of B into B", "POST", reverse("tournaments:archive_upload"),
-                 {"club": b.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
-                 {403} if role == "desk" else {400}),
-                ("archive of B into A", "POST", reverse("tournaments:archive_upload"),
-                 {"club": world.tournament.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
-                 {403} if role == "desk" else {302}),
+                (
+                    "B's series, add",
+                    "POST",
+                    reverse("tournaments:series_manage", args=[series.slug]),
+                    {"action": "add", "tournament": world.tournament.pk},
+                    {404},
+                ),
+                (
+                    "archive of B into B",
+                    "POST",
+                    reverse("tournaments:archive_upload"),
+                    {"club": b.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
+                    {403} if role == "desk" else {400},
+                ),
+                (
+                    "archive of B into A",
+                    "POST",
+                    reverse("tournaments:archive_upload"),
+                    {"club": world.tournament.club_id, "file": SimpleUploadedFile("b.json", archive), "slug": "kopie"},
+                    {403} if role == "desk" else {302},
+                ),
             ]
             for what, method, path, data, statuses in cases:
                 with transaction.atomic():
                     response = client.get(path) if method == "GET" else client.post(path, data)
                     if response.status_code not in statuses:
-                        problems.append(f"{what} ({method} {path}) as {role}: {response.status_code}, "
-                                        f"expected {sorted(statuses)}")
+                        problems.append(
+                            f"{what} ({method} {path}) as {role}: {response.status_code}, expected {sorted(statuses)}"
+                        )
                     if "0170 5550000" in response.content.decode("utf-8", "replace"):
                         problems.append(f"{what} as {role}: club B's player's phone is shown")
                     unchanged(f"{what} as {role}")
@@ -817,8 +915,10 @@ def test_club_a_cannot_reach_club_b_through_a_sign_up_match_an_archive_a_quick_a
                         problems.append(f"{what} as {role}: the archive's copy took club B's players")
                     if Registration.objects.filter(tournament=world.tournament, player=b_player).exists():
                         problems.append(f"{what} as {role}: club B's player was tied to club A's tournament")
-                    if SeriesTournament.objects.filter(series=series).exists() or Series.objects.get(
-                            pk=series.pk).name != "Vereinsmeisterschaft B":
+                    if (
+                        SeriesTournament.objects.filter(series=series).exists()
+                        or Series.objects.get(pk=series.pk).name != "Vereinsmeisterschaft B"
+                    ):
                         problems.append(f"{what} as {role}: club B's series was changed")
                     transaction.set_rollback(True)
         transaction.set_rollback(True)

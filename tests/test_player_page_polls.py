@@ -5,6 +5,7 @@ were keeps his tag (304), one whose row moves gets a new one. The property check
 of the evening, for every player: a page that reads differently has a new tag (a 304 is never wrong),
 and a page whose seats, games and row did not change keeps it.
 """
+
 import random
 import re
 import uuid
@@ -42,8 +43,9 @@ def field(django_capture_on_commit_callbacks):
 
 def _game(table, seed: int) -> None:
     number = table.hands.count() + 1
-    record = random_hand(random.Random(seed), table_size=table.size, dealer=dealer_for(number, 0, table.size),
-                         tout_allowed=False)
+    record = random_hand(
+        random.Random(seed), table_size=table.size, dealer=dealer_for(number, 0, table.size), tout_allowed=False
+    )
     hand_record(table=table, record=record, client_id=uuid.uuid4())
 
 
@@ -59,8 +61,10 @@ def _pages(client, tournament) -> dict[int, tuple[str, str]]:
 
 def _polls(client, tournament, before: dict[int, tuple[str, str]]) -> dict[int, int]:
     """Each phone polls with the tag it holds: 304 or 200."""
-    return {reg.pk: client.get(player_url(reg), HTTP_IF_NONE_MATCH=before[reg.pk][0]).status_code
-            for reg in Registration.objects.filter(tournament=tournament)}
+    return {
+        reg.pk: client.get(player_url(reg), HTTP_IF_NONE_MATCH=before[reg.pk][0]).status_code
+        for reg in Registration.objects.filter(tournament=tournament)
+    }
 
 
 def _changed(client, tournament, before) -> tuple[set[int], set[int]]:
@@ -139,7 +143,9 @@ def test_every_change_of_the_evening_gives_a_new_tag_where_the_page_reads_differ
     assert step(lambda: None) == (set(), set())
     # two players of one table swap seats before play: both pages, and their table mates'
     assert step(lambda: round_publish(round=rnd3)) == (everyone, everyone)
-    a, b = Seat.objects.filter(round=rnd3).select_related("registration__player").order_by("table__number", "number")[:2]
+    a, b = (
+        Seat.objects.filter(round=rnd3).select_related("registration__player").order_by("table__number", "number")[:2]
+    )
     shown, tagged = step(lambda: seat_swap(round=rnd3, first=a.registration, second=b.registration))
     assert {a.registration_id, b.registration_id} <= shown
     page = client.get(player_url(a.registration)).context["page"]  # his new seat, the other at the table

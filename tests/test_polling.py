@@ -7,6 +7,7 @@ organiser gets the same 304 from the view. A change (a game, a seat swap) gives 
 The tests that go through the WSGI entry are transactional: like Django's own request handling, the
 entry closes a connection it finds inside a transaction (what a test's rollback would be).
 """
+
 import random
 import uuid
 
@@ -70,7 +71,9 @@ def get(app, url: str, cookies: str = "", **headers) -> tuple[int, dict[str, str
     if cookies:
         environ["HTTP_COOKIE"] = cookies
     started = []
-    body = b"".join(app(environ, lambda status, response_headers, exc_info=None: started.append((status, response_headers))))
+    body = b"".join(
+        app(environ, lambda status, response_headers, exc_info=None: started.append((status, response_headers)))
+    )
     status, response_headers = started[0]
     return int(status.split()[0]), dict(response_headers), body
 
@@ -98,7 +101,9 @@ def test_an_unchanged_poll_is_a_304_in_one_query_before_django(field, entry, dja
     assert len(queries) == 1
     hits = polling._polled.cache_info().hits
     assert get(entry, url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)[0] == 304
-    assert polling._polled.cache_info().hits == hits + 1  # the path is matched against the URL patterns once per process
+    assert (
+        polling._polled.cache_info().hits == hits + 1
+    )  # the path is matched against the URL patterns once per process
 
 
 def test_the_entrys_304_and_the_views_304_agree(field, entry, django_app, client):
@@ -159,8 +164,9 @@ def test_a_query_django_refuses_is_refused_as_django_would(field, entry, django_
 
 def _game(table):
     number = table.hands.count() + 1
-    record = random_hand(random.Random(number), table_size=table.size, dealer=dealer_for(number, 0, table.size),
-                         tout_allowed=False)
+    record = random_hand(
+        random.Random(number), table_size=table.size, dealer=dealer_for(number, 0, table.size), tout_allowed=False
+    )
     hand_record(table=table, record=record, client_id=uuid.uuid4())
 
 
@@ -188,15 +194,22 @@ def test_no_public_round_no_tag(field, entry):
 
 def test_the_states_are_the_selectors():
     """The views poll the selectors' own tokens: one read, one home (the entry calls them with the URL's arguments)."""
-    from tournaments.views import links as link_views, seatlist, standings
+    from tournaments.views import links as link_views
+    from tournaments.views import seatlist, standings
 
     assert standings.standings.polled_state is standings_selectors.standings_state
     assert link_views.player.polled_state is links.player_page_state
     assert seatlist.seatlist.polled_state is seatlist.seatlist_tables.polled_state is public.seat_list_state
 
 
-SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
-                    "Cross-Origin-Opener-Policy", "Strict-Transport-Security")
+SECURITY_HEADERS = (
+    "Content-Security-Policy",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "X-Frame-Options",
+    "Cross-Origin-Opener-Policy",
+    "Strict-Transport-Security",
+)
 
 
 @pytest.mark.parametrize("secure", [False, True])
@@ -213,8 +226,10 @@ def test_the_entrys_304_carries_djangos_security_headers(field, settings, secure
     expected = {name: page[name] for name in SECURITY_HEADERS if name in page}
     assert {"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"} <= set(expected)
     assert ("Strict-Transport-Security" in expected) is secure
-    policy = {name: set(again.get(name, "").split("; ")) if name == "Content-Security-Policy" else again.get(name)
-              for name in expected}
+    policy = {
+        name: set(again.get(name, "").split("; ")) if name == "Content-Security-Policy" else again.get(name)
+        for name in expected
+    }
     assert policy == {**expected, "Content-Security-Policy": set(expected["Content-Security-Policy"].split("; "))}
 
 

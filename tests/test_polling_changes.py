@@ -5,6 +5,7 @@ WSGI entry (``UnchangedPolls(..., listen=True)``, as ``schafkopfrennen/wsgi.py``
 path's state and reads it again only after a notification. Real commits, a real listening connection:
 PostgreSQL only (under CI=true the suite runs on it).
 """
+
 import time
 
 import pytest
@@ -51,8 +52,10 @@ def moved_on(listener: changes.Listener, generation: int, seconds: float = 10.0)
 
 def test_every_table_of_the_apps_notifies_its_changes(field):
     with connection.cursor() as cursor:
-        cursor.execute("SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = %s",
-                       [changes._TRIGGER])
+        cursor.execute(
+            "SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = %s",
+            [changes._TRIGGER],
+        )
         triggered = {name for (name,) in cursor.fetchall()}
     assert set(changes._tables()) <= triggered
     assert {"tournaments_hand", "tournaments_seat", "scoring_standingssnapshot", "tournaments_tournament"} <= triggered
@@ -73,7 +76,11 @@ def test_a_committed_change_moves_the_generation_on_a_rolled_back_one_does_not(f
 @pytest.mark.parametrize("page", ["standings", "player", "seatlist"])
 def test_an_unchanged_poll_asks_the_database_once_until_a_change_commits(field, page):
     registration = field.registrations.order_by("start_number").first()
-    url = {"standings": "/t/saal/rangliste/?ich=3", "player": player_url(registration), "seatlist": "/t/saal/sitzplan/"}[page]
+    url = {
+        "standings": "/t/saal/rangliste/?ich=3",
+        "player": player_url(registration),
+        "seatlist": "/t/saal/sitzplan/",
+    }[page]
     django_app = Django()
     entry = UnchangedPolls(django_app, listen=True)
     listener = listening()
@@ -122,8 +129,10 @@ def test_a_lost_listening_connection_is_noticed_and_replaced(field):
     listener = listening()
     before = listener.generation()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE application_name = 'schafkopfrennen-changes' AND datname = current_database()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = 'schafkopfrennen-changes' AND datname = current_database()"
+        )
     assert moved_on(listener, before)  # lost: nothing promised, then a new connection and a new number
     after = listening().generation()
     assert after is not None and after != before

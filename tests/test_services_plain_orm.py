@@ -4,6 +4,7 @@ What an import graph cannot see (``.importlinter``'s contract ``services-plain-o
 a cursor, a raw query, ``RawSQL``/``extra()``, a model's ``_meta``, the ORM's query classes, or the
 database connection itself, used in ``tournaments/services``.
 """
+
 import ast
 from pathlib import Path
 
@@ -26,7 +27,9 @@ def findings(source: str) -> list[str]:
                 found.append(f"line {node.lineno}: from {module}")
             found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name in FORBIDDEN_NAMES]
         elif isinstance(node, ast.Import):
-            found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name.startswith(FORBIDDEN_MODULES)]
+            found += [
+                f"line {node.lineno}: import {a.name}" for a in node.names if a.name.startswith(FORBIDDEN_MODULES)
+            ]
     return found
 
 
@@ -36,6 +39,8 @@ def test_a_service_is_plain_orm_code(path):
 
 
 def test_the_check_finds_what_it_forbids():
-    source = ("from django.db import connection\nfrom django.db.models.sql import UpdateQuery\nimport gc\n"
-              "def f(m):\n    with connection.cursor() as c:\n        c.execute('SELECT 1')\n    return m._meta\n")
+    source = (
+        "from django.db import connection\nfrom django.db.models.sql import UpdateQuery\nimport gc\n"
+        "def f(m):\n    with connection.cursor() as c:\n        c.execute('SELECT 1')\n    return m._meta\n"
+    )
     assert len(findings(source)) == 7

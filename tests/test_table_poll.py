@@ -2,6 +2,7 @@
 nothing changes: a 304 in one small query and no template rendered; from a tablet without a session it
 is answered in front of Django (``UnchangedPolls``), as the phones' standings polls are.
 """
+
 import uuid
 
 import pytest
@@ -10,9 +11,9 @@ from django.test import signals
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from schafkopfrennen.polling import UnchangedPolls
 from tests.test_polling import Django, get
 from tests.tournaments.test_services_hands import RUF, make_table
-from schafkopfrennen.polling import UnchangedPolls
 from tournaments.models import Round
 from tournaments.services.hands import hand_record
 
@@ -24,6 +25,7 @@ def rendered():
 
     def seen(sender, template, context, **kwargs):
         names.append(template.name)
+
     signals.template_rendered.connect(seen)
     yield names
     signals.template_rendered.disconnect(seen)
@@ -54,8 +56,9 @@ def test_a_tablets_unchanged_poll_is_answered_before_django():
     status, first, _ = get(entry, url, HTTP_ACCEPT="text/html")
     assert status == 200 and django_app.calls == 1
     with CaptureQueriesContext(connection) as queries:
-        status, _headers, body = get(entry, url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT="text/html",
-                                     cookies="csrftoken=abc")
+        status, _headers, body = get(
+            entry, url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT="text/html", cookies="csrftoken=abc"
+        )
     assert status == 304 and not body and django_app.calls == 1  # Django never saw it
     assert len(queries) == 1
 

@@ -1,5 +1,6 @@
 """How the suite itself runs (issue 33): a fast password hasher for tests only, and the end of a run says
 what it skipped and why."""
+
 import os
 import subprocess
 import sys
@@ -29,15 +30,38 @@ def test_the_end_of_a_run_says_what_it_skipped_and_why(tmp_path):
         "def test_a():\n    pytest.skip('no Redis at redis://127.0.0.1:6379/9')\n\n"
         "def test_b():\n    pytest.skip('no Redis at redis://127.0.0.1:6379/9')\n\n"
         "def test_c():\n    pytest.skip('row locks need PostgreSQL')\n\n"
-        "def test_d():\n    pass\n")
-    env = {**{name: value for name, value in os.environ.items() if name != "CI"},
-           "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings"}
+        "def test_d():\n    pass\n"
+    )
+    env = {
+        **{name: value for name, value in os.environ.items() if name != "CI"},
+        "DJANGO_SETTINGS_MODULE": "schafkopfrennen.settings",
+    }
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", os.devnull, "--rootdir", str(tmp_path), "-p", "tests.conftest",
-         "-p", "no:cacheprovider", "-q", str(tmp_path / "test_skips.py")],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-c",
+            os.devnull,
+            "--rootdir",
+            str(tmp_path),
+            "-p",
+            "tests.conftest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            str(tmp_path / "test_skips.py"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if "not run on this machine" in line)
-    assert lines[start + 1:start + 3] == ["   2 skipped: no Redis at redis://127.0.0.1:6379/9",
-                                          "   1 skipped: row locks need PostgreSQL"]
+    assert lines[start + 1 : start + 3] == [
+        "   2 skipped: no Redis at redis://127.0.0.1:6379/9",
+        "   1 skipped: row locks need PostgreSQL",
+    ]

@@ -1,5 +1,6 @@
 """The project is whole on its own: a clone has no ../shared, so the specifications it follows live in docs/
 (kept equal to ../shared/spec while both exist) and nothing in it points at ../shared."""
+
 from pathlib import Path
 
 import pytest

@@ -1,4 +1,5 @@
 """A real Celery worker process on Redis, sharing the test database (used under CI)."""
+
 import contextlib
 import os
 import shutil
@@ -58,10 +59,30 @@ def celery_worker(queue: str | None = None, broker_url: str = BROKER_URL, env: d
         **(env or {}),
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "schafkopfrennen", "worker", "--pool=solo", "--concurrency=1",
-         "-Q", queue, "--include", "tests.worker_tasks", "-n", f"celery@test-{uuid.uuid4().hex[:8]}", "--without-gossip", "--without-mingle",
-         "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "schafkopfrennen",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "-Q",
+            queue,
+            "--include",
+            "tests.worker_tasks",
+            "-n",
+            f"celery@test-{uuid.uuid4().hex[:8]}",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         yield queue
@@ -80,14 +101,17 @@ def real_broker(queue: str | None = None, url: str = BROKER_URL) -> Iterator[obj
 
     With ``queue``, every task goes to that queue (the one a test's worker listens on).
     """
-    from schafkopfrennen.celery import app
-
     from schafkopfrennen.broker import transport_for
+    from schafkopfrennen.celery import app
 
     keys = ("task_always_eager", "broker_url", "broker_transport", "task_default_queue")
     old = {key: app.conf.get(key) for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=url, broker_transport=transport_for(url),
-                    **({"task_default_queue": queue} if queue else {}))
+    app.conf.update(
+        task_always_eager=False,
+        broker_url=url,
+        broker_transport=transport_for(url),
+        **({"task_default_queue": queue} if queue else {}),
+    )
     _forget_pools(app)  # a pool made for another broker must not be reused
     try:
         with app.connection_for_write(url) as conn:
@@ -131,8 +155,22 @@ class OwnRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.dir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.dir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         if not wait_for(lambda: redis_reachable(self.url), timeout=20, interval=0.05):
             self.stop()
             raise AssertionError(f"the test's own redis-server did not come up on port {self.port}")

@@ -3,6 +3,7 @@
 The test's worker process loads this module with ``celery worker --include tests.worker_tasks``; the
 test sends the task through Redis and waits for the file it writes.
 """
+
 from pathlib import Path
 
 from celery import shared_task

@@ -1,4 +1,5 @@
 """Who may do what with a tournament: the club roles of ClubMembership (superusers may do everything)."""
+
 from django.db.models import QuerySet
 from django.http import Http404
 
@@ -17,8 +18,9 @@ def tournaments_for(user, roles=ANY_ROLE) -> QuerySet[Tournament]:
     if user.is_superuser:
         return qs
     # A club waiting for approval or suspended acts on nothing (its data stays).
-    return qs.filter(club__memberships__user=user, club__memberships__role__in=roles,
-                     club__status=Club.Status.ACTIVE).distinct()
+    return qs.filter(
+        club__memberships__user=user, club__memberships__role__in=roles, club__status=Club.Status.ACTIVE
+    ).distinct()
 
 
 def tournament_for(user, slug: str, roles=ANY_ROLE) -> Tournament:
@@ -39,8 +41,9 @@ def clubs_for(user, roles=ANY_ROLE):
         return Club.objects.none()
     if user.is_superuser:
         return Club.objects.all()
-    return Club.objects.filter(memberships__user=user, memberships__role__in=roles,
-                               status=Club.Status.ACTIVE).distinct()
+    return Club.objects.filter(
+        memberships__user=user, memberships__role__in=roles, status=Club.Status.ACTIVE
+    ).distinct()
 
 
 def club_blocked(user) -> bool:

@@ -1,8 +1,19 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from .models import (Club, ClubMembership, Hand, HandRevision, Player, Registration, Round, Seat, SignUp, Table,
-                     Tournament)
+from .models import (
+    Club,
+    ClubMembership,
+    Hand,
+    HandRevision,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    SignUp,
+    Table,
+    Tournament,
+)
 from .services.errors import ServiceError
 from .services.registration import registration_create, registration_update
 from .services.roles import role_remove, role_save
@@ -67,14 +78,20 @@ def _registration_save(request, registration: Registration, *, new: bool) -> Non
     """A registration from the admin goes through the services, as at the desk: a new one takes the next
     start number, and what changes (paid, checked in) is logged with the admin's user."""
     if new:
-        created = registration_create(tournament=registration.tournament, player=registration.player,
-                                      paid=registration.paid, checked_in=registration.checked_in, by=request.user)
+        created = registration_create(
+            tournament=registration.tournament,
+            player=registration.player,
+            paid=registration.paid,
+            checked_in=registration.checked_in,
+            by=request.user,
+        )
         registration.pk, registration.start_number, registration.key = created.pk, created.start_number, created.key
         registration.created_at = created.created_at
         registration._state.adding = False
     else:
-        registration_update(registration=registration, paid=registration.paid, checked_in=registration.checked_in,
-                            by=request.user)
+        registration_update(
+            registration=registration, paid=registration.paid, checked_in=registration.checked_in, by=request.user
+        )
 
 
 @admin.register(Tournament)

@@ -1,4 +1,5 @@
 """System checks (``manage.py check --deploy`` and every start): settings that work alone but not together."""
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.checks import Warning, register
@@ -18,12 +19,14 @@ def shared_cache_with_real_workers(app_configs=None, **kwargs) -> list[Warning]:
     """
     backend = settings.CACHES["default"]["BACKEND"]
     if settings.CELERY_BROKER_URL and backend.endswith("LocMemCache"):
-        return [Warning(
-            "CELERY_BROKER_URL is set but the cache is local to each process.",
-            hint="Set REDIS_CACHE_URL (e.g. redis://127.0.0.1:6379/1) so that the web processes and the "
-                 "workers coalesce standings recomputes together.",
-            id="schafkopfrennen.W001",
-        )]
+        return [
+            Warning(
+                "CELERY_BROKER_URL is set but the cache is local to each process.",
+                hint="Set REDIS_CACHE_URL (e.g. redis://127.0.0.1:6379/1) so that the web processes and the "
+                "workers coalesce standings recomputes together.",
+                id="schafkopfrennen.W001",
+            )
+        ]
     return []
 
 
@@ -35,16 +38,21 @@ def demo_password_in_use(app_configs=None, **kwargs) -> list[Warning]:
     """
     user_model = get_user_model()
     try:
-        users = list(user_model.objects.filter(Q(username=DEMO_USERNAME) | Q(is_staff=True) | Q(is_superuser=True),
-                                               is_active=True))
+        users = list(
+            user_model.objects.filter(
+                Q(username=DEMO_USERNAME) | Q(is_staff=True) | Q(is_superuser=True), is_active=True
+            )
+        )
     except DatabaseError:  # no database yet (before migrate): nothing to check
         return []
     found = sorted(user.get_username() for user in users if user.check_password(DEMO_PASSWORD))
     if found:
-        return [Warning(
-            f"The demo's published password opens the login of: {', '.join(found)}.",
-            hint="Set a new password (python manage.py changepassword <name>) or delete the user; "
-                 "never run manage.py demo on a production server.",
-            id="schafkopfrennen.W002",
-        )]
+        return [
+            Warning(
+                f"The demo's published password opens the login of: {', '.join(found)}.",
+                hint="Set a new password (python manage.py changepassword <name>) or delete the user; "
+                "never run manage.py demo on a production server.",
+                id="schafkopfrennen.W002",
+            )
+        ]
     return []

@@ -1,4 +1,5 @@
 """Forms of the organiser's pages: they parse and validate input; the services decide."""
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -29,8 +30,12 @@ class QuickAddForm(ServiceErrorMixin, forms.Form):
 
     first_name = forms.CharField(label=_("First name"), max_length=100, required=False)
     last_name = forms.CharField(label=_("Last name"), max_length=100)
-    club_name = forms.CharField(label=_("Club"), max_length=200, required=False,
-                                widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}))
+    club_name = forms.CharField(
+        label=_("Club"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
+    )
     paid = forms.BooleanField(label=_("paid"), required=False)
     checked_in = forms.BooleanField(label=_("checked in"), required=False)
 
@@ -54,11 +59,19 @@ class SubstituteForm(ServiceErrorMixin, forms.Form):
     player = forms.IntegerField(required=False, widget=forms.HiddenInput)
     first_name = forms.CharField(label=_("First name"), max_length=100, required=False)
     last_name = forms.CharField(label=_("Last name"), max_length=100, required=False)
-    club_name = forms.CharField(label=_("Club"), max_length=200, required=False,
-                                widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}))
+    club_name = forms.CharField(
+        label=_("Club"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
+    )
     # The desk's answer to "does the substitute pay an entry fee?"; empty: not asked yet (the page asks).
-    pays_fee = forms.TypedChoiceField(choices=[("no", _("no")), ("yes", _("yes"))], required=False,
-                                      coerce=lambda value: value == "yes", empty_value=None)
+    pays_fee = forms.TypedChoiceField(
+        choices=[("no", _("no")), ("yes", _("yes"))],
+        required=False,
+        coerce=lambda value: value == "yes",
+        empty_value=None,
+    )
 
     def clean(self) -> dict:
         data = super().clean()

@@ -4,6 +4,7 @@ The form only parses: which fields belong to the chosen contract, and their type
 game is valid is the rules engine's business (through the hand services), whose errors name a
 field that the page shows next to it.
 """
+
 import json
 from dataclasses import dataclass, fields
 from typing import Any
@@ -39,8 +40,24 @@ WENZ_MAX_LAUFENDE = 4
 AUGEN_QUICK = (0, 30, 31, 60, 61, 90, 91, 120)
 
 # The fields of the page an error can be shown next to; any other field's error goes to the form's top.
-ERROR_SLOTS = ("contract", "called", "trump", "declarer", "pair", "partner", "augen", "schwarz", "laufende", "announce",
-               "won", "kontra", "called_card", "renonce", "reason", "form")
+ERROR_SLOTS = (
+    "contract",
+    "called",
+    "trump",
+    "declarer",
+    "pair",
+    "partner",
+    "augen",
+    "schwarz",
+    "laufende",
+    "announce",
+    "won",
+    "kontra",
+    "called_card",
+    "renonce",
+    "reason",
+    "form",
+)
 FIELD_SLOT = {"muss": "contract", "dealer": "declarer", "tout": "announce", "sie": "contract"}
 
 
@@ -79,14 +96,23 @@ _PLAYED = ("augen", "laufende", "kontra")
 # page hands it to entry.js (``BUTTONS_JSON``, the form's data-buttons), whose sync() shows just these parts.
 BUTTONS: dict[str, Button] = {
     Hand.Contract.RUFSPIEL.value: Button(Hand.Contract.RUFSPIEL.value, ("called", "declarer", "partner", *_PLAYED)),
-    MUSS: Button(Hand.Contract.RUFSPIEL.value, ("called", "muss", "declarer", "partner", "augen", "laufende"),
-                 fixed=(("muss", True),)),  # no Kontra in a Muss
+    MUSS: Button(
+        Hand.Contract.RUFSPIEL.value,
+        ("called", "muss", "declarer", "partner", "augen", "laufende"),
+        fixed=(("muss", True),),
+    ),  # no Kontra in a Muss
     # über Kreuz: the pair, Augen, Schwarz, Laufende
     Hand.Contract.KREUZ.value: Button(Hand.Contract.KREUZ.value, ("kreuz", "augen", "laufende")),
-    Hand.Contract.WENZ.value: Button(Hand.Contract.WENZ.value, ("declarer", "announce", *_PLAYED),
-                                      tout=("declarer", "announce", "won", "laufende", "kontra")),
-    Hand.Contract.SOLO.value: Button(Hand.Contract.SOLO.value, ("trump", "declarer", "announce", *_PLAYED),
-                                      tout=("trump", "declarer", "announce", "won", "laufende", "kontra")),
+    Hand.Contract.WENZ.value: Button(
+        Hand.Contract.WENZ.value,
+        ("declarer", "announce", *_PLAYED),
+        tout=("declarer", "announce", "won", "laufende", "kontra"),
+    ),
+    Hand.Contract.SOLO.value: Button(
+        Hand.Contract.SOLO.value,
+        ("trump", "declarer", "announce", *_PLAYED),
+        tout=("trump", "declarer", "announce", "won", "laufende", "kontra"),
+    ),
     # all four Ober and Unter: who holds them, nothing else (rules.md sections 3 and 5.3)
     SIE: Button(Hand.Contract.SOLO.value, ("declarer",), fixed=(("sie", True),)),
     Hand.Contract.WEITER.value: Button(Hand.Contract.WEITER.value, ()),
@@ -167,13 +193,20 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
     """The form's values for a stored game (a correction opens the same form, prefilled)."""
     contract = MUSS if hand.muss else SIE if hand.sie else hand.contract
     return {
-        "contract": contract, "called": hand.called or "", "trump": hand.trump or "",
-        "declarer": hand.declarer, "partner": hand.partner,
+        "contract": contract,
+        "called": hand.called or "",
+        "trump": hand.trump or "",
+        "declarer": hand.declarer,
+        "partner": hand.partner,
         "pair": hand.declarer if hand.contract == Hand.Contract.KREUZ else None,
         "announce": "tout" if hand.tout else "",
         "won": "" if hand.won is None else ("1" if hand.won else "0"),
-        "augen": hand.augen, "schwarz": bool(hand.schwarz), "laufende": hand.laufende or 0,
-        "kontra": hand.kontra or 0, "called_card": hand.called_card or "", "renonce": bool(hand.renonce),
+        "augen": hand.augen,
+        "schwarz": bool(hand.schwarz),
+        "laufende": hand.laufende or 0,
+        "kontra": hand.kontra or 0,
+        "called_card": hand.called_card or "",
+        "renonce": bool(hand.renonce),
         "number": hand.number,
     }
 
@@ -183,10 +216,17 @@ def laufende_buttons(rules: Ruleset) -> list[dict[str, Any]]:
     minimum = rules.laufende_min
     buttons = []
     for n in LAUFENDE_BUTTONS:
-        shown = [c for c, low, high in (("rufspiel", minimum.rufspiel, 14), ("muss", minimum.rufspiel, 14),
-                                        ("kreuz", minimum.rufspiel, 14),
-                                        ("solo", minimum.solo, 14), ("wenz", minimum.wenz, WENZ_MAX_LAUFENDE))
-                 if low <= n <= high]
+        shown = [
+            c
+            for c, low, high in (
+                ("rufspiel", minimum.rufspiel, 14),
+                ("muss", minimum.rufspiel, 14),
+                ("kreuz", minimum.rufspiel, 14),
+                ("solo", minimum.solo, 14),
+                ("wenz", minimum.wenz, WENZ_MAX_LAUFENDE),
+            )
+            if low <= n <= high
+        ]
         buttons.append({"value": n, "contracts": shown})
     return buttons
 
@@ -199,8 +239,9 @@ class PaperTotalsForm(forms.Form):
     def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat, name in seats:
-            self.fields[f"seat_{seat}"] = forms.IntegerField(label=f"{seat} · {name}", min_value=-Table.PAPER_TOTAL_MAX,
-                                                             max_value=Table.PAPER_TOTAL_MAX)
+            self.fields[f"seat_{seat}"] = forms.IntegerField(
+                label=f"{seat} · {name}", min_value=-Table.PAPER_TOTAL_MAX, max_value=Table.PAPER_TOTAL_MAX
+            )
         self.seat_numbers = [seat for seat, _ in seats]
 
     def totals(self) -> dict[str, int]:

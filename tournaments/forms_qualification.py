@@ -1,4 +1,5 @@
 """Forms of a qualifier series: its settings, a wildcard (the services decide)."""
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -10,11 +11,13 @@ class QualificationForm(ServiceErrorMixin, forms.Form):
     per_evening = forms.IntegerField(label=_("Qualify per evening"), min_value=0, max_value=100, initial=2)
     mode = forms.ChoiceField(label=_("Who qualifies"), choices=Series.QualifyMode.choices)
     lottery_places = forms.IntegerField(label=_("Final places drawn by lot"), min_value=0, max_value=1000, initial=0)
-    lottery_min_evenings = forms.IntegerField(label=_("Evenings for the lottery"), min_value=1, max_value=1000,
-                                              initial=1)
+    lottery_min_evenings = forms.IntegerField(
+        label=_("Evenings for the lottery"), min_value=1, max_value=1000, initial=1
+    )
     final = forms.ModelChoiceField(label=_("Final"), queryset=Tournament.objects.none(), required=False)
-    invitation_deadline = forms.DateField(label=_("Answer by"), required=False,
-                                          widget=forms.DateInput(attrs={"type": "date"}))
+    invitation_deadline = forms.DateField(
+        label=_("Answer by"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
 
     def __init__(self, *args, series: Series, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -1,4 +1,5 @@
 """Forms of the organiser console: tournament setup, rules, players."""
+
 import dataclasses
 from decimal import Decimal
 
@@ -37,18 +38,32 @@ def cents_to_euro(cents: int | None) -> Decimal | None:
 class TournamentForm(forms.Form):
     club = forms.ModelChoiceField(label=_("club"), queryset=Club.objects.none())
     name = forms.CharField(label=_("name"), max_length=200)
-    slug = forms.SlugField(label=_("short name (URL)"), max_length=100, required=False,
-                           help_text=_("Made from the name when left empty."))
+    slug = forms.SlugField(
+        label=_("short name (URL)"), max_length=100, required=False, help_text=_("Made from the name when left empty.")
+    )
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    postcode = forms.RegexField(label=_("postcode of the venue"), regex=r"^\d{5}$", required=False,
-                                error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
-                                help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
-                                widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-    listed = forms.BooleanField(label=_("in the public calendar"), required=False,
-                                help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, initial=Decimal("10.00"),
-                                   localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    postcode = forms.RegexField(
+        label=_("postcode of the venue"),
+        regex=r"^\d{5}$",
+        required=False,
+        error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
+        help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    listed = forms.BooleanField(
+        label=_("in the public calendar"),
+        required=False,
+        help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."),
+    )
+    entry_fee = forms.DecimalField(
+        label=_("entry fee (€)"),
+        min_value=Decimal(0),
+        decimal_places=2,
+        initial=Decimal("10.00"),
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100, initial=100)
     preset = forms.ChoiceField(label=_("ruleset"), choices=PRESET_CHOICES, initial="default")
 
@@ -81,21 +96,42 @@ class TournamentDetailsForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    postcode = forms.RegexField(label=_("postcode of the venue"), regex=r"^\d{5}$", required=False,
-                                error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
-                                help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
-                                widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-    listed = forms.BooleanField(label=_("in the public calendar"), required=False,
-                                help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
-    entry_fee = forms.DecimalField(label=_("entry fee (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
-                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    postcode = forms.RegexField(
+        label=_("postcode of the venue"),
+        regex=r"^\d{5}$",
+        required=False,
+        error_messages={"invalid": _("A postcode has five digits, e.g. 93047.")},
+        help_text=_("Empty: the club's postcode. Places the tournament in the calendar."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    listed = forms.BooleanField(
+        label=_("in the public calendar"),
+        required=False,
+        help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."),
+    )
+    entry_fee = forms.DecimalField(
+        label=_("entry fee (€)"),
+        min_value=Decimal(0),
+        decimal_places=2,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     payout_percent = forms.IntegerField(label=_("payout of entry fees (%)"), min_value=0, max_value=100)
-    sponsored = forms.DecimalField(label=_("sponsored amount (€)"), min_value=Decimal(0), decimal_places=2, localize=True,
-                                   widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    sponsored = forms.DecimalField(
+        label=_("sponsored amount (€)"),
+        min_value=Decimal(0),
+        decimal_places=2,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     blackout_last_round = forms.BooleanField(
-        label=_("hide the standings during the last round"), required=False,
-        help_text=_("Publishing the last round hides the standings from the public (page, projector, downloads, "
-                    "players' pages) until you show them again at the prize-giving."))
+        label=_("hide the standings during the last round"),
+        required=False,
+        help_text=_(
+            "Publishing the last round hides the standings from the public (page, projector, downloads, "
+            "players' pages) until you show them again at the prize-giving."
+        ),
+    )
 
 
 def _rule_field(declared, label=None):
@@ -113,8 +149,13 @@ def _rule_field(declared, label=None):
         if isinstance(default, int):
             return forms.TypedChoiceField(label=label, coerce=int, choices=choices)
         return forms.ChoiceField(label=label, choices=choices)
-    return forms.IntegerField(label=label, min_value=meta["min"], max_value=meta.get("max"),
-                              required=not meta.get("null"), help_text=_(meta["help"]) if "help" in meta else "")
+    return forms.IntegerField(
+        label=label,
+        min_value=meta["min"],
+        max_value=meta.get("max"),
+        required=not meta.get("null"),
+        help_text=_(meta["help"]) if "help" in meta else "",
+    )
 
 
 def _rules_form_fields() -> dict[str, forms.Field]:
@@ -199,8 +240,12 @@ class MergeForm(forms.Form):
 
 
 class CsvImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file"), help_text=_(
-        "Columns: Vorname, Nachname (or one column name), optional Verein and Kontakt; comma or semicolon."))
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "Columns: Vorname, Nachname (or one column name), optional Verein and Kontakt; comma or semicolon."
+        ),
+    )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -225,7 +270,9 @@ def _percent_list(text: str) -> list[int]:
         try:
             value = Decimal(part)
         except ArithmeticError:
-            raise forms.ValidationError(_("Enter the shares in per cent, separated by semicolons: 21,5; 18,5; 15")) from None
+            raise forms.ValidationError(
+                _("Enter the shares in per cent, separated by semicolons: 21,5; 18,5; 15")
+            ) from None
         if not value.is_finite() or value <= 0 or value > 100 or (value * 100) != int(value * 100):
             raise forms.ValidationError(_("Each share is a per cent above 0 with at most two decimals."))
         shares.append(int(value * 100))
@@ -242,42 +289,76 @@ class PrizePlanForm(forms.Form):
     curve = forms.ChoiceField(label=_("curve"), choices=PrizePlan.Curve.choices, widget=forms.RadioSelect)
     every_n = forms.IntegerField(label=_("every n-th player"), min_value=2, max_value=100, required=False)
     decay_percent = forms.IntegerField(label=_("each next place less (%)"), min_value=0, max_value=99, required=False)
-    first_euro = forms.DecimalField(label=_("first prize (€)"), min_value=Decimal(0), max_value=Decimal(100000),
-                                    decimal_places=2, required=False, localize=True,
-                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
-    table = forms.CharField(label=_("shares of the pool (%)"), required=False, max_length=2000,
-                            help_text=_("One per place, separated by semicolons: 21,5; 18,5; 15"))
+    first_euro = forms.DecimalField(
+        label=_("first prize (€)"),
+        min_value=Decimal(0),
+        max_value=Decimal(100000),
+        decimal_places=2,
+        required=False,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
+    table = forms.CharField(
+        label=_("shares of the pool (%)"),
+        required=False,
+        max_length=2000,
+        help_text=_("One per place, separated by semicolons: 21,5; 18,5; 15"),
+    )
     rounding_cents = forms.TypedChoiceField(label=_("rounding"), choices=PrizePlan.Rounding.choices, coerce=int)
-    costs_euro = forms.DecimalField(label=_("costs (€)"), min_value=Decimal(0), max_value=Decimal(100000),
-                                    decimal_places=2, required=False, localize=True,
-                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    costs_euro = forms.DecimalField(
+        label=_("costs (€)"),
+        min_value=Decimal(0),
+        max_value=Decimal(100000),
+        decimal_places=2,
+        required=False,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     goods_places = forms.IntegerField(label=_("goods places"), min_value=0, max_value=10000, required=False)
     goods_label = forms.CharField(label=_("goods places receive"), max_length=200, required=False)
     last_place_goods = forms.CharField(label=_("consolation prize for the last place"), max_length=200, required=False)
-    goods_list = forms.CharField(label=_("goods on the prize table"), max_length=20000, required=False,
-                                 widget=forms.Textarea(attrs={"rows": 4}),
-                                 help_text=_("One per line: the desk picks from them when a place is called."))
+    goods_list = forms.CharField(
+        label=_("goods on the prize table"),
+        max_length=20000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("One per line: the desk picks from them when a place is called."),
+    )
 
     def clean_table(self) -> list[int]:
         return _percent_list(self.cleaned_data.get("table") or "")
 
     @classmethod
     def initial_for(cls, plan) -> dict:
-        return {"curve": plan.curve, "every_n": plan.every_n, "decay_percent": plan.decay_percent,
-                "first_euro": Decimal(plan.first_cents) / 100 if plan.first_cents else None,
-                "table": percent_text(plan.table_bp), "rounding_cents": plan.rounding_cents,
-                "costs_euro": Decimal(plan.costs_cents) / 100 if plan.costs_cents else None,
-                "goods_places": plan.goods_places, "goods_label": plan.goods_label,
-                "last_place_goods": plan.last_place_goods, "goods_list": plan.goods_list}
+        return {
+            "curve": plan.curve,
+            "every_n": plan.every_n,
+            "decay_percent": plan.decay_percent,
+            "first_euro": Decimal(plan.first_cents) / 100 if plan.first_cents else None,
+            "table": percent_text(plan.table_bp),
+            "rounding_cents": plan.rounding_cents,
+            "costs_euro": Decimal(plan.costs_cents) / 100 if plan.costs_cents else None,
+            "goods_places": plan.goods_places,
+            "goods_label": plan.goods_label,
+            "last_place_goods": plan.last_place_goods,
+            "goods_list": plan.goods_list,
+        }
 
     def values(self) -> dict:
         data = self.cleaned_data
-        return {"curve": data["curve"], "every_n": data.get("every_n") or 4,
-                "decay_percent": data.get("decay_percent") or 0,
-                "first_cents": int((data.get("first_euro") or 0) * 100), "table_bp": data.get("table") or [],
-                "rounding_cents": data["rounding_cents"], "costs_cents": int((data.get("costs_euro") or 0) * 100),
-                "goods_places": data.get("goods_places") or 0, "goods_label": data.get("goods_label") or "",
-                "last_place_goods": data.get("last_place_goods") or "", "goods_list": data.get("goods_list") or ""}
+        return {
+            "curve": data["curve"],
+            "every_n": data.get("every_n") or 4,
+            "decay_percent": data.get("decay_percent") or 0,
+            "first_cents": int((data.get("first_euro") or 0) * 100),
+            "table_bp": data.get("table") or [],
+            "rounding_cents": data["rounding_cents"],
+            "costs_cents": int((data.get("costs_euro") or 0) * 100),
+            "goods_places": data.get("goods_places") or 0,
+            "goods_label": data.get("goods_label") or "",
+            "last_place_goods": data.get("last_place_goods") or "",
+            "goods_list": data.get("goods_list") or "",
+        }
 
 
 def _category_prizes(text: str) -> list[dict]:
@@ -302,8 +383,10 @@ def _category_prizes(text: str) -> list[dict]:
 
 
 def category_prizes_text(prizes) -> str:
-    return "; ".join(p["goods"] if p.get("amount_cents") is None else
-                     number(Decimal(p["amount_cents"]) / 100, 2, grouping=False) for p in prizes or ())
+    return "; ".join(
+        p["goods"] if p.get("amount_cents") is None else number(Decimal(p["amount_cents"]) / 100, 2, grouping=False)
+        for p in prizes or ()
+    )
 
 
 class PrizeCategoryForm(forms.Form):
@@ -314,8 +397,12 @@ class PrizeCategoryForm(forms.Form):
     max_age = forms.IntegerField(label=_("age up to"), min_value=0, max_value=150, required=False)
     gender = forms.ChoiceField(label=_("gender"), choices=PrizeCategory.Gender.choices, required=False)
     local = forms.ChoiceField(label=_("locals or guests"), choices=LOCAL, required=False)
-    prizes = forms.CharField(label=_("prizes by place"), max_length=2000, required=False,
-                             help_text=_("Separated by semicolons; a number is euros, anything else goods: 50; 30; Blumen"))
+    prizes = forms.CharField(
+        label=_("prizes by place"),
+        max_length=2000,
+        required=False,
+        help_text=_("Separated by semicolons; a number is euros, anything else goods: 50; 30; Blumen"),
+    )
 
     def clean_prizes(self) -> list[dict]:
         return _category_prizes(self.cleaned_data.get("prizes") or "")
@@ -330,15 +417,25 @@ class PrizeCategoryForm(forms.Form):
         data = self.cleaned_data
         if not data.get("name"):
             return None
-        return {"name": data["name"], "min_age": data.get("min_age"), "max_age": data.get("max_age"),
-                "gender": data.get("gender") or "", "local": {"1": True, "0": False}.get(data.get("local") or ""),
-                "prizes": data["prizes"]}
+        return {
+            "name": data["name"],
+            "min_age": data.get("min_age"),
+            "max_age": data.get("max_age"),
+            "gender": data.get("gender") or "",
+            "local": {"1": True, "0": False}.get(data.get("local") or ""),
+            "prizes": data["prizes"],
+        }
 
     @staticmethod
     def initial_for(category) -> dict:
-        return {"name": category.name, "min_age": category.min_age, "max_age": category.max_age,
-                "gender": category.gender, "local": {True: "1", False: "0"}.get(category.local, ""),
-                "prizes": category_prizes_text(category.prizes)}
+        return {
+            "name": category.name,
+            "min_age": category.min_age,
+            "max_age": category.max_age,
+            "gender": category.gender,
+            "local": {True: "1", False: "0"}.get(category.local, ""),
+            "prizes": category_prizes_text(category.prizes),
+        }
 
 
 PrizeCategoryFormSet = forms.formset_factory(PrizeCategoryForm, extra=1)

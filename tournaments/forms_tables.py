@@ -1,4 +1,5 @@
 """The organiser's forms at a table that cannot finish by itself (confirm for a player, close with a reason)."""
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -8,8 +9,11 @@ from .services.errors import ServiceError
 
 class ConfirmForForm(forms.Form):
     seat = forms.TypedChoiceField(label=_("player"), coerce=int)
-    reason = forms.CharField(label=_("reason"), max_length=300,
-                             widget=forms.TextInput(attrs={"placeholder": _("e.g. left early, confirmed by phone")}))
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=300,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. left early, confirmed by phone")}),
+    )
 
     def __init__(self, *args, seats: list[tuple[int, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -17,15 +21,22 @@ class ConfirmForForm(forms.Form):
 
 
 class TableCloseForm(forms.Form):
-    reason = forms.CharField(label=_("reason"), max_length=300,
-                             widget=forms.TextInput(attrs={"placeholder": _("e.g. a player fell ill after game 20")}))
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=300,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. a player fell ill after game 20")}),
+    )
 
 
 class TableFourForm(forms.Form):
     """A table of five that lost a player plays on with four: whose seat is empty now."""
+
     seat = forms.TypedChoiceField(label=_("player who left"), coerce=int)
-    reason = forms.CharField(label=_("reason"), max_length=300,
-                             widget=forms.TextInput(attrs={"placeholder": _("e.g. went home after game 17")}))
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=300,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. went home after game 17")}),
+    )
 
     def __init__(self, *args, seats: list[tuple[int, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -33,8 +44,9 @@ class TableFourForm(forms.Form):
 
 
 class TableReopenForm(forms.Form):
-    reason = forms.CharField(label=_("reason"), max_length=300,
-                             widget=forms.TextInput(attrs={"placeholder": _("e.g. closed by mistake")}))
+    reason = forms.CharField(
+        label=_("reason"), max_length=300, widget=forms.TextInput(attrs={"placeholder": _("e.g. closed by mistake")})
+    )
 
 
 class ReasonForm(forms.Form):
@@ -50,20 +62,32 @@ class ReasonForm(forms.Form):
 
 def unconfirmed_seats(table: Table) -> list[tuple[int, str]]:
     confirmed = set(table.confirmations.values_list("seat", flat=True))
-    return [(s.number, f"{s.number} · {s.registration.player.name}")
-            for s in table.seats.select_related("registration__player").order_by("number") if s.number not in confirmed]
+    return [
+        (s.number, f"{s.number} · {s.registration.player.name}")
+        for s in table.seats.select_related("registration__player").order_by("number")
+        if s.number not in confirmed
+    ]
 
 
 def seated(table: Table) -> list[tuple[int, str]]:
-    return [(s.number, f"{s.number} · {s.registration.player.name}")
-            for s in table.seats.select_related("registration__player").order_by("number")]
+    return [
+        (s.number, f"{s.number} · {s.registration.player.name}")
+        for s in table.seats.select_related("registration__player").order_by("number")
+    ]
 
 
-def action_forms(table: Table, confirm_for: ConfirmForForm | None = None, close: TableCloseForm | None = None,
-                 reopen: TableReopenForm | None = None, four: TableFourForm | None = None) -> dict:
-    forms_ = {"confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
-              "close_form": close or TableCloseForm(prefix="close"),
-              "reopen_form": reopen or TableReopenForm(prefix="reopen")}
+def action_forms(
+    table: Table,
+    confirm_for: ConfirmForForm | None = None,
+    close: TableCloseForm | None = None,
+    reopen: TableReopenForm | None = None,
+    four: TableFourForm | None = None,
+) -> dict:
+    forms_ = {
+        "confirm_for_form": confirm_for or ConfirmForForm(seats=unconfirmed_seats(table), prefix="cf"),
+        "close_form": close or TableCloseForm(prefix="close"),
+        "reopen_form": reopen or TableReopenForm(prefix="reopen"),
+    }
     if table.size == 5 and table.seat_left is None:  # a table of five may lose a player and play on with four
         forms_["four_form"] = four or TableFourForm(seats=seated(table), prefix="four")
     return forms_

@@ -1,4 +1,5 @@
 """Forms of the venues of an evening in several inns (set up by the organiser, run by each venue's desk)."""
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 

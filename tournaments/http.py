@@ -1,4 +1,5 @@
 """How the pages and the API answer a refused write: the one mapping of a ServiceError's kind to a status."""
+
 from django.http import Http404, HttpRequest
 
 from .services.errors import NotFound, ServiceError, StateConflict

@@ -9,6 +9,7 @@ generation carry it, ``<tournament id>-<table number>-<generation>-<signature>``
 cards of an earlier generation are revoked (the selector compares). Generation 0 keeps the first form,
 so cards printed before stay valid until renewed.
 """
+
 from __future__ import annotations
 
 import base64

@@ -4,6 +4,7 @@
 and ``int()`` takes 10**30, which no integer column holds. Django's ``forms.IntegerField`` parses the
 way its forms do (spaces around, ``²`` refused) and keeps the value within bounds.
 """
+
 from django import forms
 from django.core.exceptions import ValidationError
 

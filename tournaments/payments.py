@@ -1,5 +1,6 @@
 """Entry fees paid by bank transfer before the evening: the IBAN check, the transfer's reference ("GiroCode"
 text) and reading a bank statement exported as CSV. Plain functions over strings: no database here."""
+
 from __future__ import annotations
 
 import csv
@@ -9,11 +10,26 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 # Columns a German bank's CSV export names (lower case, compared without spaces, dots and slashes).
-PURPOSE_COLUMNS = ("verwendungszweck", "buchungstext", "vorgang/verwendungszweck", "purpose", "reference",
-                   "referenz", "zweck")
+PURPOSE_COLUMNS = (
+    "verwendungszweck",
+    "buchungstext",
+    "vorgang/verwendungszweck",
+    "purpose",
+    "reference",
+    "referenz",
+    "zweck",
+)
 AMOUNT_COLUMNS = ("betrag", "umsatz", "betrag(eur)", "betrageur", "amount")
-NAME_COLUMNS = ("auftraggeber/empfänger", "auftraggeber", "zahlungspflichtiger", "name",
-                "beguenstigter/zahlungspflichtiger", "begünstigter/zahlungspflichtiger", "gegenkonto", "payer")
+NAME_COLUMNS = (
+    "auftraggeber/empfänger",
+    "auftraggeber",
+    "zahlungspflichtiger",
+    "name",
+    "beguenstigter/zahlungspflichtiger",
+    "begünstigter/zahlungspflichtiger",
+    "gegenkonto",
+    "payer",
+)
 
 
 def iban_normalise(value: str) -> str:
@@ -34,7 +50,7 @@ def iban_valid(value: str) -> bool:
 
 def iban_display(value: str) -> str:
     iban = iban_normalise(value)
-    return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
+    return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
 
 
 def transfer_reference(slug: str, start_number: int) -> str:
@@ -95,7 +111,7 @@ def statement_rows(text: str) -> list[StatementRow]:
         raise StatementError("no purpose and amount columns")
     name = next((headers.index(c) for c in NAME_COLUMNS if c in headers), None)
     rows = []
-    reader = csv.reader(io.StringIO("\n".join(lines[start + 1:])), delimiter=delimiter)
+    reader = csv.reader(io.StringIO("\n".join(lines[start + 1 :])), delimiter=delimiter)
     for offset, cells in enumerate(reader, start=start + 2):
         if not any(c.strip() for c in cells):
             continue

@@ -1,5 +1,6 @@
 """German postcodes: their centroids (shipped as data, ``data/plz_centroids.csv``, see ``data/PLZ_LICENSE.md``)
 and the distance between two of them. The calendar's distance filter and the clash warning ask here."""
+
 import csv
 import functools
 import math

@@ -8,6 +8,7 @@ its URL and file: ``kassenliste``), a scope (a round's documents or the tourname
     pdf = document.render(tournament)                       # tournament scope
     pdf = ROUND_DOCUMENTS["sitzplan"].render(rnd, url_base=...)  # round scope, by URL slug
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,8 +23,17 @@ from .pdf.score_sheet import render_score_sheets
 from .pdf.seat_list import render_seat_list
 from .pdf.standings import render_standings
 from .pdf.table_cards import render_table_cards
-from .selectors.printing import (DEFAULT_URL_BASE, cash_list_data, certificates_data, print_pack_data, prize_list_data,
-                              score_sheets_data, seat_list_data, standings_data, table_cards_data)
+from .selectors.printing import (
+    DEFAULT_URL_BASE,
+    cash_list_data,
+    certificates_data,
+    print_pack_data,
+    prize_list_data,
+    score_sheets_data,
+    seat_list_data,
+    standings_data,
+    table_cards_data,
+)
 
 ROUND, TOURNAMENT = "round", "tournament"
 
@@ -60,6 +70,7 @@ def _certificates(tournament, *, places: int | None = None, **_: Any) -> bytes:
 def _score_sheets(filled: bool) -> Callable[..., bytes]:
     def render(rnd, *, url_base: str = DEFAULT_URL_BASE, tables=None, **_: Any) -> bytes:
         return render_score_sheets(score_sheets_data(rnd, filled=filled, url_base=url_base, tables=tables))
+
     return render
 
 
@@ -75,17 +86,20 @@ def _pack(rnd, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False, progres
     return render_pack(print_pack_data(rnd, url_base=url_base, blank=blank), progress=progress)
 
 
-PRINTABLES: dict[str, Printable] = {p.key: p for p in (
-    Printable("standings", "rangliste", TOURNAMENT, _standings),
-    Printable("prizes", "preisliste", TOURNAMENT, _prizes),
-    Printable("cash", "kassenliste", TOURNAMENT, _cash),
-    Printable("certificates", "urkunden", TOURNAMENT, _certificates),
-    Printable("score-sheets-blank", "spielliste-leer", ROUND, _score_sheets(filled=False), per_table=True),
-    Printable("score-sheets", "spielliste", ROUND, _score_sheets(filled=True), per_table=True),
-    Printable("seat-list", "sitzplan", ROUND, _seat_list),
-    Printable("table-cards", "tischkarten", ROUND, _table_cards),
-    Printable("pack", "druckpaket", ROUND, _pack),
-)}
+PRINTABLES: dict[str, Printable] = {
+    p.key: p
+    for p in (
+        Printable("standings", "rangliste", TOURNAMENT, _standings),
+        Printable("prizes", "preisliste", TOURNAMENT, _prizes),
+        Printable("cash", "kassenliste", TOURNAMENT, _cash),
+        Printable("certificates", "urkunden", TOURNAMENT, _certificates),
+        Printable("score-sheets-blank", "spielliste-leer", ROUND, _score_sheets(filled=False), per_table=True),
+        Printable("score-sheets", "spielliste", ROUND, _score_sheets(filled=True), per_table=True),
+        Printable("seat-list", "sitzplan", ROUND, _seat_list),
+        Printable("table-cards", "tischkarten", ROUND, _table_cards),
+        Printable("pack", "druckpaket", ROUND, _pack),
+    )
+}
 
 # A round's single documents by their URL slug (o/<slug>/runde/<n>/druck/<doc>.pdf); the pack is built apart.
 ROUND_DOCUMENTS: dict[str, Printable] = {p.slug: p for p in PRINTABLES.values() if p.scope == ROUND and p.key != "pack"}

@@ -3,6 +3,7 @@
 Error correction M (15 % of a code may be smudged or torn), never boosted, so a link's symbol has
 the size its length asks for; a quiet zone of four modules around it, as the standard asks.
 """
+
 from __future__ import annotations
 
 import io
@@ -37,28 +38,49 @@ def qr_svg(value: str) -> str:
     It scales to whatever size the page gives it (``width``/``height`` on the ``img``).
     """
     buffer = io.BytesIO()
-    _make(value).save(buffer, kind="svg", border=QUIET_ZONE, scale=1, xmldecl=False, unit=None,
-                      omitsize=True, title=None, dark="#000", light="#fff")
+    _make(value).save(
+        buffer,
+        kind="svg",
+        border=QUIET_ZONE,
+        scale=1,
+        xmldecl=False,
+        unit=None,
+        omitsize=True,
+        title=None,
+        dark="#000",
+        light="#fff",
+    )
     return buffer.getvalue().decode("ascii")
 
 
 def epc_qr(*, name: str, iban: str, amount_cents: int, reference: str) -> segno.QRCode:
     """The GiroCode (EPC-QR, European Payments Council's SEPA credit transfer): a banking app scans it and fills
     in the transfer (recipient, IBAN, amount, purpose)."""
-    return segno.helpers.make_epc_qr(name=name[:70], iban=iban, amount=Decimal(amount_cents) / 100,
-                                     text=reference[:140], encoding="utf-8")
+    return segno.helpers.make_epc_qr(
+        name=name[:70], iban=iban, amount=Decimal(amount_cents) / 100, text=reference[:140], encoding="utf-8"
+    )
 
 
 def epc_qr_svg(*, name: str, iban: str, amount_cents: int, reference: str) -> str:
     buffer = io.BytesIO()
     epc_qr(name=name, iban=iban, amount_cents=amount_cents, reference=reference).save(
-        buffer, kind="svg", border=QUIET_ZONE, scale=1, xmldecl=False, unit=None, omitsize=True, title=None,
-        dark="#000", light="#fff")
+        buffer,
+        kind="svg",
+        border=QUIET_ZONE,
+        scale=1,
+        xmldecl=False,
+        unit=None,
+        omitsize=True,
+        title=None,
+        dark="#000",
+        light="#fff",
+    )
     return buffer.getvalue().decode("ascii")
 
 
 def epc_qr_png(*, name: str, iban: str, amount_cents: int, reference: str) -> bytes:
     buffer = io.BytesIO()
     epc_qr(name=name, iban=iban, amount_cents=amount_cents, reference=reference).save(
-        buffer, kind="png", border=QUIET_ZONE, scale=6)
+        buffer, kind="png", border=QUIET_ZONE, scale=6
+    )
     return buffer.getvalue()

@@ -8,6 +8,7 @@ nothing and follows every tap. The pages' reads are never limited. A key that op
 raised ``WrongKey``) counts against the client's address (``WrongKeyThrottle``): over that budget the
 404 becomes a 429. When the cache (Redis) is down, nothing is counted and the table keeps playing.
 """
+
 import hashlib
 import logging
 
@@ -41,15 +42,23 @@ class KeyedPostRateLimitMiddleware:
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
         key = view_kwargs.get("key")
         match = request.resolver_match
-        if (request.method != "POST" or not key or match is None or match.namespace != "tournaments"
-                or match.url_name.endswith("_preview")):
+        if (
+            request.method != "POST"
+            or not key
+            or match is None
+            or match.namespace != "tournaments"
+            or match.url_name.endswith("_preview")
+        ):
             return None
         throttle = TableKeyThrottle()
         if throttle.allow_request(request, _KeyView(key)):
             return None
         wait = max(1, int(throttle.wait() or 1))
-        return _too_many(request, _("Too many entries from this table in a short time: please wait %(seconds)d seconds.")
-                         % {"seconds": wait}, wait)
+        return _too_many(
+            request,
+            _("Too many entries from this table in a short time: please wait %(seconds)d seconds.") % {"seconds": wait},
+            wait,
+        )
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if not isinstance(exception, WrongKey):
@@ -57,8 +66,11 @@ class KeyedPostRateLimitMiddleware:
         wait = wrong_key_wait(request)
         if wait is None:
             return None  # Django's 404
-        return _too_many(request, _("Too many unknown links from this address: please wait %(seconds)d seconds.")
-                         % {"seconds": wait}, wait)
+        return _too_many(
+            request,
+            _("Too many unknown links from this address: please wait %(seconds)d seconds.") % {"seconds": wait},
+            wait,
+        )
 
 
 def _too_many(request: HttpRequest, message: str, wait: int) -> HttpResponse:

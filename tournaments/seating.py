@@ -41,10 +41,10 @@ __all__ = [
     "count_club_pairs",
     "count_repeated_pairs",
     "draw_tables",
+    "draw_venues",
     "met_pairs",
     "pairs_of",
     "table_sizes",
-    "draw_venues",
     "venue_counts",
     "venue_fits",
 ]
@@ -81,9 +81,7 @@ class SeatingImpossible(ValueError):
         remedy = f"add {_count(add, 'player')} (making {above})"
         if below is not None:
             remedy += f" or withdraw {withdraw} (leaving {below})"
-        self.message = (
-            f"{_count(players, 'player')} cannot be seated at tables of four and five: {remedy}."
-        )
+        self.message = f"{_count(players, 'player')} cannot be seated at tables of four and five: {remedy}."
         super().__init__(f"{self.field}: {self.message}")
 
 
@@ -275,8 +273,7 @@ def _weights(
         # tables still has this many pairs together; no draw can do better.
         per_table, rest = divmod(len(group), tables)
         lower_bound += club_unit * (
-            rest * (per_table + 1) * per_table // 2
-            + (tables - rest) * per_table * (per_table - 1) // 2
+            rest * (per_table + 1) * per_table // 2 + (tables - rest) * per_table * (per_table - 1) // 2
         )
     return weights, lower_bound
 
@@ -400,17 +397,9 @@ class _Search:
     def delta(self, p: int, q: int) -> int:
         a, b = self.table_of[p], self.table_of[q]
         lp, lq = self.load[p], self.load[q]
-        return (
-            lp.get(b, 0)
-            - lp.get(a, 0)
-            + lq.get(a, 0)
-            - lq.get(b, 0)
-            - 2 * self.weight[p].get(q, 0)
-        )
+        return lp.get(b, 0) - lp.get(a, 0) + lq.get(a, 0) - lq.get(b, 0) - 2 * self.weight[p].get(q, 0)
 
-    def _best_swaps(
-        self, p: int, step: int, tabu: list[int], best_cost: int, use_tabu: bool
-    ) -> tuple[int, list[int]]:
+    def _best_swaps(self, p: int, step: int, tabu: list[int], best_cost: int, use_tabu: bool) -> tuple[int, list[int]]:
         """The best swap partners for p (ties all returned) and the cost change they bring."""
         a = self.table_of[p]
         load = self.load
@@ -568,7 +557,7 @@ def venue_counts(total: int, tables: Sequence[int], wanted: Sequence[int]) -> li
     best: list[float] = [0.0] + [inf] * total
     choices: list[list[int]] = []
     for room, want in zip(tables, wanted):
-        options = [n for n in range(0, min(total, (TABLE_SIZE + 1) * room) + 1) if venue_fits(n, room)]
+        options = [n for n in range(min(total, (TABLE_SIZE + 1) * room) + 1) if venue_fits(n, room)]
         nxt = [inf] * (total + 1)
         pick = [-1] * (total + 1)
         for s, cost in enumerate(best):
@@ -683,7 +672,8 @@ def draw_venues(
         if not seated:
             draws.append(VenueDraw(venue.key, DrawResult((), 0, 0)))
             continue
-        result = draw_tables(seated, seed=venue_seed, met=met_list, clubs=club_map,
-                             keep_clubs_apart=keep_clubs_apart, effort=effort)
+        result = draw_tables(
+            seated, seed=venue_seed, met=met_list, clubs=club_map, keep_clubs_apart=keep_clubs_apart, effort=effort
+        )
         draws.append(VenueDraw(venue.key, result))
     return tuple(draws)

@@ -1,5 +1,6 @@
 """Share images (Open Graph, 1200 × 630 PNG) for a club's group chat: drawn with Pillow in DejaVu Sans, the
 PDFs' font, from plain values (no database here)."""
+
 import io
 
 from PIL import Image, ImageDraw, ImageFont

@@ -4,6 +4,7 @@
 written the German way it reads ``grosses-kaerwa-rennen-oed``. Only new short names are made here: a stored
 slug is a published URL and stays as it is.
 """
+
 from django.utils.text import slugify
 
 GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"})

@@ -5,6 +5,7 @@ LibreOffice as a formula (``=HYPERLINK(...)`` in a player's name). Such a cell g
 spreadsheets show as text and do not print. Numbers stay numbers (a ``-3`` of points is written as it is);
 the ``csv`` module quotes separators and quotes inside a cell.
 """
+
 import csv
 from collections.abc import Iterable
 from typing import Any

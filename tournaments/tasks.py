@@ -5,4 +5,5 @@ beside it (services/printing.py, services/signup_mail.py, services/standings_tas
 services/schedule.py), so a service never imports this module and this module never imports a
 service that imports it back.
 """
+
 from .services import printing, schedule, signup_mail, standings_tasks  # noqa: F401  (registers their tasks)

@@ -5,27 +5,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tournaments', '0002_tournament_lot_seed_prize'),
+        ("tournaments", "0002_tournament_lot_seed_prize"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StandingsSnapshot',
+            name="StandingsSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('marker', models.CharField(max_length=100, verbose_name='state of the games')),
-                ('computed_at', models.DateTimeField(verbose_name='computed')),
-                ('duration_ms', models.PositiveIntegerField(default=0, verbose_name='computing time (ms)')),
-                ('data', models.JSONField(verbose_name='standings')),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='standings_snapshot', to='tournaments.tournament', verbose_name='tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("marker", models.CharField(max_length=100, verbose_name="state of the games")),
+                ("computed_at", models.DateTimeField(verbose_name="computed")),
+                ("duration_ms", models.PositiveIntegerField(default=0, verbose_name="computing time (ms)")),
+                ("data", models.JSONField(verbose_name="standings")),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings_snapshot",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'standings snapshot',
-                'verbose_name_plural': 'standings snapshots',
+                "verbose_name": "standings snapshot",
+                "verbose_name_plural": "standings snapshots",
             },
         ),
     ]

@@ -1,5 +1,6 @@
 """The snapshot is written after every burst of games: send it compact, and on PostgreSQL compress it
 with lz4 instead of pglz (lz4 writes it faster)."""
+
 from django.db import migrations, models, transaction
 
 import scoring.models

@@ -7,6 +7,7 @@ computing them; nothing queries inside them. Existing snapshots are carried over
 gains ``round_solos`` (per round its won and lost solos, or null where he did not play), taken from
 the round lists that are dropped.
 """
+
 from django.db import migrations, models, transaction
 
 import scoring.models
@@ -14,8 +15,10 @@ import scoring.models
 
 def _round_solos(data):
     rounds = data.get("rounds") or {}
-    by_round = {int(r): {row["registration"]: [row["won_solos"], row["lost_solos"]] for row in rows}
-                for r, rows in rounds.items()}
+    by_round = {
+        int(r): {row["registration"]: [row["won_solos"], row["lost_solos"]] for row in rows}
+        for r, rows in rounds.items()
+    }
     count = max(by_round, default=0)
     for row in data.get("overall") or []:
         if "round_solos" not in row:  # (rows migrated down and up again keep theirs)
@@ -38,8 +41,10 @@ def pack(apps, schema_editor):
     for snapshot in Snapshot.objects.all():
         old = snapshot.data_json or {}
         snapshot.overall = _round_solos(old)
-        snapshot.data = {**{k: v for k, v in old.items() if k not in ("overall", "rounds", "ledger")},
-                         "money": _money(old.get("ledger") or [])}
+        snapshot.data = {
+            **{k: v for k, v in old.items() if k not in ("overall", "rounds", "ledger")},
+            "money": _money(old.get("ledger") or []),
+        }
         snapshot.parts = snapshot.parts_json or {}
         snapshot.save(update_fields=["overall", "data", "parts"])
 
@@ -61,7 +66,8 @@ def lz4_on_postgresql(apps, schema_editor):
         try:
             with transaction.atomic(using=schema_editor.connection.alias):
                 schema_editor.execute(
-                    f"ALTER TABLE scoring_standingssnapshot ALTER COLUMN {column} SET COMPRESSION lz4")
+                    f"ALTER TABLE scoring_standingssnapshot ALTER COLUMN {column} SET COMPRESSION lz4"
+                )
         except Exception:  # a server built without lz4 keeps its default compression
             pass
 
@@ -76,15 +82,18 @@ class Migration(migrations.Migration):
         migrations.AlterField("standingssnapshot", "data_json", models.JSONField(null=True)),
         migrations.AlterField("standingssnapshot", "parts_json", models.JSONField(null=True)),
         migrations.AddField(
-            model_name="standingssnapshot", name="overall",
+            model_name="standingssnapshot",
+            name="overall",
             field=scoring.models.PackedJSONField(default=list, verbose_name="standings"),
         ),
         migrations.AddField(
-            model_name="standingssnapshot", name="data",
+            model_name="standingssnapshot",
+            name="data",
             field=scoring.models.PackedJSONField(default=dict, verbose_name="Tischbeste and money"),
         ),
         migrations.AddField(
-            model_name="standingssnapshot", name="parts",
+            model_name="standingssnapshot",
+            name="parts",
             field=scoring.models.PackedJSONField(default=dict, verbose_name="results per table"),
         ),
         migrations.RunPython(pack, unpack),

@@ -13,6 +13,7 @@ the migration still applies. The way back gives ``overall_index`` the server's d
 leaves the three columns as 0004 set them. Values already stored keep their compression until
 they are next written (the next change of the games).
 """
+
 from django.db import migrations
 
 COLUMNS = ("overall", "data", "parts", "overall_index")
@@ -31,7 +32,8 @@ def _compression(schema_editor, columns, method: str) -> None:
     table = schema_editor.quote_name("scoring_standingssnapshot")
     for column in columns:
         schema_editor.execute(
-            f"ALTER TABLE {table} ALTER COLUMN {schema_editor.quote_name(column)} SET COMPRESSION {method}")
+            f"ALTER TABLE {table} ALTER COLUMN {schema_editor.quote_name(column)} SET COMPRESSION {method}"
+        )
 
 
 def lz4(apps, schema_editor):

@@ -15,6 +15,7 @@ its own places and prizes. Who wins what:
 - Age is the tournament's year less the year of birth: "U30" (``max_age`` 29) holds whoever turns at most
   29 in the tournament's year; ``min_age`` 60 holds the seniors who turn 60 or more.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -91,8 +92,15 @@ def _category_ranks(members: Sequence[Entrant]) -> list[Ranked]:
     return ranked
 
 
-def award_categories(entrants: Sequence[Entrant], categories: Sequence[Category], *, year: int, lot_seed: int,
-                     already_awarded: Iterable[int] = (), allow_both: bool = False) -> tuple[CategoryAward, ...]:
+def award_categories(
+    entrants: Sequence[Entrant],
+    categories: Sequence[Category],
+    *,
+    year: int,
+    lot_seed: int,
+    already_awarded: Iterable[int] = (),
+    allow_both: bool = False,
+) -> tuple[CategoryAward, ...]:
     """Each category's prizes, in the organiser's order; ``already_awarded``: the overall prize list's winners."""
     ordered = sorted(entrants, key=lambda e: e.rank)
     holding = set(already_awarded)
@@ -101,8 +109,11 @@ def award_categories(entrants: Sequence[Entrant], categories: Sequence[Category]
         members = [e for e in ordered if belongs(category, e, year=year) and (allow_both or e.player not in holding)]
         split = split_prizes(_category_ranks(members), category.prizes, lot_seed=lot_seed)
         for award in split.awards:
-            awards.append(CategoryAward(category.key, award.player, award.places, award.amount_cents, award.goods,
-                                        award.shared_with))
+            awards.append(
+                CategoryAward(
+                    category.key, award.player, award.places, award.amount_cents, award.goods, award.shared_with
+                )
+            )
             holding.add(award.player)
     return tuple(awards)
 

@@ -34,13 +34,23 @@ class HandDescription:
 
     @property
     def kontra_factor(self) -> int:
-        return 2 ** self.kontra
+        return 2**self.kontra
 
 
 def describe_hand(
-    *, contract: str, muss: bool | None = False, called: str | None = None, trump: str | None = None,
-    tout: bool | None = False, sie: bool | None = False, renonce: bool | None = False, schwarz: bool | None = False,
-    kontra: int | None = 0, declarer: int | None = None, partner: int | None = None, augen: int | None = None,
+    *,
+    contract: str,
+    muss: bool | None = False,
+    called: str | None = None,
+    trump: str | None = None,
+    tout: bool | None = False,
+    sie: bool | None = False,
+    renonce: bool | None = False,
+    schwarz: bool | None = False,
+    kontra: int | None = 0,
+    declarer: int | None = None,
+    partner: int | None = None,
+    augen: int | None = None,
     thrown_in: bool = False,
 ) -> HandDescription:
     """The description of a game from its record's fields (``partner`` über Kreuz: the seat opposite)."""

@@ -17,9 +17,7 @@ class RuleError(ValueError):
     message: str
     params: dict[str, Any]
 
-    def __init__(
-        self, field: str, code: str, message: str, params: dict[str, Any] | None = None
-    ) -> None:
+    def __init__(self, field: str, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         params = {} if params is None else params
         super().__init__(field, code, message, params)
         self.field = field
@@ -60,6 +58,4 @@ def type_name(value: Any) -> str:
 def wrong_type(field: str, value: Any, expected: str) -> RuleError:
     """The error for a value of the wrong type; ``expected`` reads like "a whole number"."""
     got = type_name(value)
-    return RuleError(
-        field, "wrong_type", f"must be {expected}, not {got}", {"expected": expected, "got": got}
-    )
+    return RuleError(field, "wrong_type", f"must be {expected}, not {got}", {"expected": expected, "got": got})

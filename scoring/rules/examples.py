@@ -19,13 +19,17 @@ class WorkedExample:
 
 EXAMPLES: tuple[tuple[str, dict], ...] = (
     ("rufspiel_won", {"contract": "rufspiel", "declarer": 1, "partner": 2, "called": "eichel", "augen": 72}),
-    ("rufspiel_schneider_3_laufende",
-     {"contract": "rufspiel", "declarer": 1, "partner": 2, "called": "eichel", "augen": 95, "laufende": 3}),
+    (
+        "rufspiel_schneider_3_laufende",
+        {"contract": "rufspiel", "declarer": 1, "partner": 2, "called": "eichel", "augen": 95, "laufende": 3},
+    ),
     ("solo_won_3_laufende_schneider", {"contract": "solo", "declarer": 1, "trump": "herz", "augen": 95, "laufende": 3}),
     ("wenz_won_2_laufende", {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}),
     ("solo_lost", {"contract": "solo", "declarer": 1, "trump": "gras", "augen": 58}),
-    ("solo_tout_won_4_laufende", {"contract": "solo", "declarer": 1, "trump": "eichel", "tout": True, "won": True,
-                                  "laufende": 4}),
+    (
+        "solo_tout_won_4_laufende",
+        {"contract": "solo", "declarer": 1, "trump": "eichel", "tout": True, "won": True, "laufende": 4},
+    ),
 )
 
 #: Shown only when all-pass games are played über Kreuz (1+3 against 2+4).

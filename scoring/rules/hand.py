@@ -26,7 +26,7 @@ _FLAG = "true or false"
 KINDS: dict[str, tuple[type, str]] = {"text": (str, _TEXT), "number": (int, _NUMBER), "flag": (bool, _FLAG)}
 
 
-def entry(kind: str, help: str = "", required: bool = False) -> Any:  # noqa: A002 - the field's help text
+def entry(kind: str, help: str = "", required: bool = False) -> Any:
     """A key of the hand record: its kind (``text``, ``number``, ``flag``) and a line of help for the API."""
     metadata = {"kind": kind, "help": help}
     if required:
@@ -46,16 +46,23 @@ class HandRecord:
     entered. Build it with ``hand_from_dict`` or with values of the annotated types.
     """
 
-    contract: str = entry("text", "rufspiel, wenz, solo; when all passed: weiter (thrown in, all_pass = redeal) "
-                                  "or kreuz (über Kreuz, all_pass = kreuz).", required=True)
+    contract: str = entry(
+        "text",
+        "rufspiel, wenz, solo; when all passed: weiter (thrown in, all_pass = redeal) "
+        "or kreuz (über Kreuz, all_pass = kreuz).",
+        required=True,
+    )
     declarer: int | None = entry("number", "An active seat.")
-    partner: int | None = entry("number", "Rufspiel: the called Sau's holder. Kreuz: may be left out; if given, "
-                                          "the seat opposite the declarer.")
+    partner: int | None = entry(
+        "number", "Rufspiel: the called Sau's holder. Kreuz: may be left out; if given, the seat opposite the declarer."
+    )
     called: str | None = entry("text", "Rufspiel: eichel, gras, schellen.")
     muss: bool | None = entry("flag")
     called_card: str | None = entry("text", "Muss: sau, zehn, koenig.")
     renonce: bool | None = entry("flag")
-    trump: str | None = entry("text", "Farbsolo: eichel, gras, herz, schellen; a Sie needs none (it is not played out).")
+    trump: str | None = entry(
+        "text", "Farbsolo: eichel, gras, herz, schellen; a Sie needs none (it is not played out)."
+    )
     tout: bool | None = entry("flag")
     sie: bool | None = entry("flag")
     augen: int | None = entry("number", "The declaring party's Augen, 0–120.")
@@ -97,18 +104,12 @@ def hand_from_dict(data: Mapping[str, Any]) -> HandRecord:
 
 def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
     """The record as entered: every key that was set, in section-4 order, nothing else."""
-    return {
-        name: value
-        for name in HAND_FIELDS
-        if (value := getattr(hand, name)) is not None
-    }
+    return {name: value for name in HAND_FIELDS if (value := getattr(hand, name)) is not None}
 
 
 def _shape_error(key: Any, value: Any) -> RuleError:
     if key not in _FIELD_TYPES:
-        return RuleError(
-            str(key), "unknown_key", "is not a field of a hand record", {"key": str(key)}
-        )
+        return RuleError(str(key), "unknown_key", "is not a field of a hand record", {"key": str(key)})
     return wrong_type(key, value, _FIELD_TYPES[key][1])
 
 

@@ -50,6 +50,12 @@ def table_result_to_json(result: TableResult) -> list[Any]:
     """A TableResult as the standings snapshot keeps it per table (to merge one table's change): a
     compact array, [round, table, seats, points, won solos, lost solos, money], seat maps as
     [seat, value] pairs in seat order and each Money as [hand, seat, kind, cents, lost_solo]."""
-    return [result.round, result.table, _pairs(result.seats), _pairs(result.points), _pairs(result.won_solos),
-            _pairs(result.lost_solos), [[m.hand, m.seat, m.kind, m.cents, m.lost_solo] for m in result.money]]
-
+    return [
+        result.round,
+        result.table,
+        _pairs(result.seats),
+        _pairs(result.points),
+        _pairs(result.won_solos),
+        _pairs(result.lost_solos),
+        [[m.hand, m.seat, m.kind, m.cents, m.lost_solo] for m in result.money],
+    ]

@@ -21,6 +21,7 @@ prize table), then optionally the consolation prize for the last place. No more 
 Shared places are not this module's business: ``prizes.split_prizes`` applies rules.md section 8 to
 the plan's output exactly as to prizes typed by hand.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -109,7 +110,7 @@ def _weights(spec: PrizePlanSpec, count: int) -> list[Fraction]:
     if spec.curve == "table":
         return [Fraction(s, 10000) for s in spec.table_bp[:count]]
     ratio = Fraction(100 - spec.decay_percent, 100)
-    raw = [ratio ** i for i in range(count)]
+    raw = [ratio**i for i in range(count)]
     total = sum(raw)
     return [w / total for w in raw]
 
@@ -160,9 +161,25 @@ def plan_prizes(spec: PrizePlanSpec, *, players: int, pool_cents: int, default_g
     if spec.last_place_goods and len(prizes) < players:
         prizes.append(PrizeSpec(place=None, amount_cents=None, goods=spec.last_place_goods))
     paid = sum(amounts)
-    return PlannedPrizes(players=players, pool_cents=pool_cents, prizes=tuple(prizes), money_places=len(amounts),
-                         goods_places=goods, paid_cents=paid, remainder_cents=pool_cents - paid)
+    return PlannedPrizes(
+        players=players,
+        pool_cents=pool_cents,
+        prizes=tuple(prizes),
+        money_places=len(amounts),
+        goods_places=goods,
+        paid_cents=paid,
+        remainder_cents=pool_cents - paid,
+    )
 
 
-__all__ = ["CURVES", "ROUNDINGS", "PlanError", "PlannedPrizes", "PrizePlanSpec", "check_plan", "money_place_count",
-           "plan_pool", "plan_prizes"]
+__all__ = [
+    "CURVES",
+    "ROUNDINGS",
+    "PlanError",
+    "PlannedPrizes",
+    "PrizePlanSpec",
+    "check_plan",
+    "money_place_count",
+    "plan_pool",
+    "plan_prizes",
+]

@@ -9,6 +9,7 @@ tie-break), the first goods to the first by lot.
 
 The consolation prize (place ``None``) belongs to the last place occupied.
 """
+
 from __future__ import annotations
 
 import random
@@ -79,11 +80,19 @@ def split_prizes(ranked: Sequence[Ranked], prizes: Sequence[PrizeSpec], *, lot_s
         by_lot = sorted(group, key=lambda r: lot[r.player])
         goods_for = {r.player: goods[i] if i < len(goods) else "" for i, r in enumerate(by_lot)}
         if len(goods) > len(group):  # more goods than players (a place's prize holds several): the last takes the rest
-            goods_for[by_lot[-1].player] = ", ".join(goods[len(group) - 1:])
+            goods_for[by_lot[-1].player] = ", ".join(goods[len(group) - 1 :])
         for r in group:
             if each or goods_for[r.player]:
-                awards.append(Award(player=r.player, rank=r.rank, places=places, amount_cents=each,
-                                    goods=goods_for[r.player], shared_with=len(group)))
+                awards.append(
+                    Award(
+                        player=r.player,
+                        rank=r.rank,
+                        places=places,
+                        amount_cents=each,
+                        goods=goods_for[r.player],
+                        shared_with=len(group),
+                    )
+                )
                 awarded += each
     return PrizeSplit(awards=tuple(awards), awarded_cents=awarded, rounding_cents=rounding)
 

@@ -83,13 +83,21 @@ class QualificationResult:
 
 def validate_qualification_rules(rules: QualificationRules) -> None:
     if rules.mode not in MODES:
-        raise RuleError("mode", "invalid_choice", f"must be one of {', '.join(MODES)}, not {rules.mode!r}",
-                        {"choices": ", ".join(MODES), "value": rules.mode})
+        raise RuleError(
+            "mode",
+            "invalid_choice",
+            f"must be one of {', '.join(MODES)}, not {rules.mode!r}",
+            {"choices": ", ".join(MODES), "value": rules.mode},
+        )
     for name, lo, hi in (("per_evening", 0, 100), ("lottery_places", 0, 1000), ("lottery_min_evenings", 1, 1000)):
         value = getattr(rules, name)
         if type(value) is not int or not lo <= value <= hi:
-            raise RuleError(name, "out_of_range", f"must be between {lo} and {hi}, not {value}",
-                            {"min": lo, "max": hi, "value": value})
+            raise RuleError(
+                name,
+                "out_of_range",
+                f"must be between {lo} and {hi}, not {value}",
+                {"min": lo, "max": hi, "value": value},
+            )
 
 
 def qualify(
@@ -104,8 +112,9 @@ def qualify(
     validate_qualification_rules(rules)
     keys = [e.key for e in evenings]
     if len(set(keys)) != len(keys):
-        raise RuleError("evenings", "duplicate", "an evening is listed twice",
-                        {"value": next(k for k in keys if keys.count(k) > 1)})
+        raise RuleError(
+            "evenings", "duplicate", "an evening is listed twice", {"value": next(k for k in keys if keys.count(k) > 1)}
+        )
     out = frozenset(declined)
     # 1. in the order things happened: the wildcards, then each evening's qualifiers (declines come later)
     taken: set[int] = set()
@@ -121,8 +130,12 @@ def qualify(
     for evening in evenings:
         order = list(evening.order)
         if len(set(order)) != len(order):
-            raise RuleError("evenings", "duplicate", f"{evening.key}: a player is listed twice",
-                            {"value": next(p for p in order if order.count(p) > 1)})
+            raise RuleError(
+                "evenings",
+                "duplicate",
+                f"{evening.key}: a player is listed twice",
+                {"value": next(p for p in order if order.count(p) > 1)},
+            )
         place = places[evening.key] = {p: i + 1 for i, p in enumerate(order)}
         if rules.mode == TOP:
             chosen = order[: rules.per_evening]  # a place won by someone in already is not passed on

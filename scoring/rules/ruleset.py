@@ -65,8 +65,12 @@ class Ruleset:
     first, in the order of rules.md, then the ``extra`` ones.
     """
 
-    scoring: str = rule("plus_minus", gettext_noop("scoring"), choices=SCORING_CHOICES, choice_labels={
-        "plus_minus": gettext_noop("plus/minus points"), "plus_only": gettext_noop("plus points only")})
+    scoring: str = rule(
+        "plus_minus",
+        gettext_noop("scoring"),
+        choices=SCORING_CHOICES,
+        choice_labels={"plus_minus": gettext_noop("plus/minus points"), "plus_only": gettext_noop("plus points only")},
+    )
     unit_cents: int = rule(10, gettext_noop("one point is worth (cents)"), min=0, max=100_000)
     rufspiel_base: int = rule(1, gettext_noop("Rufspiel base value"), min=1, max=1000)
     solo_base: int = rule(5, gettext_noop("Wenz and Farbsolo base value"), min=1, max=1000)
@@ -74,43 +78,87 @@ class Ruleset:
     schwarz_bonus: int = rule(1, gettext_noop("Schwarz"), min=0, max=1000)
     laufende_bonus: int = rule(1, gettext_noop("each Laufender"), min=0, max=1000)
     laufende_min: LaufendeMin = rule(LaufendeMin())
-    laufende_max: int | None = rule(4, gettext_noop("Laufende cap"), min=1, max=14, null=True,
-                                    help=gettext_noop("Empty: no cap."))
+    laufende_max: int | None = rule(
+        4, gettext_noop("Laufende cap"), min=1, max=14, null=True, help=gettext_noop("Empty: no cap.")
+    )
     tout_allowed: bool = rule(True, gettext_noop("Tout allowed"))
     sie_allowed: bool = rule(True, gettext_noop("Sie allowed"))
     tout_factor: int = rule(2, gettext_noop("Tout factor"), min=1, max=100)
     sie_factor: int = rule(4, gettext_noop("Sie factor"), min=1, max=100)
     kontra_allowed: bool = rule(False, gettext_noop("Kontra allowed"))
-    all_pass: str = rule("muss", gettext_noop("when all pass"), choices=ALL_PASS_CHOICES, choice_labels={
-        "muss": gettext_noop("Muss"), "redeal": gettext_noop("throw in (Weitergeld)"),
-        "kreuz": gettext_noop("play über Kreuz (1+3 against 2+4)")})
-    kreuz_tie: str = rule("lost", gettext_noop("a Kreuz ending 60:60"), choices=KREUZ_TIE_CHOICES, choice_labels={
-        "lost": gettext_noop("is lost by the declaring pair"), "replay": gettext_noop("is thrown in and dealt again")})
-    muss_win: int = rule(60, gettext_noop("a Muss wins with"), choices=MUSS_WIN_CHOICES, choice_labels={
-        60: gettext_noop("60 Augen"), 61: gettext_noop("61 Augen")})
+    all_pass: str = rule(
+        "muss",
+        gettext_noop("when all pass"),
+        choices=ALL_PASS_CHOICES,
+        choice_labels={
+            "muss": gettext_noop("Muss"),
+            "redeal": gettext_noop("throw in (Weitergeld)"),
+            "kreuz": gettext_noop("play über Kreuz (1+3 against 2+4)"),
+        },
+    )
+    kreuz_tie: str = rule(
+        "lost",
+        gettext_noop("a Kreuz ending 60:60"),
+        choices=KREUZ_TIE_CHOICES,
+        choice_labels={
+            "lost": gettext_noop("is lost by the declaring pair"),
+            "replay": gettext_noop("is thrown in and dealt again"),
+        },
+    )
+    muss_win: int = rule(
+        60,
+        gettext_noop("a Muss wins with"),
+        choices=MUSS_WIN_CHOICES,
+        choice_labels={60: gettext_noop("60 Augen"), 61: gettext_noop("61 Augen")},
+    )
     reuegeld_cents: ReuegeldCents = rule(ReuegeldCents())
     reuegeld_free_solos: int = rule(0, gettext_noop("free lost solos per round"), min=0, max=64, extra=True)
     weitergeld_cents: int = rule(10, gettext_noop("Weitergeld per player (cents)"), min=0, max=100_000)
     reuegeld_tischbester_percent: int = rule(50, gettext_noop("share for the Tischbester (%)"), min=0, max=100)
     rounds: int = rule(2, gettext_noop("rounds"), min=1, max=6)
-    games_per_round: int = rule(32, gettext_noop("games per round (table of four)"), min=8, max=64, multiple_of=4,
-                                help=gettext_noop("A multiple of 4."))
+    games_per_round: int = rule(
+        32,
+        gettext_noop("games per round (table of four)"),
+        min=8,
+        max=64,
+        multiple_of=4,
+        help=gettext_noop("A multiple of 4."),
+    )
     tiebreaks: tuple[str, ...] = rule(("won_solos", "lot"), gettext_noop("ties on points"), choices=TIEBREAK_CHOICES)
     # rules.md section 2: a table the organiser closed early keeps the games it played
     closed_table_points: str = rule(
-        "as_played", gettext_noop("a table closed early"), choices=CLOSED_TABLE_CHOICES, extra=True,
-        choice_labels={"as_played": gettext_noop("its points count as played"),
-                       "scaled": gettext_noop("its points are scaled to the full round")})
+        "as_played",
+        gettext_noop("a table closed early"),
+        choices=CLOSED_TABLE_CHOICES,
+        extra=True,
+        choice_labels={
+            "as_played": gettext_noop("its points count as played"),
+            "scaled": gettext_noop("its points are scaled to the full round"),
+        },
+    )
     # rules.md section 2: a player who leaves and his substitute
     substitute_points: str = rule(
-        "take_over", gettext_noop("a substitute"), choices=SUBSTITUTE_CHOICES, extra=True,
-        choice_labels={"take_over": gettext_noop("takes over the seat and the points"),
-                       "frozen": gettext_noop("plays for the table only; the leaving player's points are frozen")})
+        "take_over",
+        gettext_noop("a substitute"),
+        choices=SUBSTITUTE_CHOICES,
+        extra=True,
+        choice_labels={
+            "take_over": gettext_noop("takes over the seat and the points"),
+            "frozen": gettext_noop("plays for the table only; the leaving player's points are frozen"),
+        },
+    )
     keep_clubs_apart: bool = rule(False, gettext_noop("keep members of a club apart"), extra=True)
-    draw_mode: str = rule("each_round", gettext_noop("seat draw"), choices=DRAW_MODE_CHOICES, extra=True,
-                          choice_labels={"each_round": gettext_noop("draw every round anew"),
-                                         "all_in_advance": gettext_noop("draw all rounds in advance"),
-                                         "keep_first_round": gettext_noop("keep the tables of round 1")})
+    draw_mode: str = rule(
+        "each_round",
+        gettext_noop("seat draw"),
+        choices=DRAW_MODE_CHOICES,
+        extra=True,
+        choice_labels={
+            "each_round": gettext_noop("draw every round anew"),
+            "all_in_advance": gettext_noop("draw all rounds in advance"),
+            "keep_first_round": gettext_noop("keep the tables of round 1"),
+        },
+    )
 
     @property
     def plus_only(self) -> bool:
@@ -120,8 +168,9 @@ class Ruleset:
 def _keys() -> tuple[str, ...]:
     """The ruleset's keys as a document lists them: section 10 in its order, then the extra keys."""
     declared = fields(Ruleset)
-    return (tuple(f.name for f in declared if not f.metadata.get("extra"))
-            + tuple(f.name for f in declared if f.metadata.get("extra")))
+    return tuple(f.name for f in declared if not f.metadata.get("extra")) + tuple(
+        f.name for f in declared if f.metadata.get("extra")
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -209,9 +258,7 @@ def _check_tiebreaks(value: Any) -> tuple[str, ...]:
     for name in value:
         check_choice(field, name, TIEBREAK_CHOICES)
         if name in names:
-            raise RuleError(
-                field, "duplicate", f"{name!r} is listed twice", {"value": name}
-            )
+            raise RuleError(field, "duplicate", f"{name!r} is listed twice", {"value": name})
         names.append(name)
     finals = [name for name in names if name in FINAL_TIEBREAKS]
     if len(finals) != 1 or names[-1] not in FINAL_TIEBREAKS:

@@ -146,13 +146,26 @@ def score_validated(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> Ha
             reuegeld[declarer] = owed
 
     return HandScore(
-        points, value, won, schneider, schwarz, laufende, reuegeld, False, {}, contract, declarer,
+        points,
+        value,
+        won,
+        schneider,
+        schwarz,
+        laufende,
+        reuegeld,
+        False,
+        {},
+        contract,
+        declarer,
         partner,
     )
 
 
 def _thrown_in(
-    table_size: int, contract: str, declarer: int | None, partner: int | None,
+    table_size: int,
+    contract: str,
+    declarer: int | None,
+    partner: int | None,
     weitergeld: dict[int, int],
 ) -> HandScore:
     return HandScore(

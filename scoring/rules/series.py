@@ -96,34 +96,55 @@ def _unused(field: str) -> RuleError:
 def validate_series_rules(rules: SeriesRules) -> None:
     """RuleError naming the field for a setting that cannot work (codes shared with the rules engine's)."""
     if rules.scoring not in SCORINGS:
-        raise RuleError("scoring", "invalid_choice", f"must be one of {', '.join(SCORINGS)}",
-                        {"choices": ", ".join(SCORINGS), "value": rules.scoring})
+        raise RuleError(
+            "scoring",
+            "invalid_choice",
+            f"must be one of {', '.join(SCORINGS)}",
+            {"choices": ", ".join(SCORINGS), "value": rules.scoring},
+        )
     if rules.best is not None and not 1 <= rules.best <= MAX_SETTING:
-        raise RuleError("best", "out_of_range", f"must be between 1 and {MAX_SETTING}",
-                        {"min": 1, "max": MAX_SETTING, "value": rules.best})
+        raise RuleError(
+            "best",
+            "out_of_range",
+            f"must be between 1 and {MAX_SETTING}",
+            {"min": 1, "max": MAX_SETTING, "value": rules.best},
+        )
     if rules.scoring == BEST_N and rules.best is None:
         raise RuleError("best", "missing", "best N of M needs N")
     if rules.scoring == SUM and rules.best is not None:
         raise _unused("best")  # a plain sum counts every result
     if rules.scoring == PLACEMENT:
         if not rules.per_player_beaten and not rules.placement_points:
-            raise RuleError("placement_points", "missing",
-                            "placement needs either a table of points or one point per player beaten")
+            raise RuleError(
+                "placement_points", "missing", "placement needs either a table of points or one point per player beaten"
+            )
         if rules.per_player_beaten and rules.placement_points:
             raise _unused("placement_points")  # one point per player beaten needs no table
         for points in rules.placement_points or ():
             if not 0 <= points <= MAX_SETTING:
-                raise RuleError("placement_points", "out_of_range", f"must be between 0 and {MAX_SETTING}",
-                                {"min": 0, "max": MAX_SETTING, "value": points})
+                raise RuleError(
+                    "placement_points",
+                    "out_of_range",
+                    f"must be between 0 and {MAX_SETTING}",
+                    {"min": 0, "max": MAX_SETTING, "value": points},
+                )
     elif rules.placement_points or rules.per_player_beaten:
         raise _unused("placement_points")
     if not 0 <= rules.min_participations <= MAX_SETTING:
-        raise RuleError("min_participations", "out_of_range", f"must be between 0 and {MAX_SETTING}",
-                        {"min": 0, "max": MAX_SETTING, "value": rules.min_participations})
+        raise RuleError(
+            "min_participations",
+            "out_of_range",
+            f"must be between 0 and {MAX_SETTING}",
+            {"min": 0, "max": MAX_SETTING, "value": rules.min_participations},
+        )
     for tiebreak in rules.tiebreaks:
         if tiebreak not in TIEBREAKS:
-            raise RuleError("tiebreaks", "invalid_choice", f"must be among {', '.join(TIEBREAKS)}",
-                            {"choices": ", ".join(TIEBREAKS), "value": tiebreak})
+            raise RuleError(
+                "tiebreaks",
+                "invalid_choice",
+                f"must be among {', '.join(TIEBREAKS)}",
+                {"choices": ", ".join(TIEBREAKS), "value": tiebreak},
+            )
     if len(set(rules.tiebreaks)) != len(rules.tiebreaks):
         twice = next(t for t in rules.tiebreaks if rules.tiebreaks.count(t) > 1)
         raise RuleError("tiebreaks", "duplicate", "each tie-break once", {"value": twice})
@@ -158,8 +179,7 @@ def _counted(results: Mapping[str, int], order: Sequence[str], best: int | None)
     return frozenset(sorted(keys, key=lambda k: (-results[k], position[k]))[:best])
 
 
-def compute_series(tournaments: Sequence[TournamentPlacings], rules: SeriesRules, *,
-                   lot_seed: int) -> SeriesResult:
+def compute_series(tournaments: Sequence[TournamentPlacings], rules: SeriesRules, *, lot_seed: int) -> SeriesResult:
     """Rank the players of a series (see the module's docstring)."""
     validate_series_rules(rules)
     order = tuple(t.key for t in tournaments)
@@ -171,11 +191,13 @@ def compute_series(tournaments: Sequence[TournamentPlacings], rules: SeriesRules
             results[player][tournament.key] = value
         for p in tournament.placings:
             ranks[p.player][tournament.key] = p.rank
-        done = order[:len(progression) + 1]
-        progression.append({
-            player: sum(res[k] for k in _counted({k: v for k, v in res.items() if k in done}, done, rules.best))
-            for player, res in results.items()
-        })
+        done = order[: len(progression) + 1]
+        progression.append(
+            {
+                player: sum(res[k] for k in _counted({k: v for k, v in res.items() if k in done}, done, rules.best))
+                for player, res in results.items()
+            }
+        )
 
     players = sorted(results)
     shuffled = list(range(len(players)))
@@ -186,17 +208,26 @@ def compute_series(tournaments: Sequence[TournamentPlacings], rules: SeriesRules
         res = results[player]
         counted = _counted(res, order, rules.best)
         rows[player] = SeriesStanding(
-            rank=None, player=player, points=sum(res[k] for k in counted), participations=len(res),
-            wins=sum(1 for r in ranks[player].values() if r == 1), best_result=max(res.values()),
-            results=dict(res), counted=counted, ranks=dict(ranks[player]),
+            rank=None,
+            player=player,
+            points=sum(res[k] for k in counted),
+            participations=len(res),
+            wins=sum(1 for r in ranks[player].values() if r == 1),
+            best_result=max(res.values()),
+            results=dict(res),
+            counted=counted,
+            ranks=dict(ranks[player]),
         )
 
     def key(player: int) -> tuple[int, ...]:
         row = rows[player]
         parts = [-row.points]
         for tiebreak in rules.tiebreaks:
-            parts.append({PARTICIPATIONS: -row.participations, WINS: -row.wins,
-                          BEST_RESULT: -row.best_result, LOT: lot[player]}[tiebreak])
+            parts.append(
+                {PARTICIPATIONS: -row.participations, WINS: -row.wins, BEST_RESULT: -row.best_result, LOT: lot[player]}[
+                    tiebreak
+                ]
+            )
         return tuple(parts)
 
     eligible = sorted((key(p), p) for p in players if rows[p].participations >= rules.min_participations)
@@ -208,11 +239,11 @@ def compute_series(tournaments: Sequence[TournamentPlacings], rules: SeriesRules
         decided = None
         if index + 1 < len(eligible) and eligible[index + 1][0][0] == k[0]:
             below = eligible[index + 1][0]
-            decided = next((t for t, x, y in zip(rules.tiebreaks, k[1:], below[1:], strict=True) if x != y),
-                           "shared")
+            decided = next((t for t, x, y in zip(rules.tiebreaks, k[1:], below[1:], strict=True) if x != y), "shared")
         ranked.append(replace(rows[player], rank=rank, tiebreak=decided))
-    unranked = sorted((rows[p] for p in players if rows[p].participations < rules.min_participations),
-                      key=lambda r: key(r.player))
-    return SeriesResult(ranked=tuple(ranked), unranked=tuple(unranked), tournaments=order,
-                        progression=tuple(progression))
-
+    unranked = sorted(
+        (rows[p] for p in players if rows[p].participations < rules.min_participations), key=lambda r: key(r.player)
+    )
+    return SeriesResult(
+        ranked=tuple(ranked), unranked=tuple(unranked), tournaments=order, progression=tuple(progression)
+    )

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import random
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter, mul, neg
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter, mul, neg
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .ruleset import Ruleset
 from .scoring import HandScore
@@ -54,8 +54,12 @@ class TableResult(NamedTuple):
 
 
 def table_result(
-    round: int, table: int, seats: Mapping[int, int], games: Sequence[tuple[int, HandScore]] = (),
-    paper_totals: Mapping[int, int] | None = None, earlier: Mapping[int, tuple[int, int]] | None = None,
+    round: int,
+    table: int,
+    seats: Mapping[int, int],
+    games: Sequence[tuple[int, HandScore]] = (),
+    paper_totals: Mapping[int, int] | None = None,
+    earlier: Mapping[int, tuple[int, int]] | None = None,
 ) -> TableResult:
     """A TableResult from scored games (or from a paper sheet's round totals).
 
@@ -124,8 +128,7 @@ def closed_early(result: TableResult, played: int, required: int, rules: Ruleset
     return result._replace(points=scaled_points(result.points, played, required))
 
 
-def game_money(number: int, reuegeld: Mapping[int, int], weitergeld: Mapping[int, int],
-               lost_solo: bool) -> list[Money]:
+def game_money(number: int, reuegeld: Mapping[int, int], weitergeld: Mapping[int, int], lost_solo: bool) -> list[Money]:
     """What one game costs its seats, in the ledger's order: Reuegeld, then Weitergeld, each in seat order."""
     money = [Money(number, seat, REUEGELD, cents, lost_solo) for seat, cents in reuegeld.items()]
     if weitergeld:  # rarely both (the full recompute reads thousands of games that cost money)
@@ -207,23 +210,38 @@ def lots(players: Iterable[int], lot_seed: int) -> dict[int, int]:
     return dict(zip(players, order, strict=True))
 
 
-def standing_keys(points: Sequence[int], won: Sequence[int], lost: Sequence[int], last_round_points: Sequence[int],
-                  lot: Sequence[int], players: Sequence[int], tiebreaks: Sequence[str]) -> list[list[int]]:
+def standing_keys(
+    points: Sequence[int],
+    won: Sequence[int],
+    lost: Sequence[int],
+    last_round_points: Sequence[int],
+    lot: Sequence[int],
+    players: Sequence[int],
+    tiebreaks: Sequence[str],
+) -> list[list[int]]:
     """Each player's ``standing_key``, from columns (one value per player, in the same order): a full
     recompute makes 4,000 of them, column by column, with no Python loop per player."""
-    base = (list(map(neg, points)), list(map(neg, won)), lost, list(map(neg, last_round_points)), lot,
-            [0] * len(players))
+    base = (
+        list(map(neg, points)),
+        list(map(neg, won)),
+        lost,
+        list(map(neg, last_round_points)),
+        lot,
+        [0] * len(players),
+    )
     return list(map(list, zip(base[0], *(base[_COLUMN.get(t, 5)] for t in tiebreaks), players)))
 
 
-def standing_key(points: int, won: int, lost: int, last_round_points: int, lot: int, player: int,
-                 tiebreaks: Sequence[str]) -> list[int]:
+def standing_key(
+    points: int, won: int, lost: int, last_round_points: int, lot: int, player: int, tiebreaks: Sequence[str]
+) -> list[int]:
     """Where a player stands: lists of these sort as the standings do (a list: it is stored as JSON)."""
     return standing_keys([points], [won], [lost], [last_round_points], [lot], [player], tiebreaks)[0]
 
 
-def rank_window(keys: Sequence[Sequence[int]], start: int, stop: int, rank_before: int,
-                tiebreaks: Sequence[str]) -> tuple[list[tuple[int, TieNote | None]], int]:
+def rank_window(
+    keys: Sequence[Sequence[int]], start: int, stop: int, rank_before: int, tiebreaks: Sequence[str]
+) -> tuple[list[tuple[int, TieNote | None]], int]:
     """Rank and tie note of the rows from ``start`` on, in sorted ``keys`` (``standing_key``).
 
     A row's rank follows from the rows above it and its note from the one below, so after rows
@@ -291,8 +309,9 @@ def standing_values(folded: Folded, players: Sequence[int], rounds: Sequence[int
 _LAST = itemgetter(-1)
 
 
-def _ranked(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str],
-            lot_seed: int, unranked: Collection[int] = ()) -> tuple[tuple[Standing, ...], list[list[int]]]:
+def _ranked(
+    folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int, unranked: Collection[int] = ()
+) -> tuple[tuple[Standing, ...], list[list[int]]]:
     players = list(dict.fromkeys(chain.from_iterable(folded.points.values())))  # whoever played a round
     if unranked:  # substitutes who play for their table only (rules.md section 2, substitute_points = frozen)
         players = [player for player in players if player not in unranked]
@@ -311,27 +330,36 @@ def _ranked(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str],
     return standings, keyed
 
 
-def rank_players(folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int) -> tuple[Standing, ...]:
+def rank_players(
+    folded: Folded, rounds: Sequence[int], tiebreaks: Sequence[str], lot_seed: int
+) -> tuple[Standing, ...]:
     """Order by points, then the ruleset's tie-breaks; each decided tie carries a TieNote."""
     return _ranked(folded, rounds, tiebreaks, lot_seed)[0]
 
 
-def round_standings(results: Iterable[tuple[int, int, int, int]], round: int, tiebreaks: Sequence[str],
-                    lot_seed: int) -> tuple[Standing, ...]:
+def round_standings(
+    results: Iterable[tuple[int, int, int, int]], round: int, tiebreaks: Sequence[str], lot_seed: int
+) -> tuple[Standing, ...]:
     """One round's standings from every player's result in it: (player, points, won solos, lost solos).
 
     The same ranking as overall, over that round alone (its lot drawn with ``lot_seed + round``); the
     snapshot keeps only the overall list, whose ``round_solos`` and ``round_points`` give these results.
     """
     results = list(results)
-    folded = Folded({round: {p: points for p, points, _w, _l in results}},
-                    {round: {p: won for p, _x, won, _l in results if won}},
-                    {round: {p: lost for p, _x, _w, lost in results if lost}}, [], [], {})
+    folded = Folded(
+        {round: {p: points for p, points, _w, _l in results}},
+        {round: {p: won for p, _x, won, _l in results if won}},
+        {round: {p: lost for p, _x, _w, lost in results if lost}},
+        [],
+        [],
+        {},
+    )
     return rank_players(folded, [round], tiebreaks, lot_seed + round)
 
 
-def round_results(overall: Iterable[tuple[int, Sequence[int], Sequence[Sequence[int] | None]]],
-                  round: int) -> list[tuple[int, int, int, int]]:
+def round_results(
+    overall: Iterable[tuple[int, Sequence[int], Sequence[Sequence[int] | None]]], round: int
+) -> list[tuple[int, int, int, int]]:
     """The results ``round_standings`` ranks, from the overall list's (player, round points, round solos):
     whoever played that round (his round solos are not None)."""
     i = round - 1
@@ -406,7 +434,11 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
     for rnd, number, seats, points, won, lost, money in sorted(tables, key=_TABLE_ORDER):
         if rnd != current:  # tables come in round order
             current = rnd
-            by_player, won_by, lost_by = points_of.setdefault(rnd, {}), won_of.setdefault(rnd, {}), lost_of.setdefault(rnd, {})
+            by_player, won_by, lost_by = (
+                points_of.setdefault(rnd, {}),
+                won_of.setdefault(rnd, {}),
+                lost_of.setdefault(rnd, {}),
+            )
         if not seats:
             raise ValueError(f"table {number} of round {rnd} has no seats")
         players = list(seats.values())
@@ -469,9 +501,15 @@ def fold_tables(tables: Sequence[TableResult], rules: Ruleset, *, with_ledger: b
     return Folded(points_of, won_of, lost_of, ledger, tischbeste, money_of)
 
 
-def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed: int,
-                      with_rounds: bool = True, with_ledger: bool = True,
-                      unranked: Collection[int] = ()) -> StandingsResult:
+def compute_standings(
+    tables: Sequence[TableResult],
+    rules: Ruleset,
+    *,
+    lot_seed: int,
+    with_rounds: bool = True,
+    with_ledger: bool = True,
+    unranked: Collection[int] = (),
+) -> StandingsResult:
     """Everything rules.md sections 7 and 8 derive from the tables' results.
 
     ``with_rounds=False`` leaves out each round's own list (``rounds`` is empty): the snapshot ranks
@@ -485,15 +523,30 @@ def compute_standings(tables: Sequence[TableResult], rules: Ruleset, *, lot_seed
     rounds = sorted(folded.points)
     tiebreaks = tuple(rules.tiebreaks)
     overall, keys = _ranked(folded, rounds, tiebreaks, lot_seed, unranked)
-    per_round = {r: round_standings(round_results(((s.player, s.round_points, s.round_solos) for s in overall), r),
-                                   r, tiebreaks, lot_seed) for r in rounds} if with_rounds else {}
+    per_round = (
+        {
+            r: round_standings(
+                round_results(((s.player, s.round_points, s.round_solos) for s in overall), r), r, tiebreaks, lot_seed
+            )
+            for r in rounds
+        }
+        if with_rounds
+        else {}
+    )
     # What the ledger's entries sum to, per table (the merge updates these sums by the changed tables').
     collected_total = sum(map(_COLLECTED, tischbeste))
     paid_out = sum(map(mul, map(_PAYOUT, tischbeste), map(len, map(_WINNERS, tischbeste))))
     return StandingsResult(
-        overall=overall, rounds=per_round, tischbeste=tuple(tischbeste), ledger=tuple(ledger),
-        pot_cents=collected_total - paid_out, collected_cents=collected_total, paid_out_cents=paid_out,
-        notes=dict(filter(_NOTE, map(_PLAYER_AND_NOTE, overall))), keys=keys, money=folded.money,
+        overall=overall,
+        rounds=per_round,
+        tischbeste=tuple(tischbeste),
+        ledger=tuple(ledger),
+        pot_cents=collected_total - paid_out,
+        collected_cents=collected_total,
+        paid_out_cents=paid_out,
+        notes=dict(filter(_NOTE, map(_PLAYER_AND_NOTE, overall))),
+        keys=keys,
+        money=folded.money,
     )
 
 

@@ -148,10 +148,23 @@ def game_statistics(games: Iterable[GameFact]) -> GameStatistics:
     for player, total in per_player_games.items():
         tallies = per_player.get(player, {})
         shares = tuple(ContractShare(name, *tallies[name]) for name in sorted(tallies, key=_order))
-        players[player] = PlayerGames(player=player, games=total, declared=sum(s.games for s in shares),
-                                      won=sum(s.won for s in shares), by_category=shares)
-    return GameStatistics(games=count, mix=mix, solo_games=solo_games, solo_won=solo_won, schneider=schneider,
-                          schwarz=schwarz, biggest=biggest, players=players)
+        players[player] = PlayerGames(
+            player=player,
+            games=total,
+            declared=sum(s.games for s in shares),
+            won=sum(s.won for s in shares),
+            by_category=shares,
+        )
+    return GameStatistics(
+        games=count,
+        mix=mix,
+        solo_games=solo_games,
+        solo_won=solo_won,
+        schneider=schneider,
+        schwarz=schwarz,
+        biggest=biggest,
+        players=players,
+    )
 
 
 def leaders(counts: Mapping[int, int]) -> tuple[tuple[int, ...], int]:
@@ -162,5 +175,16 @@ def leaders(counts: Mapping[int, int]) -> tuple[tuple[int, ...], int]:
     return tuple(sorted(p for p, n in counts.items() if n == best)), best
 
 
-__all__ = ["CATEGORIES", "WENZ", "ContractShare", "GameFact", "GameStatistics", "PlayerGames", "category",
-           "game_size", "game_statistics", "is_schneider", "leaders"]
+__all__ = [
+    "CATEGORIES",
+    "WENZ",
+    "ContractShare",
+    "GameFact",
+    "GameStatistics",
+    "PlayerGames",
+    "category",
+    "game_size",
+    "game_statistics",
+    "is_schneider",
+    "leaders",
+]

@@ -52,8 +52,7 @@ def games_with_four(games_per_round: int, sat_out: Iterable[int], left_seat: int
     return len(sat_out) + max(0, games_per_round - played)
 
 
-def dealer_with_four(number: int, *, empty_seat: int, first: int, last_dealer: int | None,
-                     thrown_in_since: int) -> int:
+def dealer_with_four(number: int, *, empty_seat: int, first: int, last_dealer: int | None, thrown_in_since: int) -> int:
     """Who deals game ``number`` of a table of five that plays on with four from game ``first`` (nobody
     sits out; the empty seat is ``empty_seat``): the deal passes on clockwise over the remaining seats from
     the seat after ``last_dealer`` (who dealt the last game with five; None: seat 1 deals first), a Strich
@@ -107,8 +106,9 @@ class TableSequence:
         return self.games_played + self.thrown_in
 
 
-def table_sequence(entries: Iterable[Entry], *, table_size: int, games_per_round: int,
-                   left: tuple[int, int, int] | None = None) -> TableSequence:
+def table_sequence(
+    entries: Iterable[Entry], *, table_size: int, games_per_round: int, left: tuple[int, int, int] | None = None
+) -> TableSequence:
     """The state of a table after the entered games ``entries``: played, required, the next game and its dealer.
 
     ``left``: a table of five plays on with four (the empty seat, from which game, the round's games then):
@@ -122,9 +122,14 @@ def table_sequence(entries: Iterable[Entry], *, table_size: int, games_per_round
         next_number = first_free_number(n for n, _flag in entries)
         next_dealer = left[0] if left and next_number >= left[1] else dealer_of(entries, next_number, table_size)
     return TableSequence(
-        table_size=table_size, games_required=required, games_played=played, thrown_in=thrown_in,
-        last_number=max((n for n, _flag in entries), default=0), next_number=next_number,
-        next_dealer=next_dealer, sitting_out=sits_out(next_dealer, table_size),
+        table_size=table_size,
+        games_required=required,
+        games_played=played,
+        thrown_in=thrown_in,
+        last_number=max((n for n, _flag in entries), default=0),
+        next_number=next_number,
+        next_dealer=next_dealer,
+        sitting_out=sits_out(next_dealer, table_size),
     )
 
 

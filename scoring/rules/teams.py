@@ -10,6 +10,7 @@ sharing 40 + 30 + 20 get 30 each, three sharing 30 + 20 + 10 get 20).
 Teams are ranked by score, higher first; a tie is broken by the best single member's points, then
 shared (1, 1, 3).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,9 @@ class TeamStanding:
     best_member: int  # the best single member's evening points (the tie-break)
 
 
-def table_points(tables: Sequence[Mapping[int, int]], scale: Sequence[int] = DEFAULT_TABLE_POINTS) -> dict[int, Fraction]:
+def table_points(
+    tables: Sequence[Mapping[int, int]], scale: Sequence[int] = DEFAULT_TABLE_POINTS
+) -> dict[int, Fraction]:
     """Each player's table points over all ``tables`` (each: player -> his points at that table)."""
     earned: dict[int, Fraction] = {}
     for table in tables:
@@ -44,9 +47,14 @@ def table_points(tables: Sequence[Mapping[int, int]], scale: Sequence[int] = DEF
     return earned
 
 
-def rank_teams(teams: Mapping[str, Sequence[int]], *, points: Mapping[int, int],
-               tables: Sequence[Mapping[int, int]] = (), mode: str = "sum",
-               scale: Sequence[int] = DEFAULT_TABLE_POINTS) -> tuple[TeamStanding, ...]:
+def rank_teams(
+    teams: Mapping[str, Sequence[int]],
+    *,
+    points: Mapping[int, int],
+    tables: Sequence[Mapping[int, int]] = (),
+    mode: str = "sum",
+    scale: Sequence[int] = DEFAULT_TABLE_POINTS,
+) -> tuple[TeamStanding, ...]:
     """The team standings: ``points`` are the players' evening points, ``tables`` each table's points (for
     ``mode="table_points"``). A member without points (withdrawn before playing) adds nothing."""
     if mode not in ("sum", "table_points"):

@@ -68,9 +68,7 @@ def validate_hand(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> None
     dealer = hand.dealer
     if dealer is None:
         if table_size == 5:
-            raise RuleError(
-                "dealer", "missing", "a table of five names the dealer, who sits out the game"
-            )
+            raise RuleError("dealer", "missing", "a table of five names the dealer, who sits out the game")
         sitting_out = None
     else:
         _check_seat("dealer", dealer, table_size)
@@ -142,8 +140,7 @@ def validate_hand(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> None
             raise RuleError(
                 "laufende",
                 "out_of_range",
-                f"a {_CONTRACT_NAMES[contract]} has {maximum} trumps, "
-                f"{laufende} Laufende are impossible",
+                f"a {_CONTRACT_NAMES[contract]} has {maximum} trumps, {laufende} Laufende are impossible",
                 {"min": 0, "max": maximum, "value": laufende, "contract": contract},
             )
 
@@ -157,15 +154,11 @@ def validate_hand(hand: HandRecord, rules: Ruleset, table_size: int = 4) -> None
                 {"min": 0, "max": 2, "value": kontra},
             )
         if not rules.kontra_allowed:
-            raise RuleError(
-                "kontra", "kontra_not_allowed", "Kontra is not allowed in this tournament"
-            )
+            raise RuleError("kontra", "kontra_not_allowed", "Kontra is not allowed in this tournament")
         if hand.muss:
             raise RuleError("kontra", "kontra_in_muss", "there is no Kontra in a Muss")
         if hand.sie:
-            raise RuleError(
-                "kontra", "kontra_in_sie", "a Sie is not played out, so there is no Kontra"
-            )
+            raise RuleError("kontra", "kontra_in_sie", "a Sie is not played out, so there is no Kontra")
 
 
 def _refuse_contract(contract: Any) -> None:
@@ -180,8 +173,7 @@ def _refuse_contract(contract: Any) -> None:
     raise RuleError(
         "contract",
         "unknown_contract",
-        f"unknown contract {contract!r}: {_THREE_CONTRACTS}, "
-        "written 'rufspiel', 'wenz' or 'solo'",
+        f"unknown contract {contract!r}: {_THREE_CONTRACTS}, written 'rufspiel', 'wenz' or 'solo'",
         {"contract": contract},
     )
 
@@ -201,31 +193,23 @@ def _validate_weiter(hand: HandRecord, rules: Ruleset) -> None:
         raise RuleError(
             "contract",
             "weiter_under_kreuz",
-            "a game is not thrown in under this ruleset: when all pass, "
-            "the deal is played über Kreuz (enter 'kreuz')",
+            "a game is not thrown in under this ruleset: when all pass, the deal is played über Kreuz (enter 'kreuz')",
         )
     if rules.all_pass != "redeal":
         raise RuleError(
             "contract",
             "weiter_not_allowed",
-            "a game is not thrown in under this ruleset: when all pass, "
-            "the holder of the Eichel-Ober must play (Muss)",
+            "a game is not thrown in under this ruleset: when all pass, the holder of the Eichel-Ober must play (Muss)",
         )
     for field in ("declarer", "partner", "called", "called_card", "trump", "augen", "won"):
         if getattr(hand, field) is not None:
-            raise RuleError(
-                field, "not_applicable", "does not apply to a thrown-in game", {"contract": WEITER}
-            )
+            raise RuleError(field, "not_applicable", "does not apply to a thrown-in game", {"contract": WEITER})
     for field in ("muss", "renonce", "tout", "sie", "schwarz", "laufende", "kontra"):
         if getattr(hand, field):
-            raise RuleError(
-                field, "not_applicable", "does not apply to a thrown-in game", {"contract": WEITER}
-            )
+            raise RuleError(field, "not_applicable", "does not apply to a thrown-in game", {"contract": WEITER})
 
 
-def _validate_rufspiel(
-    hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None
-) -> None:
+def _validate_rufspiel(hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None) -> None:
     partner = hand.partner
     if partner is None:
         raise RuleError("partner", "missing", "a Rufspiel needs the partner's seat")
@@ -247,9 +231,7 @@ def _validate_rufspiel(
     called = hand.called
     if called is not None and called not in CALLABLE_SUITS:
         if called == "herz":
-            raise RuleError(
-                "called", "called_herz", "the Herz Sau cannot be called, Herz are trumps"
-            )
+            raise RuleError("called", "called_herz", "the Herz Sau cannot be called, Herz are trumps")
         raise RuleError(
             "called",
             "invalid_choice",
@@ -280,9 +262,7 @@ def _validate_rufspiel(
             )
     else:
         if hand.called_card is not None:
-            raise RuleError(
-                "called_card", "called_card_not_muss", "a called card is given only in a Muss"
-            )
+            raise RuleError("called_card", "called_card_not_muss", "a called card is given only in a Muss")
         if hand.renonce:
             raise RuleError("renonce", "renonce_not_muss", "Renonce is called only in a Muss")
     if hand.trump is not None:
@@ -292,14 +272,10 @@ def _validate_rufspiel(
     if hand.sie:
         raise RuleError("sie", "sie_not_farbsolo", "a Sie is a Farbsolo, not a Rufspiel")
     if hand.won is not None:
-        raise RuleError(
-            "won", "won_not_tout", "'won' is entered only for a Tout; give the Augen instead"
-        )
+        raise RuleError("won", "won_not_tout", "'won' is entered only for a Tout; give the Augen instead")
 
 
-def _validate_kreuz(
-    hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None
-) -> None:
+def _validate_kreuz(hand: HandRecord, rules: Ruleset, table_size: int, sitting_out: int | None) -> None:
     opposite = kreuz_partner(hand.declarer, table_size, sitting_out)
     partner = hand.partner
     if partner is not None:
@@ -314,27 +290,19 @@ def _validate_kreuz(
             )
     for field in _NOT_IN_KREUZ_VALUES:
         if getattr(hand, field) is not None:
-            raise RuleError(
-                field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ}
-            )
+            raise RuleError(field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ})
     for field in _NOT_IN_KREUZ_FLAGS:
         if getattr(hand, field):
-            raise RuleError(
-                field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ}
-            )
+            raise RuleError(field, "not_in_kreuz", "does not apply to a game über Kreuz", {"contract": KREUZ})
 
 
 def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
     """Check a Wenz or Farbsolo; return whether it was played out (neither Tout nor Sie)."""
     name = _CONTRACT_NAMES[contract]
     if hand.partner is not None:
-        raise RuleError(
-            "partner", "partner_in_solo", f"a {name} has no partner", {"contract": contract}
-        )
+        raise RuleError("partner", "partner_in_solo", f"a {name} has no partner", {"contract": contract})
     if hand.called is not None:
-        raise RuleError(
-            "called", "called_in_solo", f"nobody calls a Sau in a {name}", {"contract": contract}
-        )
+        raise RuleError("called", "called_in_solo", f"nobody calls a Sau in a {name}", {"contract": contract})
     if hand.muss:
         raise RuleError(
             "muss",
@@ -343,9 +311,7 @@ def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
             {"contract": contract},
         )
     if hand.called_card is not None:
-        raise RuleError(
-            "called_card", "called_card_not_muss", "a called card is given only in a Muss"
-        )
+        raise RuleError("called_card", "called_card_not_muss", "a called card is given only in a Muss")
     if hand.renonce:
         raise RuleError("renonce", "renonce_not_muss", "Renonce is called only in a Muss")
     trump = hand.trump
@@ -361,9 +327,7 @@ def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
                 {"choices": list(TRUMP_SUITS), "value": trump},
             )
     elif trump is not None:
-        raise RuleError(
-            "trump", "trump_in_wenz", "a Wenz has no trump suit (a Farbwenz is not played)"
-        )
+        raise RuleError("trump", "trump_in_wenz", "a Wenz has no trump suit (a Farbwenz is not played)")
 
     sie = hand.sie
     tout = hand.tout
@@ -373,9 +337,7 @@ def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
         if not rules.sie_allowed:
             raise RuleError("sie", "sie_not_allowed", "a Sie is not allowed in this tournament")
         if tout:
-            raise RuleError(
-                "tout", "tout_with_sie", "a Sie is entered as a Sie, not also as a Tout"
-            )
+            raise RuleError("tout", "tout_with_sie", "a Sie is entered as a Sie, not also as a Tout")
     elif tout and not rules.tout_allowed:
         raise RuleError("tout", "tout_not_allowed", "a Tout is not allowed in this tournament")
 
@@ -398,7 +360,5 @@ def _validate_solo(hand: HandRecord, rules: Ruleset, contract: str) -> bool:
         if tout and hand.won is None:
             raise RuleError("won", "missing", "say whether the Tout took all eight tricks")
     if not tout and hand.won is not None:
-        raise RuleError(
-            "won", "won_not_tout", "'won' is entered only for a Tout; give the Augen instead"
-        )
+        raise RuleError("won", "won_not_tout", "'won' is entered only for a Tout; give the Augen instead")
     return not (sie or tout)

@@ -1,5 +1,6 @@
 """A game in words on a page: ``{{ hand|game_name }}`` ("Herz-Solo Tout"), ``{{ hand|game_text }}``
 ("Rufspiel mit der Gras-Sau"); the same words as the printed score sheet (scoring.describe)."""
+
 from django import template
 
 from scoring.describe import describe, game_name, game_text

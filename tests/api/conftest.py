@@ -1,4 +1,5 @@
 """API fixtures: a club with an organiser, a desk helper and a viewer; a tournament of 8 (or 9) players."""
+
 import uuid
 
 import pytest
@@ -31,9 +32,10 @@ def make_tournament(club, players: int = 8, **kwargs) -> Tournament:
     tournament = TournamentFactory(club=club, **kwargs)
     for index in range(players):
         registration_create(
-            tournament=tournament, player=PlayerFactory(club=club, first_name=f"Vor{index + 1}",
-                                                        last_name=f"Nach{index + 1}"),
-            paid=True, checked_in=True,
+            tournament=tournament,
+            player=PlayerFactory(club=club, first_name=f"Vor{index + 1}", last_name=f"Nach{index + 1}"),
+            paid=True,
+            checked_in=True,
         )
     return tournament
 
@@ -47,8 +49,7 @@ def rufspiel(number: int, size: int = 4, **extra) -> dict:
     """A valid Rufspiel for game ``number`` (the seat that sits out at a table of five does not play)."""
     dealer = dealer_for(number, 0, size)
     active = [s for s in range(1, size + 1) if not (size == 5 and s == dealer)]
-    return {"contract": "rufspiel", "declarer": active[0], "partner": active[2], "called": "gras",
-            "augen": 72, **extra}
+    return {"contract": "rufspiel", "declarer": active[0], "partner": active[2], "called": "gras", "augen": 72, **extra}
 
 
 def entry(number: int | None = None, size: int = 4, **extra) -> dict:

@@ -4,6 +4,7 @@ The table row is locked for every write, so the two requests are served one afte
 the same submission twice is stored once, and of two different games under the same number exactly
 one is stored while the other gets a 409.
 """
+
 import threading
 import time
 import uuid
@@ -27,8 +28,10 @@ RACES = 8  # every race is a fresh game number; a few of them make an unlucky in
 def table():
     options = connection.settings_dict.get("OPTIONS", {})
     if connection.vendor == "sqlite" and options.get("transaction_mode") != "IMMEDIATE":
-        skip_or_fail("SQLite without OPTIONS transaction_mode=IMMEDIATE answers two writers at once with "
-                     "'database is locked'; run these on PostgreSQL (DATABASE_URL=postgres://...)")
+        skip_or_fail(
+            "SQLite without OPTIONS transaction_mode=IMMEDIATE answers two writers at once with "
+            "'database is locked'; run these on PostgreSQL (DATABASE_URL=postgres://...)"
+        )
     rnd = publish_first_round(make_tournament(ClubFactory(), slug="rennen-parallel"))
     return rnd.tables.get(number=1)
 

@@ -1,13 +1,14 @@
 """API under the evening's private keys: a table card's all-evening key on api/tisch/<key>/, a player's key on api/s/<key>/."""
+
 import pytest
 
-from tournaments.services.standings import standings_recompute
 from tests.api.conftest import client_for, entry, make_tournament
 from tests.factories import ClubFactory
 from tournaments.links import table_link_key
 from tournaments.models import Hand
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import round_simulate
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,10 @@ def test_a_player_key_reads_only_its_own_page(anonymous, tournament):
     data = response.json()
     assert (data["name"], data["start_number"]) == (registration.player.name, registration.start_number)
     assert (data["current"]["round"], data["current"]["table"], data["current"]["seat"]) == (
-        2, seat.table.number, seat.number)
+        2,
+        seat.table.number,
+        seat.number,
+    )
     assert [r["round"] for r in data["rounds"]] == [2, 1]
     seat1 = first.seats.select_related("table").get(registration=registration)
     hands = list(seat1.table.hands.order_by("number"))

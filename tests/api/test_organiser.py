@@ -1,4 +1,5 @@
 """The organiser API: registrations, rounds and tables, with club roles; another club's tournament is a 404."""
+
 import pytest
 
 from tests.api.conftest import client_for, make_tournament, publish_first_round, rufspiel
@@ -14,8 +15,9 @@ BASE = "/api/tournaments/fruehjahr/"
 # --- who may do what ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["registrations/", "registrations/1/", "rounds/", "rounds/1/", "rounds/1/tables/",
-                                  "rounds/1/tables/1/"])
+@pytest.mark.parametrize(
+    "path", ["registrations/", "registrations/1/", "rounds/", "rounds/1/", "rounds/1/tables/", "rounds/1/tables/1/"]
+)
 def test_another_clubs_tournament_is_a_404(outsider, published, path):
     response = client_for(outsider).get(BASE + path)
     assert response.status_code == 404 and list(response.json()) == ["detail"]
@@ -42,8 +44,9 @@ def test_token_auth_works_and_basic_auth_is_gone(organiser, tournament):
     api.credentials(HTTP_AUTHORIZATION="Token " + api_token_create(user=organiser))
     assert api.get(BASE + "registrations/").status_code == 200
     basic = APIClient()
-    basic.credentials(HTTP_AUTHORIZATION="Basic " + __import__("base64").b64encode(
-        b"organiser-%d:pw" % tournament.club_id).decode())
+    basic.credentials(
+        HTTP_AUTHORIZATION="Basic " + __import__("base64").b64encode(b"organiser-%d:pw" % tournament.club_id).decode()
+    )
     assert basic.get(BASE + "registrations/").status_code in (401, 403)
 
 
@@ -82,19 +85,35 @@ def test_registrations_are_listed_by_start_number(organiser, tournament):
     first = rows[0]
     reg = Registration.objects.get(tournament=tournament, start_number=1)
     assert first == {
-        "start_number": 1, "player_id": reg.player_id, "first_name": "Vor1", "last_name": "Nach1",
-        "name": "Vor1 Nach1", "club": "SK Musterdorf", "paid": True, "checked_in": True, "withdrawn": False,
-        "withdrawn_after_round": None, "substitute_for": None, "substitute_for_name": None,
-        "display_name": "Vor1 Nach1", "fee_due": True, "left_during_round": False,
+        "start_number": 1,
+        "player_id": reg.player_id,
+        "first_name": "Vor1",
+        "last_name": "Nach1",
+        "name": "Vor1 Nach1",
+        "club": "SK Musterdorf",
+        "paid": True,
+        "checked_in": True,
+        "withdrawn": False,
+        "withdrawn_after_round": None,
+        "substitute_for": None,
+        "substitute_for_name": None,
+        "display_name": "Vor1 Nach1",
+        "fee_due": True,
+        "left_during_round": False,
     }
 
 
 def test_an_existing_player_is_registered_with_the_next_start_number(organiser, tournament):
     player = PlayerFactory(club=tournament.club, first_name="Zenzi", last_name="Huber")
-    response = client_for(organiser).post(BASE + "registrations/", {"player_id": player.pk, "paid": True},
-                                          format="json")
+    response = client_for(organiser).post(
+        BASE + "registrations/", {"player_id": player.pk, "paid": True}, format="json"
+    )
     assert response.status_code == 201
-    assert (response.json()["start_number"], response.json()["name"], response.json()["paid"]) == (9, "Zenzi Huber", True)
+    assert (response.json()["start_number"], response.json()["name"], response.json()["paid"]) == (
+        9,
+        "Zenzi Huber",
+        True,
+    )
     assert response.json()["checked_in"] is False
     again = client_for(organiser).post(BASE + "registrations/", {"player_id": player.pk}, format="json")
     assert again.status_code == 409 and list(again.json()) == ["player"]
@@ -102,30 +121,42 @@ def test_an_existing_player_is_registered_with_the_next_start_number(organiser, 
 
 def test_a_new_player_is_added_by_name_with_a_new_or_known_club(organiser, tournament):
     api = client_for(organiser)
-    response = api.post(BASE + "registrations/", {"first_name": "Wastl", "last_name": "Gruber",
-                                                  "club": "SC Hintertupfing", "checked_in": True}, format="json")
+    response = api.post(
+        BASE + "registrations/",
+        {"first_name": "Wastl", "last_name": "Gruber", "club": "SC Hintertupfing", "checked_in": True},
+        format="json",
+    )
     assert response.status_code == 201
     assert (response.json()["name"], response.json()["club"], response.json()["checked_in"]) == (
-        "Wastl Gruber", "SC Hintertupfing", True)
+        "Wastl Gruber",
+        "SC Hintertupfing",
+        True,
+    )
     # a club not the tournament's is a text on the registration, no club record (issue 33) ...
     assert not Club.objects.filter(name__iexact="sc hintertupfing").exists()
     assert Registration.objects.get(player__first_name="Wastl").club_name == "SC Hintertupfing"
     ClubFactory(name="SC Hintertupfing")  # ... in the list's spelling when the list has it
-    response = api.post(BASE + "registrations/", {"first_name": "Vroni", "last_name": "Gruber",
-                                                  "club": "sc hintertupfing"}, format="json")
+    response = api.post(
+        BASE + "registrations/",
+        {"first_name": "Vroni", "last_name": "Gruber", "club": "sc hintertupfing"},
+        format="json",
+    )
     assert response.json()["club"] == "SC Hintertupfing"
     assert Club.objects.filter(name__iexact="sc hintertupfing").count() == 1
     assert Registration.objects.get(player__first_name="Vroni").player.club is None
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"first_name": "Ohne"}, "last_name"),
-    ({"last_name": "   "}, "last_name"),
-    ({"player_id": 999999}, "player_id"),
-    ({"player_id": "eins"}, "player_id"),
-    ({"player_id": None, "last_name": "x" * 101}, "last_name"),
-    ({"last_name": "Gruber", "paid": "vielleicht"}, "paid"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"first_name": "Ohne"}, "last_name"),
+        ({"last_name": "   "}, "last_name"),
+        ({"player_id": 999999}, "player_id"),
+        ({"player_id": "eins"}, "player_id"),
+        ({"player_id": None, "last_name": "x" * 101}, "last_name"),
+        ({"last_name": "Gruber", "paid": "vielleicht"}, "paid"),
+    ],
+)
 def test_registration_errors_name_their_field(organiser, tournament, body, field):
     response = client_for(organiser).post(BASE + "registrations/", body, format="json")
     assert response.status_code == 400 and list(response.json()) == [field]
@@ -134,7 +165,8 @@ def test_registration_errors_name_their_field(organiser, tournament, body, field
 
 def test_an_existing_player_and_a_new_name_at_once_is_refused(organiser, tournament):
     response = client_for(organiser).post(
-        BASE + "registrations/", {"player_id": PlayerFactory().pk, "last_name": "Gruber"}, format="json")
+        BASE + "registrations/", {"player_id": PlayerFactory().pk, "last_name": "Gruber"}, format="json"
+    )
     assert response.status_code == 400 and list(response.json()) == ["player_id"]
 
 
@@ -153,8 +185,9 @@ def test_a_registration_is_updated_and_withdrawn(organiser, tournament):
 
 
 def test_a_seated_player_is_not_checked_out_and_nothing_else_changes(organiser, published):
-    response = client_for(organiser).patch(BASE + "registrations/1/", {"paid": False, "checked_in": False},
-                                           format="json")
+    response = client_for(organiser).patch(
+        BASE + "registrations/1/", {"paid": False, "checked_in": False}, format="json"
+    )
     assert response.status_code == 409 and list(response.json()) == ["checked_in"]
     assert Registration.objects.get(tournament=published.tournament, start_number=1).paid is True
 
@@ -174,7 +207,9 @@ def test_the_organiser_draws_publishes_and_lists_a_round(organiser, tournament):
     assert response.status_code == 200
     assert response.json()["status"] == "published" and response.json()["published_at"]
     assert [(t["number"], t["size"], t["games_entered"], t["complete"]) for t in response.json()["tables"]] == [
-        (1, 4, 0, False), (2, 4, 0, False)]
+        (1, 4, 0, False),
+        (2, 4, 0, False),
+    ]
     assert api.post(BASE + "rounds/1/publish/").status_code == 409
     assert [r["number"] for r in api.get(BASE + "rounds/").json()] == [1]
     assert api.get(BASE + "rounds/2/").status_code == 404
@@ -185,7 +220,9 @@ def test_the_same_seed_draws_the_same_tables(organiser, club):
         make_tournament(club, slug=slug)
         api = client_for(organiser)
         api.post(f"/api/tournaments/{slug}/rounds/", {"seed": 5}, format="json")
-        return [[s["start_number"] for s in t["seats"]] for t in api.get(f"/api/tournaments/{slug}/rounds/1/tables/").json()]
+        return [
+            [s["start_number"] for s in t["seats"]] for t in api.get(f"/api/tournaments/{slug}/rounds/1/tables/").json()
+        ]
 
     assert seats("a") == seats("b")
 
@@ -216,11 +253,23 @@ def test_the_tables_show_their_seats_progress_and_entry_keys(organiser, viewer, 
     first = response.json()[0]
     seats = table.seats.select_related("registration__player").order_by("number")
     assert first["seats"] == [
-        {"seat": s.number, "start_number": s.registration.start_number, "name": s.registration.player.name,
-         "club": "SK Musterdorf"} for s in seats
+        {
+            "seat": s.number,
+            "start_number": s.registration.start_number,
+            "name": s.registration.player.name,
+            "club": "SK Musterdorf",
+        }
+        for s in seats
     ]
-    assert (first["number"], first["size"], first["games_entered"], first["games_required"],
-            first["confirmations"], first["complete"], first["paper_totals"]) == (1, 4, 3, 32, 0, False, False)
+    assert (
+        first["number"],
+        first["size"],
+        first["games_entered"],
+        first["games_required"],
+        first["confirmations"],
+        first["complete"],
+        first["paper_totals"],
+    ) == (1, 4, 3, 32, 0, False, False)
     assert first["entry_key"] == table.entry_key
     assert "entry_key" not in client_for(viewer).get(BASE + "rounds/1/tables/").json()[0]
 
@@ -272,7 +321,12 @@ def test_the_organiser_corrects_a_closed_round_only_with_a_reason(organiser, clo
     assert response.status_code == 200 and response.json()["augen"] == 61
     revision = HandRevision.objects.filter(number=5, table=closed_table).order_by("-id").first()
     assert (revision.action, revision.reason, revision.by.username, revision.old["augen"], revision.new["augen"]) == (
-        "update", "Recounted", organiser.username, 30, 61)
+        "update",
+        "Recounted",
+        organiser.username,
+        30,
+        61,
+    )
 
 
 def test_the_organiser_deletes_a_game_with_a_reason(organiser, closed_table):
@@ -291,16 +345,18 @@ def test_only_organisers_correct(desk, closed_table):
 
 
 def test_an_organiser_correction_is_still_a_400_per_field(organiser, closed_table):
-    response = client_for(organiser).patch(BASE + "rounds/1/tables/1/hands/5/",
-                                           {"augen": 300, "reason": "typo"}, format="json")
+    response = client_for(organiser).patch(
+        BASE + "rounds/1/tables/1/hands/5/", {"augen": 300, "reason": "typo"}, format="json"
+    )
     assert response.status_code == 400 and list(response.json()) == ["augen"]
 
 
 def test_other_tournaments_games_are_not_reachable(organiser, club, closed_table):
     other = make_tournament(club, slug="anderes")
     publish_first_round(other)
-    response = client_for(organiser).patch("/api/tournaments/anderes/rounds/1/tables/1/hands/5/",
-                                           {"augen": 30, "reason": "x"}, format="json")
+    response = client_for(organiser).patch(
+        "/api/tournaments/anderes/rounds/1/tables/1/hands/5/", {"augen": 30, "reason": "x"}, format="json"
+    )
     assert response.status_code == 404
 
 
@@ -319,15 +375,20 @@ def test_the_organiser_enters_a_paper_tables_round_totals_with_a_revision(organi
     assert response.status_code == 200
     revisions = HandRevision.objects.filter(table=table, action="totals").order_by("id")
     assert [(r.old, r.new["1"], r.by.username) for r in revisions] == [
-        (None, 12, organiser.username), ({"1": 12, "2": -5, "3": -4, "4": -3}, 10, organiser.username)]
+        (None, 12, organiser.username),
+        ({"1": 12, "2": -5, "3": -4, "4": -3}, 10, organiser.username),
+    ]
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"totals": {"1": 12, "2": -5, "3": -4, "4": -2}}, "totals"),  # adds up to +1
-    ({"totals": {"1": 12, "2": -5, "3": -7}}, "totals"),  # seat 4 missing
-    ({"totals": {"1": "zwölf", "2": -5, "3": -4, "4": -3}}, "totals.1"),
-    ({}, "totals"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"totals": {"1": 12, "2": -5, "3": -4, "4": -2}}, "totals"),  # adds up to +1
+        ({"totals": {"1": 12, "2": -5, "3": -7}}, "totals"),  # seat 4 missing
+        ({"totals": {"1": "zwölf", "2": -5, "3": -4, "4": -3}}, "totals.1"),
+        ({}, "totals"),
+    ],
+)
 def test_paper_totals_that_do_not_fit_are_a_400_naming_the_field(organiser, table, body, field):
     response = client_for(organiser).put(BASE + "rounds/1/tables/1/totals/", body, format="json")
     assert response.status_code == 400 and list(response.json()) == [field]

@@ -1,4 +1,5 @@
 """The API is documented: /api/schema/ generates without warnings and names every path; /api/docs/ loads."""
+
 import re
 
 import pytest
@@ -52,9 +53,10 @@ def test_the_schema_knows_kreuz_and_thrown_in_games(client):
 def test_the_schema_says_for_whom_a_substitute_plays(client):
     """Issue 34: a substitute's row says "für <Name>" in the registrations and the standings."""
     schemas = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
-    for name, fields in (("Registration", ("substitute_for", "substitute_for_name", "display_name", "fee_due",
-                                           "left_during_round")),
-                         ("StandingsRow", ("substitute_for", "display_name", "mark", "tie_note"))):
+    for name, fields in (
+        ("Registration", ("substitute_for", "substitute_for_name", "display_name", "fee_due", "left_during_round")),
+        ("StandingsRow", ("substitute_for", "display_name", "mark", "tie_note")),
+    ):
         assert set(fields) <= set(schemas[name]["properties"]), name
     assert "für" in schemas["StandingsRow"]["properties"]["display_name"]["description"]
 

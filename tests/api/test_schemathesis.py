@@ -6,6 +6,7 @@ requests go in-process through the WSGI application (Django's whole middleware s
 the test's transaction. Path parameters are pointed at the fixture's tournament, rounds, tables and games
 so that most requests reach real objects instead of ending in a 404 at the URL.
 """
+
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
@@ -21,8 +22,14 @@ EXAMPLES = 12  # per operation and role: enough to reach every branch of the par
 CSRF = "s" * 32  # a CSRF secret sent as cookie and header (unmasked secrets are accepted)
 # Only the generate phase: schemathesis' coverage phase adds hundreds of explicit cases per operation, more
 # than the suite's time allows on two cores; generated examples mix valid and invalid data (both modes).
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +88,11 @@ def test_every_operation_is_fuzzed_as_its_caller():
 def test_no_server_error_for_an_organiser(case, played, client, organiser):
     client.force_login(organiser)
     _aim(case, slug="fruehjahr")
-    case.call_and_validate(cookies={"sessionid": client.cookies["sessionid"].value, "csrftoken": CSRF},
-                           headers={"X-CSRFToken": CSRF}, checks=CHECKS)
+    case.call_and_validate(
+        cookies={"sessionid": client.cookies["sessionid"].value, "csrftoken": CSRF},
+        headers={"X-CSRFToken": CSRF},
+        checks=CHECKS,
+    )
 
 
 @schema.include(path_regex=TABLE).parametrize()

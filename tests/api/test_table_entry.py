@@ -1,4 +1,5 @@
 """The table API: a tablet enters, corrects and confirms its table's games with the key as credential."""
+
 import uuid
 
 import pytest
@@ -77,30 +78,45 @@ def test_an_invalid_game_is_a_400_naming_each_field_and_nothing_is_stored(tablet
     assert not Hand.objects.exists() and not HandRevision.objects.exists()
 
 
-@pytest.mark.parametrize(("change", "fields"), [
-    ({"augen": "viel"}, ["augen"]),
-    ({"declarer": True}, ["declarer"]),
-    ({"tout": "vielleicht"}, ["tout"]),
-    ({"client_id": "not-a-uuid"}, ["client_id"]),
-    ({"number": 0}, ["number"]),
-    ({"contract": None}, ["contract"]),
-    ({"auge": 61}, ["auge"]),  # a typo is an error, never silently dropped
-    ({"augen": "viel", "geier": True}, ["augen", "geier"]),
-    ({"contract": "geier"}, ["contract"]),
-    ({"contract": "solo", "partner": None, "called": None}, ["trump"]),
-    ({"contract": "wenz", "partner": None, "called": None, "tout": True, "augen": None, "won": True, "sie": True},
-     ["sie"]),
-    ({"laufende": 20}, ["laufende"]),
-    ({"schwarz": True, "augen": 37}, ["schwarz"]),
-])
+@pytest.mark.parametrize(
+    ("change", "fields"),
+    [
+        ({"augen": "viel"}, ["augen"]),
+        ({"declarer": True}, ["declarer"]),
+        ({"tout": "vielleicht"}, ["tout"]),
+        ({"client_id": "not-a-uuid"}, ["client_id"]),
+        ({"number": 0}, ["number"]),
+        ({"contract": None}, ["contract"]),
+        ({"auge": 61}, ["auge"]),  # a typo is an error, never silently dropped
+        ({"augen": "viel", "geier": True}, ["augen", "geier"]),
+        ({"contract": "geier"}, ["contract"]),
+        ({"contract": "solo", "partner": None, "called": None}, ["trump"]),
+        (
+            {
+                "contract": "wenz",
+                "partner": None,
+                "called": None,
+                "tout": True,
+                "augen": None,
+                "won": True,
+                "sie": True,
+            },
+            ["sie"],
+        ),
+        ({"laufende": 20}, ["laufende"]),
+        ({"schwarz": True, "augen": 37}, ["schwarz"]),
+    ],
+)
 def test_every_validation_error_names_its_field(tablet, table, change, fields):
     body = {**entry(1), **change}
     response = tablet.post(url(table, "hands/"), body, format="json")
     assert response.status_code == 400, response.json()
     errors = response.json()
     assert sorted(errors) == sorted(fields)
-    assert all(isinstance(messages, list) and messages and all(isinstance(m, str) and m for m in messages)
-               for messages in errors.values())
+    assert all(
+        isinstance(messages, list) and messages and all(isinstance(m, str) and m for m in messages)
+        for messages in errors.values()
+    )
 
 
 def test_a_body_that_is_not_an_object_is_a_400(tablet, table):
@@ -111,8 +127,14 @@ def test_a_body_that_is_not_an_object_is_a_400(tablet, table):
 
 
 def test_a_wrong_key_is_a_404(tablet, table):
-    for method, rest in (("get", ""), ("post", "hands/"), ("get", "hands/1/"), ("post", "preview/"),
-                         ("post", "confirm/"), ("delete", "hands/1/")):
+    for method, rest in (
+        ("get", ""),
+        ("post", "hands/"),
+        ("get", "hands/1/"),
+        ("post", "preview/"),
+        ("post", "confirm/"),
+        ("delete", "hands/1/"),
+    ):
         response = getattr(tablet, method)(f"/api/tisch/{table.entry_key}x/{rest}", entry(1), format="json")
         assert response.status_code == 404, (method, rest)
         assert list(response.json()) == ["detail"]
@@ -148,7 +170,11 @@ def test_a_game_is_corrected_with_put_and_patch_and_deleted(tablet, table):
     assert tablet.delete(url(table, "hands/1/")).status_code == 204
     assert tablet.get(url(table, "hands/1/")).status_code == 404
     assert list(HandRevision.objects.order_by("id").values_list("action", flat=True)) == [
-        "create", "update", "update", "delete"]
+        "create",
+        "update",
+        "update",
+        "delete",
+    ]
 
 
 def test_put_needs_the_whole_record(tablet, table):
@@ -158,8 +184,9 @@ def test_put_needs_the_whole_record(tablet, table):
 
 
 def test_preview_scores_without_storing(tablet, table):
-    response = tablet.post(url(table, "preview/"), {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2},
-                           format="json")
+    response = tablet.post(
+        url(table, "preview/"), {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["points"] == {"1": 21, "2": -7, "3": -7, "4": -7}
     assert (response.json()["number"], response.json()["dealer"], response.json()["value"]) == (1, 1, 7)
@@ -176,8 +203,9 @@ def test_preview_of_a_later_game_uses_its_dealer(tablet, client_five):
     # game 1 at a table of five: seat 1 deals and sits out, so seat 1 cannot declare
     response = tablet.post(url(table, "preview/"), {"contract": "wenz", "declarer": 1, "augen": 75}, format="json")
     assert response.status_code == 400 and list(response.json()) == ["declarer"]
-    response = tablet.post(url(table, "preview/"), {"contract": "wenz", "declarer": 1, "augen": 75, "number": 2},
-                           format="json")
+    response = tablet.post(
+        url(table, "preview/"), {"contract": "wenz", "declarer": 1, "augen": 75, "number": 2}, format="json"
+    )
     assert response.status_code == 200 and response.json()["dealer"] == 2
     assert response.json()["points"]["2"] == 0
 
@@ -222,9 +250,11 @@ def test_a_game_sent_back_unchanged_is_no_change_and_keeps_the_confirmations(tab
         assert tablet.post(url(table, "confirm/"), {"seat": seat}, format="json").status_code == 200
     stored = tablet.get(url(table, "hands/5/")).json()
     revisions = HandRevision.objects.count()
-    for response in (tablet.patch(url(table, "hands/5/"), {}, format="json"),
-                     tablet.put(url(table, "hands/5/"), rufspiel(5), format="json"),
-                     tablet.patch(url(table, "hands/5/"), {"augen": stored["augen"]}, format="json")):
+    for response in (
+        tablet.patch(url(table, "hands/5/"), {}, format="json"),
+        tablet.put(url(table, "hands/5/"), rufspiel(5), format="json"),
+        tablet.patch(url(table, "hands/5/"), {"augen": stored["augen"]}, format="json"),
+    ):
         assert response.status_code == 200 and response.json() == stored
     assert HandRevision.objects.count() == revisions
     sheet = tablet.get(url(table)).json()
@@ -268,8 +298,7 @@ def test_the_table_api_needs_no_login_and_no_csrf_token(table):
 
 def test_errors_are_translated_for_the_tablet(tablet, table):
     with translation.override("en"):
-        response = tablet.post(url(table, "hands/"), entry(1, augen="viel"), format="json",
-                               HTTP_ACCEPT_LANGUAGE="en")
+        response = tablet.post(url(table, "hands/"), entry(1, augen="viel"), format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert response.json() == {"augen": ["A valid integer is required."]}
 
 
@@ -279,8 +308,12 @@ def test_saving_a_game_takes_a_bounded_number_of_queries(tablet, table, django_a
         response = tablet.post(url(table, "hands/"), entry(2), format="json")
     assert response.status_code == 201
     with django_assert_max_num_queries(7):  # the key, the locks, the check, the stored game, savepoints
-        assert tablet.post(url(table, "hands/"), {**entry(3), "client_id": response.json()["client_id"]},
-                           format="json").status_code == 200
+        assert (
+            tablet.post(
+                url(table, "hands/"), {**entry(3), "client_id": response.json()["client_id"]}, format="json"
+            ).status_code
+            == 200
+        )
 
 
 def test_reading_the_sheet_takes_a_bounded_number_of_queries(tablet, table, django_assert_max_num_queries):
@@ -307,14 +340,22 @@ def test_kreuz_at_a_table_of_five_and_a_replayed_60_to_60(club, tablet):
     assert response.status_code == 201, response.json()
     assert response.json()["points"] == {"1": 0, "2": 5, "3": -5, "4": 5, "5": -5}
     # game 2: seat 2 deals; 1+4 against 3+5, so seat 3's partner is 5, not 4
-    wrong = tablet.post(url(table, "hands/"), {**body, "declarer": 3, "partner": 4, "client_id": str(uuid.uuid4())},
-                        format="json")
+    wrong = tablet.post(
+        url(table, "hands/"), {**body, "declarer": 3, "partner": 4, "client_id": str(uuid.uuid4())}, format="json"
+    )
     assert wrong.status_code == 400 and list(wrong.json()) == ["partner"]
 
     preview = tablet.post(url(table, "preview/"), {"contract": "kreuz", "declarer": 3, "augen": 60}, format="json")
     assert preview.status_code == 200
-    assert preview.json() | {} == {"number": 2, "dealer": 2, "partner": 5, "points": dict.fromkeys("12345", 0),
-                                   "value": 0, "thrown_in": True, "weitergeld": {}}
+    assert preview.json() | {} == {
+        "number": 2,
+        "dealer": 2,
+        "partner": 5,
+        "points": dict.fromkeys("12345", 0),
+        "value": 0,
+        "thrown_in": True,
+        "weitergeld": {},
+    }
     replay = {"contract": "kreuz", "declarer": 3, "augen": 60, "client_id": str(uuid.uuid4())}
     assert tablet.post(url(table, "hands/"), replay, format="json").status_code == 201
     sheet = tablet.get(url(table)).json()
@@ -324,7 +365,10 @@ def test_kreuz_at_a_table_of_five_and_a_replayed_60_to_60(club, tablet):
 
 
 def test_kreuz_is_refused_under_muss_rules(tablet, table):
-    response = tablet.post(url(table, "hands/"), {"contract": "kreuz", "declarer": 2, "augen": 70,
-                                                  "client_id": str(uuid.uuid4())}, format="json")
+    response = tablet.post(
+        url(table, "hands/"),
+        {"contract": "kreuz", "declarer": 2, "augen": 70, "client_id": str(uuid.uuid4())},
+        format="json",
+    )
     assert response.status_code == 400 and list(response.json()) == ["contract"]
     assert not Hand.objects.exists()

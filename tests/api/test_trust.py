@@ -1,4 +1,5 @@
 """What a hostile or clumsy client found in the API (issue 13, fixes 1 and 3), each replayed as it was reported."""
+
 import json
 
 import pytest
@@ -44,10 +45,12 @@ def test_a_guest_who_played_the_clubs_tournament_may_be_registered_again(organis
     guest = tournament.registrations.first().player
     guest.club = ClubFactory(name="SC Gast")
     guest.save()
-    other = organiser_api.Tournament.objects.create(club=tournament.club, name="Zweites", slug="zweites",
-                                                    date=tournament.date)
-    response = client_for(organiser).post("/api/tournaments/zweites/registrations/", {"player_id": guest.pk},
-                                          format="json")
+    other = organiser_api.Tournament.objects.create(
+        club=tournament.club, name="Zweites", slug="zweites", date=tournament.date
+    )
+    response = client_for(organiser).post(
+        "/api/tournaments/zweites/registrations/", {"player_id": guest.pk}, format="json"
+    )
     assert response.status_code == 201 and other.registrations.get().player == guest
 
 
@@ -73,8 +76,9 @@ def _played(table, games=2):
 def test_correct_of_a_game_deleted_meanwhile_is_404(monkeypatch, organiser, table):
     _played(table)
     _deleted_meanwhile(monkeypatch, organiser_api, "hand_correct")
-    response = client_for(organiser).patch(BASE + "rounds/1/tables/1/hands/2/", {"augen": 80, "reason": "vertippt"},
-                                           format="json")
+    response = client_for(organiser).patch(
+        BASE + "rounds/1/tables/1/hands/2/", {"augen": 80, "reason": "vertippt"}, format="json"
+    )
     assert response.status_code == 404
     assert list(response.json()) == ["number"]
     assert not HandRevision.objects.filter(action=HandRevision.Action.UPDATE).exists()
@@ -100,7 +104,10 @@ def test_the_table_api_answers_the_same_race_with_404(monkeypatch, table, tablet
 
 def test_deeply_nested_json_is_400(organiser, tournament, table, tablet):
     body = "[" * 100_000 + "]" * 100_000
-    for api, path in ((client_for(organiser), BASE + "registrations/"), (tablet, f"/api/tisch/{table.entry_key}/hands/")):
+    for api, path in (
+        (client_for(organiser), BASE + "registrations/"),
+        (tablet, f"/api/tisch/{table.entry_key}/hands/"),
+    ):
         response = api.post(path, body, content_type="application/json")
         assert response.status_code == 400
         assert response["Content-Type"] == "application/json"
@@ -111,7 +118,10 @@ def test_deeply_nested_json_is_400(organiser, tournament, table, tablet):
 @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=10_000)
 def test_oversized_body_is_json_413(organiser, tournament, table, tablet):
     body = json.dumps({"last_name": "x" * 20_000})
-    for api, path in ((client_for(organiser), BASE + "registrations/"), (tablet, f"/api/tisch/{table.entry_key}/hands/")):
+    for api, path in (
+        (client_for(organiser), BASE + "registrations/"),
+        (tablet, f"/api/tisch/{table.entry_key}/hands/"),
+    ):
         response = api.post(path, body, content_type="application/json")
         assert response.status_code == 413
         assert response["Content-Type"] == "application/json"

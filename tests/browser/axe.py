@@ -5,6 +5,7 @@ and AA, as axe reports them (dicts with id, impact, help, nodes). The pages' Con
 inline script, so the script tag axe comes in needs a context made with ``bypass_csp=True``; without it axe's
 source is evaluated through the DevTools protocol instead, which the policy does not reach.
 """
+
 from pathlib import Path
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
@@ -26,8 +27,8 @@ def axe_violations(page) -> list:
     """The WCAG 2.0/2.1 A+AA violations axe-core finds on the page's current state (empty when none)."""
     _inject(page)
     result = page.evaluate(
-        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
-        WCAG_AA)
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", WCAG_AA
+    )
     return result["violations"]
 
 
@@ -41,7 +42,8 @@ def axe_colour_violations(page) -> list:
     result = page.evaluate(
         """rules => axe.run(document, {runOnly: {type: 'rule', values: rules.filter(r => axe.getRules().some(k => k.ruleId === r))},
                                       resultTypes: ['violations']})""",
-        COLOUR_RULES)
+        COLOUR_RULES,
+    )
     return result["violations"]
 
 

@@ -11,6 +11,7 @@ server, which runs in the test's process.
 
 Screenshots go to test-artifacts/ (kept by CI as artifacts of the run).
 """
+
 import os
 import time
 from pathlib import Path
@@ -22,8 +23,12 @@ from tests.conftest import skip_or_fail
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TABLET_PORTRAIT = {"width": 800, "height": 1280}  # a 10-inch tablet held upright
@@ -67,8 +72,9 @@ class OfflineGate:
         self.refused: list[str] = []  # paths of the writes held back, for a failing test's curious reader
 
     def __call__(self, environ, start_response):
-        if environ["REQUEST_METHOD"] not in ("GET", "HEAD", "OPTIONS") and \
-                f"{OFFLINE_COOKIE}=1" in environ.get("HTTP_COOKIE", ""):
+        if environ["REQUEST_METHOD"] not in ("GET", "HEAD", "OPTIONS") and f"{OFFLINE_COOKIE}=1" in environ.get(
+            "HTTP_COOKIE", ""
+        ):
             self.refused.append(environ.get("PATH_INFO", ""))
             start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "5")])
             return [b"offline (test)"]
@@ -113,9 +119,16 @@ def _celery_queue(django_db_setup, django_db_blocker):
     from tests.production import PRODUCTION_ENV
     from tests.worker import BROKER_URL, celery_worker
 
-    with django_db_blocker.unblock(), celery_worker(env={
-        **PRODUCTION_ENV, "DJANGO_SECRET_KEY": settings.SECRET_KEY, "REDIS_CACHE_URL": BROKER_URL,
-    }) as queue:
+    with (
+        django_db_blocker.unblock(),
+        celery_worker(
+            env={
+                **PRODUCTION_ENV,
+                "DJANGO_SECRET_KEY": settings.SECRET_KEY,
+                "REDIS_CACHE_URL": BROKER_URL,
+            }
+        ) as queue,
+    ):
         yield queue
 
 
@@ -135,8 +148,9 @@ def _as_production(request, collected_static):
     from tests.worker import BROKER_URL, real_broker
 
     queue = request.getfixturevalue("_celery_queue")
-    overrides = production_overrides(collected_static["STATIC_ROOT"], CELERY_BROKER_URL=BROKER_URL,
-                                     REDIS_CACHE_URL=BROKER_URL)
+    overrides = production_overrides(
+        collected_static["STATIC_ROOT"], CELERY_BROKER_URL=BROKER_URL, REDIS_CACHE_URL=BROKER_URL
+    )
     with override_settings(**overrides), real_broker(queue):
         yield
 

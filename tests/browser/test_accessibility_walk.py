@@ -10,6 +10,7 @@ size and scheme is saved under test-artifacts/a11y/ (look at them).
 Two tests: the public, player and organiser pages (they pass on their own), and the table page's states
 (empty, mid-sheet, offline queue, conflict, confirmed, closed).
 """
+
 from dataclasses import dataclass, field
 
 import pytest
@@ -38,19 +39,42 @@ LONG_FIRST, LONG_LAST = "Maximilian-Ferdinand", "Gschwendtner-Obermaier von Öls
 
 # Who sees which page: the organiser of the evening's club, or anyone (no login).
 PUBLIC_PAGES = [
-    "tournaments:home", "tournaments:accessibility", "tournaments:public_tournament", "tournaments:seatlist",
-    "tournaments:seatlist_tables", "tournaments:standings", "tournaments:tournament_statistics",
-    "tournaments:series", "tournaments:series_player", "tournaments:signup", "tournaments:signup_page",
+    "tournaments:home",
+    "tournaments:accessibility",
+    "tournaments:public_tournament",
+    "tournaments:seatlist",
+    "tournaments:seatlist_tables",
+    "tournaments:standings",
+    "tournaments:tournament_statistics",
+    "tournaments:series",
+    "tournaments:series_player",
+    "tournaments:signup",
+    "tournaments:signup_page",
     "login",
 ]
 PLAYER_PAGES = ["tournaments:player", "tournaments:player_history"]
 ORGANISER_PAGES = [
-    "tournaments:organiser_home", "tournaments:control", "tournaments:settings",
-    "tournaments:desk", "tournaments:checkin", "tournaments:signups", "tournaments:signup_options",
-    "tournaments:rounds", "tournaments:entry_tables", "tournaments:print_round",
-    "tournaments:prizes", "tournaments:cash", "tournaments:club", "tournaments:player_edit",
-    "tournaments:tournament_log", "tournaments:club_log", "tournaments:series_manage_list",
-    "tournaments:series_manage", "tournaments:account", "tournaments:tournament_new", "tournaments:copy",
+    "tournaments:organiser_home",
+    "tournaments:control",
+    "tournaments:settings",
+    "tournaments:desk",
+    "tournaments:checkin",
+    "tournaments:signups",
+    "tournaments:signup_options",
+    "tournaments:rounds",
+    "tournaments:entry_tables",
+    "tournaments:print_round",
+    "tournaments:prizes",
+    "tournaments:cash",
+    "tournaments:club",
+    "tournaments:player_edit",
+    "tournaments:tournament_log",
+    "tournaments:club_log",
+    "tournaments:series_manage_list",
+    "tournaments:series_manage",
+    "tournaments:account",
+    "tournaments:tournament_new",
+    "tournaments:copy",
     "tournaments:standings_projector",
 ]
 
@@ -68,6 +92,7 @@ TOO_WIDE = """(() => {
 @dataclass
 class Walk:
     """The problems found so far, one line each, and how many page states were looked at."""
+
     problems: list[str] = field(default_factory=list)
     states: int = 0
 
@@ -83,8 +108,9 @@ class Walk:
                 self.states += 1
                 wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                 if wide[0] > wide[1]:
-                    self.problems.append(f"{where}: scrolls sideways ({wide[0]} px in {wide[1]}): "
-                                         + ", ".join(page.evaluate(TOO_WIDE)))
+                    self.problems.append(
+                        f"{where}: scrolls sideways ({wide[0]} px in {wide[1]}): " + ", ".join(page.evaluate(TOO_WIDE))
+                    )
                 # The same page in dark mode differs only in its colours: the colour rules see to it.
                 violations = axe_violations(page) if scheme == "light" else axe_colour_violations(page)
                 if violations:
@@ -94,19 +120,22 @@ class Walk:
 
     def assert_clean(self) -> None:
         assert not self.problems, f"{len(self.problems)} of {self.states} page states fail:\n" + "\n".join(
-            self.problems)
+            self.problems
+        )
 
 
 def session_cookie(user, url: str) -> list[dict]:
     client = Client()
     client.force_login(user)
-    return [{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-             "url": url}]
+    return [
+        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": url}
+    ]
 
 
 def new_page(browser, live_server, user=None):
-    context = browser.new_context(base_url=live_server.url, locale="de-DE", has_touch=True,
-                                  viewport={"width": 360, "height": 640})
+    context = browser.new_context(
+        base_url=live_server.url, locale="de-DE", has_touch=True, viewport={"width": 360, "height": 640}
+    )
     if user is not None:
         context.add_cookies(session_cookie(user, live_server.url))
     page = context.new_page()
@@ -135,7 +164,8 @@ def path_of(name: str, world) -> str:
 
 
 def test_every_public_player_and_organiser_page_has_no_violation_and_no_sideways_scroll(
-        browser, live_server, settings, tmp_path):
+    browser, live_server, settings, tmp_path
+):
     settings.MEDIA_ROOT = tmp_path / "media"
     world = evening()
     walk = Walk()
@@ -152,8 +182,7 @@ def test_every_public_player_and_organiser_page_has_no_violation_and_no_sideways
     walk.assert_clean()
 
 
-LONG_NAMES = [("Ötzi", "Öttl"), ("Josef", "Gschwendtner-Obermaier"), ("Anna", "Ölschläger"),
-              (LONG_FIRST, LONG_LAST)]
+LONG_NAMES = [("Ötzi", "Öttl"), ("Josef", "Gschwendtner-Obermaier"), ("Anna", "Ölschläger"), (LONG_FIRST, LONG_LAST)]
 
 
 def tap_rufspiel(page) -> None:
@@ -213,9 +242,15 @@ def test_every_state_of_the_table_page_has_no_violation_and_no_sideways_scroll(b
         walk.look(table_page_at(f"/s/{mid.seats.get(number=1).registration.key}/tisch/"), "player-table")
         walk.look(table_page_at(f"/tk/{table_link_key(mid.round.tournament_id, mid.number)}/"), "table-link")
         organiser = get_user_model().objects.create_user("orga-walk", password="pw")
-        ClubMembership.objects.create(user=organiser, club=mid.round.tournament.club, role=ClubMembership.Role.ORGANISER)
-        walk.look(table_page_at(reverse("tournaments:paper", kwargs={"slug": mid.round.tournament.slug,
-                                                                      "table_id": mid.pk}), organiser), "paper")
+        ClubMembership.objects.create(
+            user=organiser, club=mid.round.tournament.club, role=ClubMembership.Role.ORGANISER
+        )
+        walk.look(
+            table_page_at(
+                reverse("tournaments:paper", kwargs={"slug": mid.round.tournament.slug, "table_id": mid.pk}), organiser
+            ),
+            "paper",
+        )
 
         closed = make_table(names=LONG_NAMES)
         fill(closed, 8)

@@ -2,6 +2,7 @@
 approves it, its organiser announces a tournament (in the calendar, sign-up open, the club's IBAN), and a player
 on a 360 px phone finds it in the calendar by postcode, signs up and sees the GiroCode.
 Screenshots: test-artifacts/club-home-*.png at 360 and 1366 px."""
+
 import datetime
 import re
 

@@ -4,6 +4,7 @@ Every page is opened with a listener for ``securitypolicyviolation`` installed b
 the pages' own behaviours that moved out of inline script (seat search, standings search, the round
 close question) are used while listening.
 """
+
 import pytest
 
 from tournaments.models import Club, Round, Table
@@ -37,8 +38,14 @@ def test_the_main_pages_raise_no_csp_violation(page, screenshot):
     page.add_init_script(LISTEN)
     page.on("console", lambda msg: console.append(msg.text) if "Content Security Policy" in msg.text else None)
 
-    for url in ["/", f"/t/{DEMO_SLUG}/", f"/t/{DEMO_SLUG}/sitzplan/tische/", f"/t/{DEMO_SLUG}/rangliste/beamer/",
-                f"/tisch/{table.entry_key}/", "/accounts/login/"]:
+    for url in [
+        "/",
+        f"/t/{DEMO_SLUG}/",
+        f"/t/{DEMO_SLUG}/sitzplan/tische/",
+        f"/t/{DEMO_SLUG}/rangliste/beamer/",
+        f"/tisch/{table.entry_key}/",
+        "/accounts/login/",
+    ]:
         visit(page, url, violations, console)
 
     # The seat list's search (a static script now) still filters.
@@ -58,10 +65,20 @@ def test_the_main_pages_raise_no_csp_violation(page, screenshot):
     page.fill("#id_password", DEMO_PASSWORD)
     page.locator("main button[type=submit]").click()
     page.wait_for_url("**/o/")
-    for url in ["/o/", f"/o/{DEMO_SLUG}/", f"/o/{DEMO_SLUG}/meldestelle/", f"/o/{DEMO_SLUG}/einstellungen/",
-                f"/o/{DEMO_SLUG}/tische/", f"/o/{DEMO_SLUG}/runde/1/druck/", f"/o/{DEMO_SLUG}/preise/",
-                f"/o/{DEMO_SLUG}/kasse/", f"/o/verein/{club.pk}/", f"/o/spieler/{player.pk}/",
-                f"/tisch/{table.entry_key}/", "/api/docs/"]:
+    for url in [
+        "/o/",
+        f"/o/{DEMO_SLUG}/",
+        f"/o/{DEMO_SLUG}/meldestelle/",
+        f"/o/{DEMO_SLUG}/einstellungen/",
+        f"/o/{DEMO_SLUG}/tische/",
+        f"/o/{DEMO_SLUG}/runde/1/druck/",
+        f"/o/{DEMO_SLUG}/preise/",
+        f"/o/{DEMO_SLUG}/kasse/",
+        f"/o/verein/{club.pk}/",
+        f"/o/spieler/{player.pk}/",
+        f"/tisch/{table.entry_key}/",
+        "/api/docs/",
+    ]:
         visit(page, url, violations, console)
 
     # Closing a round asks first (data-confirm, no inline onsubmit): saying no leaves it open.

@@ -1,4 +1,5 @@
 """The desk, the rounds page and the public seat list, driven in headless Chromium like a person would."""
+
 import re
 
 import pytest
@@ -33,8 +34,14 @@ def test_register_check_in_draw_and_find_a_player_on_the_seat_list(page, screens
     tournament = TournamentFactory(club=club, name="Herbstrennen", slug="herbstrennen")
     organiser(club)
     # Six players registered beforehand (not here yet); two more are in the club's database.
-    for first, last in [("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
-                        ("Quirin", "Ächter"), ("Resi", "Lechner")]:
+    for first, last in [
+        ("Josef", "Bauer"),
+        ("Maria", "Maier"),
+        ("Franz", "Wimmer"),
+        ("Theresa", "Gruber"),
+        ("Quirin", "Ächter"),
+        ("Resi", "Lechner"),
+    ]:
         registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last, club=club))
     anna = PlayerFactory(first_name="Anna", last_name="Huber", club=club)
     PlayerFactory(first_name="Hans", last_name="Huber", club=club)

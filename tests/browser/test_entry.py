@@ -2,6 +2,7 @@
 
 Screenshots (tablet portrait 800x1280) go to test-artifacts/entry-*.png.
 """
+
 import random
 import re
 
@@ -16,8 +17,13 @@ from tournaments.simulation import random_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NAMES = [("Josef", "Huber"), ("Theresa", "Obermeier"), ("Xaver", "Zehetmair"), ("Magdalena", "Brandl"),
-         ("Korbinian", "Sedlmeier")]
+NAMES = [
+    ("Josef", "Huber"),
+    ("Theresa", "Obermeier"),
+    ("Xaver", "Zehetmair"),
+    ("Magdalena", "Brandl"),
+    ("Korbinian", "Sedlmeier"),
+]
 
 
 def expect(locator):
@@ -29,8 +35,11 @@ def expect(locator):
 def normalised(record: dict, rules) -> dict:
     """The record as the tablet's buttons can enter it (a run below the minimum is entered as none)."""
     record = dict(record)
-    minimum = {"rufspiel": rules.laufende_min.rufspiel, "wenz": rules.laufende_min.wenz,
-               "solo": rules.laufende_min.solo}[record["contract"]]
+    minimum = {
+        "rufspiel": rules.laufende_min.rufspiel,
+        "wenz": rules.laufende_min.wenz,
+        "solo": rules.laufende_min.solo,
+    }[record["contract"]]
     if record.get("sie"):  # its own button: no trump suit to tap, no Laufende
         record.pop("laufende", None)
         record.pop("trump", None)
@@ -41,8 +50,9 @@ def normalised(record: dict, rules) -> dict:
 
 def round_games(seed: int, games: int, size: int, rules) -> list[dict]:
     rng = random.Random(seed)
-    return [normalised(random_hand(rng, table_size=size, dealer=dealer_for(n, 0, size)), rules)
-            for n in range(1, games + 1)]
+    return [
+        normalised(random_hand(rng, table_size=size, dealer=dealer_for(n, 0, size)), rules) for n in range(1, games + 1)
+    ]
 
 
 def tap_game(page, record: dict) -> int:
@@ -87,7 +97,9 @@ def wait_for_preview(page, record: dict, size: int) -> None:
     rules = ruleset_from_dict(None)
     points = score_hand({**record, "dealer": dealer}, rules, size).points
     for seat, value in points.items():
-        text = "–" if size == 5 and seat == dealer else (f"+{value}" if value > 0 else str(value).replace("-", "\u2212"))
+        text = (
+            "–" if size == 5 and seat == dealer else (f"+{value}" if value > 0 else str(value).replace("-", "\u2212"))
+        )
         expect(page.get_by_test_id(f"preview-{seat}").locator(".pv-pts")).to_have_text(text)
 
 
@@ -111,8 +123,10 @@ def expected_totals(records: list[dict], size: int) -> dict[int, int]:
 
 def page_totals(page, size: int) -> dict[int, int]:
     """Each seat's total as the page shows it (a real minus sign, "−11")."""
-    return {seat: int(page.get_by_test_id(f"total-{seat}").inner_text().replace("\u2212", "-"))
-            for seat in range(1, size + 1)}
+    return {
+        seat: int(page.get_by_test_id(f"total-{seat}").inner_text().replace("\u2212", "-"))
+        for seat in range(1, size + 1)
+    }
 
 
 def test_a_table_enters_a_whole_round_corrects_a_game_and_confirms(page, screenshot):

@@ -1,6 +1,7 @@
 """The sticky save bar never covers the Laufende row: scrolled into view (as a tap or the keyboard does),
 the whole row sits above the bar on a phone, a tablet in portrait and a laptop, also once the preview
 with every player's points has made the bar taller. And a Sie is a game button of its own."""
+
 import pytest
 
 from tests.browser.conftest import wait_until
@@ -42,8 +43,11 @@ def test_the_save_bar_leaves_the_laufende_row_visible(page, size):
     page.get_by_test_id("partner-3").click()
     page.get_by_test_id("quick-91").click()
     expect(page.get_by_test_id("preview-1")).to_have_text("Josef Huber +2")
-    wait_until(page, "parseInt(getComputedStyle(document.documentElement).getPropertyValue('--dock-h')) "
-                     "=== document.querySelector('.dock').offsetHeight")
+    wait_until(
+        page,
+        "parseInt(getComputedStyle(document.documentElement).getPropertyValue('--dock-h')) "
+        "=== document.querySelector('.dock').offsetHeight",
+    )
     for block in ("nearest", "end"):
         assert_row_above_the_bar(page, block)
 

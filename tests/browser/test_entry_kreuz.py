@@ -4,6 +4,7 @@ The Kreuz button stands where Muss would be; it proposes the Vorhand's pair with
 asks only for Augen, Schwarz and Laufende; a 60:60 under kreuz_tie = replay is saved as thrown in
 and the same dealer deals again. Screenshots: test-artifacts/entry-kreuz-*.png.
 """
+
 import pytest
 
 from tests.browser.conftest import go_offline, go_online
@@ -12,8 +13,13 @@ from tests.tournaments.test_services_hands import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NAMES = [("Josef", "Huber"), ("Theresa", "Obermeier"), ("Xaver", "Zehetmair"), ("Magdalena", "Brandl"),
-         ("Korbinian", "Sedlmeier")]
+NAMES = [
+    ("Josef", "Huber"),
+    ("Theresa", "Obermeier"),
+    ("Xaver", "Zehetmair"),
+    ("Magdalena", "Brandl"),
+    ("Korbinian", "Sedlmeier"),
+]
 RULES = {"all_pass": "kreuz", "kreuz_tie": "replay", "games_per_round": 8}
 
 

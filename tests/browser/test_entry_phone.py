@@ -3,6 +3,7 @@ at one table, a whole round at a table of five, an app on the table.
 
 Screenshots go to test-artifacts/phone-*.png (360 px) and tablet-*.png (800 x 1280).
 """
+
 import time
 import uuid
 
@@ -54,8 +55,11 @@ def wait_offline_ready(page) -> None:
     """The service worker controls the page and has kept its shell."""
     wait_until(page, "document.documentElement.dataset.offlineReady === '1'")
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
-                     ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))")
+    wait_until(
+        page,
+        "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys()))))"
+        ".then(all => all.flat().some(r => r.url.endsWith(location.pathname)))",
+    )
 
 
 def queue_numbers(page, key: str) -> list[int]:
@@ -109,8 +113,10 @@ def test_five_games_entered_offline_survive_a_reload_and_are_stored_once_in_orde
     assert table.hands.values("client_id").distinct().count() == 6
     assert page_totals(phone, 4) == expected_totals(games[:6], 4)
     for hand, record in zip(hands, games[:6]):
-        assert hand.points == {str(s): p for s, p in score_hand(
-            {**record, "dealer": dealer_for(hand.number, 0, 4)}, rules, 4).points.items()}
+        assert hand.points == {
+            str(s): p
+            for s, p in score_hand({**record, "dealer": dealer_for(hand.number, 0, 4)}, rules, 4).points.items()
+        }
     screenshot(phone, "phone-after-sync")
 
 
@@ -160,7 +166,8 @@ def test_a_game_a_rule_refuses_after_a_correction_on_another_device_stays_with_t
 
 
 def test_a_game_saved_on_one_device_appears_on_the_other_and_a_conflict_keeps_the_chosen_version(
-        browser, live_server, screenshot):
+    browser, live_server, screenshot
+):
     table = make_table(size=4, names=NAMES[:4])
     first, second = new_page(browser, live_server), new_page(browser, live_server)
     for p in (first, second):
@@ -208,8 +215,12 @@ def test_keeping_the_stored_version_sets_the_other_aside_as_a_revision(browser, 
     tap_game(phone, {"contract": "wenz", "declarer": 3, "augen": 80})
     phone.get_by_test_id("save").click()
     expect(phone.get_by_test_id("unsent-1")).to_be_visible()
-    hand_record(table=table, record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4,
-                                     "augen": 65}, client_id="00000000-0000-4000-8000-000000000001", number=1)
+    hand_record(
+        table=table,
+        record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4, "augen": 65},
+        client_id="00000000-0000-4000-8000-000000000001",
+        number=1,
+    )
     go_online(phone)
     conflict = phone.get_by_test_id("conflict")
     expect(conflict).to_be_visible(timeout=10_000)
@@ -301,8 +312,10 @@ def test_the_table_page_is_an_app_installable_awake_and_dark_on_request(browser,
     data = phone.evaluate(f"fetch({manifest!r}).then(r => r.json())")
     assert data["display"] == "standalone" and data["start_url"] == f"/tisch/{table.entry_key}/"
     for icon in data["icons"]:
-        size = phone.evaluate(f"new Promise(ok => {{ const i = new Image(); i.onload = () => ok(i.naturalWidth + 'x' + "
-                              f"i.naturalHeight); i.src = {icon['src']!r}; }})")
+        size = phone.evaluate(
+            f"new Promise(ok => {{ const i = new Image(); i.onload = () => ok(i.naturalWidth + 'x' + "
+            f"i.naturalHeight); i.src = {icon['src']!r}; }})"
+        )
         assert size == icon["sizes"]
     wait_offline_ready(phone)
     # The screen stays on: the page asked for a screen wake lock (granted, or refused by a headless browser).

@@ -9,6 +9,7 @@ after the close the public page leads with the podium. Prizes on the shared plac
 says; the cash list and its PDF balance; the archive goes down and up through the console. Screenshots
 at 1366 × 768 and 800 × 1280 go to test-artifacts/evening-*.png; no console page scrolls sideways.
 """
+
 import io
 import json
 import re
@@ -18,11 +19,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from tournaments.selectors.standings import cash_list, prize_list
 from tests.browser.test_entry import expect
 from tests.browser.test_whole_tournament import ROUND, download
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments.models import ClubMembership, Registration, Round, Table, Tournament
+from tournaments.selectors.standings import cash_list, prize_list
 from tournaments.services.hands import hand_correct, table_confirm, table_sheet_record
 from tournaments.services.registration import registration_create
 from tournaments.services.tournament import tournament_create
@@ -31,8 +32,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LAPTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 800, "height": 1280}
-NAMES = [("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
-         ("Quirin", "Ächter"), ("Resi", "Lechner"), ("Anna", "Huber"), ("Xaver", "Zehetmair")]
+NAMES = [
+    ("Josef", "Bauer"),
+    ("Maria", "Maier"),
+    ("Franz", "Wimmer"),
+    ("Theresa", "Gruber"),
+    ("Quirin", "Ächter"),
+    ("Resi", "Lechner"),
+    ("Anna", "Huber"),
+    ("Xaver", "Zehetmair"),
+]
 UNPAID = 5
 
 
@@ -67,12 +76,21 @@ def setup_tournament() -> Tournament:
     club = ClubFactory(name="Schafkopffreunde Musterdorf")
     user = get_user_model().objects.create_user("orga", password="geheim-123")
     ClubMembership.objects.create(user=user, club=club, role=ClubMembership.Role.ORGANISER)
-    tournament = tournament_create(club=club, name="Kirchweihrennen", slug="kirchweih",
-                                   date=__import__("datetime").date(2026, 10, 17), venue="Gasthaus zur Post",
-                                   rules={"rounds": 1, "games_per_round": 8, "tiebreaks": ["shared"]})
+    tournament = tournament_create(
+        club=club,
+        name="Kirchweihrennen",
+        slug="kirchweih",
+        date=__import__("datetime").date(2026, 10, 17),
+        venue="Gasthaus zur Post",
+        rules={"rounds": 1, "games_per_round": 8, "tiebreaks": ["shared"]},
+    )
     for i, (first, last) in enumerate(NAMES, start=1):
-        registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last, club=club),
-                            paid=i != UNPAID, checked_in=True)
+        registration_create(
+            tournament=tournament,
+            player=PlayerFactory(first_name=first, last_name=last, club=club),
+            paid=i != UNPAID,
+            checked_in=True,
+        )
     return tournament
 
 
@@ -176,7 +194,9 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     expect(awards.locator("tbody tr").filter(has_text="Brotzeitbrettl")).to_have_count(1)
     prizes = prize_list(tournament)
     assert prizes.awarded_cents == 5000 and prizes.rounding_cents == 1
-    assert page.get_by_test_id("pool-left").inner_text() == f"{(prizes.pool_cents - 5000) / 100:.2f} €".replace(".", ",")
+    assert page.get_by_test_id("pool-left").inner_text() == f"{(prizes.pool_cents - 5000) / 100:.2f} €".replace(
+        ".", ","
+    )
     expect(page.get_by_test_id("prize-rule")).to_contain_text("auf den Cent abgerundet")
     night.screenshot("prizes-shared")
 
@@ -196,7 +216,8 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "10,00 € (offen)" in text
     assert re.search(rf"Eingenommen\s*{re.escape(euro(cash.paid_in_cents))}", text) and re.search(
-        rf"Ausgezahlt und beim Verein\s*{re.escape(euro(cash.paid_in_cents + 1000))}", text), text[-800:]
+        rf"Ausgezahlt und beim Verein\s*{re.escape(euro(cash.paid_in_cents + 1000))}", text
+    ), text[-800:]
 
     # --- publish, and the public page leads with the podium ------------------------------------------------
     night.go(f"/o/{night.slug}/")
@@ -206,8 +227,11 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     podium = public.get_by_test_id("podium")
     expect(podium).to_be_visible()
     assert podium.bounding_box()["y"] < public.get_by_test_id("to-seatlist").bounding_box()["y"]
-    winners = [r.player.name for r in Registration.objects.filter(tournament=tournament)
-               if r.player.name in public.get_by_test_id("podium-1").inner_text()]
+    winners = [
+        r.player.name
+        for r in Registration.objects.filter(tournament=tournament)
+        if r.player.name in public.get_by_test_id("podium-1").inner_text()
+    ]
     assert len(winners) == 2
     night.screenshot("public-podium-tablet", page=public)
     public.goto(f"{page.base_url}/t/{night.slug}/rangliste/")
@@ -242,10 +266,20 @@ def test_the_organisers_evening(page, browser, screenshot, tmp_path):
     assert Table.objects.get(round__tournament=copy, number=2).confirmations.count() == 4
 
     # --- every console page: no sideways scroll on a laptop and a tablet in portrait; screenshots ----------
-    pages = ["/o/", f"/o/{night.slug}/", f"/o/{night.slug}/meldestelle/", f"/o/{night.slug}/runden/",
-             f"/o/{night.slug}/tische/", f"/o/{night.slug}/einstellungen/", f"/o/{night.slug}/preise/",
-             f"/o/{night.slug}/kasse/", "/o/neu/archiv/", f"/o/{night.slug}/tisch/{table2.pk}/papier/",
-             f"/t/{night.slug}/rangliste/", f"/t/{night.slug}/"]
+    pages = [
+        "/o/",
+        f"/o/{night.slug}/",
+        f"/o/{night.slug}/meldestelle/",
+        f"/o/{night.slug}/runden/",
+        f"/o/{night.slug}/tische/",
+        f"/o/{night.slug}/einstellungen/",
+        f"/o/{night.slug}/preise/",
+        f"/o/{night.slug}/kasse/",
+        "/o/neu/archiv/",
+        f"/o/{night.slug}/tisch/{table2.pk}/papier/",
+        f"/t/{night.slug}/rangliste/",
+        f"/t/{night.slug}/",
+    ]
     for size, label in ((LAPTOP, "laptop"), (TABLET, "tablet")):
         page.set_viewport_size(size)
         for path in pages:

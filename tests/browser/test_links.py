@@ -3,6 +3,7 @@ itself, a player's page shows his new seat and his games so far.
 
 Screenshots (phone 360 px and tablet 800 x 1280) go to test-artifacts/links-*.png.
 """
+
 import pytest
 from django.urls import reverse
 
@@ -52,8 +53,9 @@ def finish_round(rnd) -> None:
     round_close(round=rnd)
 
 
-def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_seat(phone, browser, live_server,
-                                                                                  monkeypatch, screenshot):
+def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_seat(
+    phone, browser, live_server, monkeypatch, screenshot
+):
     monkeypatch.setattr(link_views, "POLL_SECONDS", 2)
     tournament = make_tournament(ClubFactory(), players=8, rules={"rounds": 2, "games_per_round": GAMES})
     url = phone.base_url + reverse("tournaments:table_link", args=[table_link_key(tournament.pk, 1)])
@@ -80,7 +82,8 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     # Round 1 closes: the page says so, by itself.
     finish_round(first)
     expect(phone.get_by_test_id("link-between")).to_have_text(
-        "Runde 1 ist abgeschlossen – gleich geht es mit Runde 2 weiter", timeout=10_000)
+        "Runde 1 ist abgeschlossen – gleich geht es mit Runde 2 weiter", timeout=10_000
+    )
     fits(phone)
     screenshot(phone, "links-table-between-360")
 
@@ -101,7 +104,8 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
     seat2 = second.seats.select_related("table").get(registration=registration)
     phone.goto(phone.base_url + reverse("tournaments:player", args=[registration.key]))
     expect(phone.get_by_test_id("player-seat")).to_have_text(
-        f"Runde 2: Tisch {seat2.table.number}, Platz {seat2.number}")
+        f"Runde 2: Tisch {seat2.table.number}, Platz {seat2.number}"
+    )
     expect(phone.get_by_test_id("player-round-1").get_by_test_id("player-game")).to_have_count(GAMES)
     mine = sum(h.points[str(seat1.number)] for h in seat1.table.hands.all())
     total = phone.get_by_test_id("player-round-1").get_by_test_id("player-round-total").inner_text()
@@ -126,8 +130,9 @@ def test_the_table_link_follows_the_rounds_and_the_player_page_shows_the_new_sea
         context.close()
 
 
-def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the_next_round(phone, monkeypatch,
-                                                                                              screenshot):
+def test_the_table_link_waits_for_a_game_kept_on_the_phone_before_it_follows_the_next_round(
+    phone, monkeypatch, screenshot
+):
     """A queued game keeps the page on its round (after a switch it would sit, unseen, under the old table's key).
     Refused because round 1 closed meanwhile, it stays with the reason while round 2 is out; once the table has
     dealt with it (here: discarded), the page follows round 2 by itself."""

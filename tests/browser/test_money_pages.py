@@ -1,11 +1,12 @@
 """The cash list and the prize page fit a laptop (1366 × 768) and a tablet in portrait (800 × 1280)."""
+
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.services.standings import standings_recompute
 from tournaments.models import ClubMembership
 from tournaments.services.prizes import prizes_set
 from tournaments.services.simulation import tournament_simulate
+from tournaments.services.standings import standings_recompute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,9 +21,14 @@ def test_cash_and_prize_pages_fit_laptop_and_tablet(page, screenshot):
     reg = tournament.registrations.order_by("start_number")[2]
     reg.paid = False
     reg.save()
-    prizes_set(tournament=tournament, prizes=[{"place": 1, "amount_cents": 5000, "goods": "Geschenkkorb"},
-                                              {"place": 2, "amount_cents": 3000, "goods": ""},
-                                              {"place": None, "amount_cents": None, "goods": "Kartenspiel"}])
+    prizes_set(
+        tournament=tournament,
+        prizes=[
+            {"place": 1, "amount_cents": 5000, "goods": "Geschenkkorb"},
+            {"place": 2, "amount_cents": 3000, "goods": ""},
+            {"place": None, "amount_cents": None, "goods": "Kartenspiel"},
+        ],
+    )
     user = get_user_model().objects.create_user("kasse", password="pw-kasse-1")
     ClubMembership.objects.create(user=user, club=tournament.club, role=ClubMembership.Role.ORGANISER)
     page.goto(f"{page.base_url}/accounts/login/?next=/o/")
@@ -37,9 +43,12 @@ def test_cash_and_prize_pages_fit_laptop_and_tablet(page, screenshot):
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= size["width"], (what, name, width)
             # every column of the tables is inside the window, "Zu zahlen" too
-            right = page.evaluate("Math.max(...[...document.querySelectorAll('table.money')].map("
-                                  "t => t.getBoundingClientRect().right))")
-            rights = page.evaluate("[...document.querySelectorAll('table.money')].map(t => [t.dataset.testid, t.getBoundingClientRect().right, [...t.querySelectorAll('tr:first-child > *')].map(c => Math.round(c.getBoundingClientRect().width))])")
+            right = page.evaluate(
+                "Math.max(...[...document.querySelectorAll('table.money')].map(t => t.getBoundingClientRect().right))"
+            )
+            rights = page.evaluate(
+                "[...document.querySelectorAll('table.money')].map(t => [t.dataset.testid, t.getBoundingClientRect().right, [...t.querySelectorAll('tr:first-child > *')].map(c => Math.round(c.getBoundingClientRect().width))])"
+            )
             assert right <= size["width"], (what, name, rights)
             screenshot(page, f"money-{what}-{name}")
     page.goto(f"{page.base_url}/o/{tournament.slug}/kasse/")

@@ -12,6 +12,7 @@ one evening of eight players, two tables, one round of 8 games, two of them name
 - The tournament is finished from the console; the public standings say "Endstand".
 Screenshots go to test-artifacts/night-acceptance-*.png.
 """
+
 import re
 
 import pytest
@@ -35,8 +36,9 @@ def test_the_night_as_it_really_goes(browser, live_server, screenshot):
     tournament, rnd = evening("nacht-34")
     meiers = list(tournament.registrations.filter(start_number__in=(5, 6)).order_by("start_number"))
     for reg, club in zip(meiers, ("SK Öd", "Kartler Au")):
-        Player.objects.filter(pk=reg.player_id).update(first_name="Hans", last_name="Meier",
-                                                       club=Club.objects.create(name=club))
+        Player.objects.filter(pk=reg.player_id).update(
+            first_name="Hans", last_name="Meier", club=Club.objects.create(name=club)
+        )
     names = ["Hans Meier (5, SK Öd)", "Hans Meier (6, Kartler Au)"]
     leaving_table = rnd.tables.get(seats__registration__start_number=3)
     closed_table = rnd.tables.exclude(pk=leaving_table.pk).get()
@@ -59,7 +61,8 @@ def test_the_night_as_it_really_goes(browser, live_server, screenshot):
     assert closed_table.hands.count() == 5
     phone.reload()
     expect(phone.get_by_test_id("table-closed-banner")).to_have_text(
-        f"Tisch geschlossen von der Turnierleitung: {REASON}")
+        f"Tisch geschlossen von der Turnierleitung: {REASON}"
+    )
     expect(phone.get_by_test_id("game-form")).to_have_count(0)
     assert "Danke!" not in phone.content() and "Spiel 6 speichern" not in phone.content()
     screenshot(phone, "night-acceptance-phone-closed")
@@ -91,21 +94,26 @@ def test_the_night_as_it_really_goes(browser, live_server, screenshot):
     desk.goto(f"{desk.base_url}/t/{tournament.slug}/rangliste/")
     expect(desk.locator(".short-games")).to_have_count(4)
     expect(desk.locator(".short-games").first).to_have_text(
-        f"Runde 1: 5 von 8 Spielen (Tisch {closed_table.number}: {REASON})")
+        f"Runde 1: 5 von 8 Spielen (Tisch {closed_table.number}: {REASON})"
+    )
     expect(desk.locator(f'tr[data-start-number="{sub.start_number}"]')).to_contain_text(
-        "Quirin Ächter (für Vor3 Nach3)")
+        "Quirin Ächter (für Vor3 Nach3)"
+    )
     screenshot(desk, "night-acceptance-standings")
     desk.goto(f"{desk.base_url}/o/{tournament.slug}/kasse/")
     expect(desk.locator(f'[data-testid="cash-players"] tr[data-start="{sub.start_number}"]')).to_contain_text(
-        "Quirin Ächter (für Vor3 Nach3)")
+        "Quirin Ächter (für Vor3 Nach3)"
+    )
     cash = cash_list(tournament)
     assert (cash.fees_collected_cents, cash.fees_owed_cents) == (8 * FEE, 0) and cash.balances
     assert desk.get_by_test_id("paid-in").inner_text() == desk.get_by_test_id("paid-out").inner_text()
 
     # Namesakes on every public list (a phone), with their start numbers and clubs.
-    for path, shown in ((f"/t/{tournament.slug}/sitzplan/", [n.replace("Hans Meier", "Meier, Hans") for n in names]),
-                        (f"/t/{tournament.slug}/rangliste/", names),
-                        (f"/t/{tournament.slug}/rangliste/beamer/", names)):
+    for path, shown in (
+        (f"/t/{tournament.slug}/sitzplan/", [n.replace("Hans Meier", "Meier, Hans") for n in names]),
+        (f"/t/{tournament.slug}/rangliste/", names),
+        (f"/t/{tournament.slug}/rangliste/beamer/", names),
+    ):
         phone.goto(live_server.url + path)
         for name in shown:
             expect(phone.locator("body")).to_contain_text(name)
@@ -113,8 +121,13 @@ def test_the_night_as_it_really_goes(browser, live_server, screenshot):
 
     # A tie by lot: named on the prize list, its PDF and (after the finish) the player's page.
     above, below = lot_pair(tournament)
-    prizes_set(tournament=tournament, prizes=[{"place": above["rank"], "amount_cents": 4000, "goods": ""},
-                                              {"place": below["rank"], "amount_cents": 3000, "goods": ""}])
+    prizes_set(
+        tournament=tournament,
+        prizes=[
+            {"place": above["rank"], "amount_cents": 4000, "goods": ""},
+            {"place": below["rank"], "amount_cents": 3000, "goods": ""},
+        ],
+    )
     desk.goto(f"{desk.base_url}/o/{tournament.slug}/preise/")
     for row in (above, below):
         expect(desk.locator(f"#award-{row['start_number']}")).to_contain_text("Gleichstand – durch Los")

@@ -8,6 +8,7 @@ names a substitute, is asked whether the substitute pays an entry fee (no: he ta
 the standings and the cash list say so; the cash list's totals balance against what came in.
 Screenshots go to test-artifacts/night-*.png.
 """
+
 import re
 
 import pytest
@@ -35,14 +36,23 @@ def evening(slug: str) -> tuple[Tournament, Round]:
     club = ClubFactory(name="Schafkopffreunde Musterdorf")
     user = get_user_model().objects.create_user("orga", password="geheim-123")
     ClubMembership.objects.create(user=user, club=club, role=ClubMembership.Role.ORGANISER)
-    tournament = tournament_create(club=club, name="Kirchweihrennen", slug=slug,
-                                   date=__import__("datetime").date(2026, 10, 17), venue="Gasthaus zur Post",
-                                   rules={"rounds": 1, "games_per_round": 8})
+    tournament = tournament_create(
+        club=club,
+        name="Kirchweihrennen",
+        slug=slug,
+        date=__import__("datetime").date(2026, 10, 17),
+        venue="Gasthaus zur Post",
+        rules={"rounds": 1, "games_per_round": 8},
+    )
     Tournament.objects.filter(pk=tournament.pk).update(entry_fee_cents=FEE, standings_public=True)
     tournament.refresh_from_db()
     for i in range(1, 9):
-        registration_create(tournament=tournament, player=PlayerFactory(first_name=f"Vor{i}", last_name=f"Nach{i}",
-                                                                       club=club), paid=True, checked_in=True)
+        registration_create(
+            tournament=tournament,
+            player=PlayerFactory(first_name=f"Vor{i}", last_name=f"Nach{i}", club=club),
+            paid=True,
+            checked_in=True,
+        )
     (rnd,) = round_draw(tournament=tournament, seed=3)
     return tournament, round_publish(round=rnd)
 
@@ -58,7 +68,8 @@ def organiser(browser, live_server):
 
 
 def test_a_table_closed_after_5_of_8_games_refuses_game_6_and_says_why_and_the_round_closes_at_once(
-        browser, live_server, screenshot):
+    browser, live_server, screenshot
+):
     tournament, rnd = evening("kirchweih")
     first, second = rnd.tables.order_by("number")
     fill(first, 8)
@@ -87,7 +98,8 @@ def test_a_table_closed_after_5_of_8_games_refuses_game_6_and_says_why_and_the_r
     screenshot(phone, "night-phone-game-6-refused")
     phone.reload()
     expect(phone.get_by_test_id("table-closed-banner")).to_have_text(
-        f"Tisch geschlossen von der Turnierleitung: {REASON}")
+        f"Tisch geschlossen von der Turnierleitung: {REASON}"
+    )
     expect(phone.get_by_test_id("game-form")).to_have_count(0)
     assert "Danke!" not in phone.content() and "Spiel 6 speichern" not in phone.content()
     screenshot(phone, "night-phone-table-closed")
@@ -108,7 +120,8 @@ def test_a_table_closed_after_5_of_8_games_refuses_game_6_and_says_why_and_the_r
 
 
 def test_a_substitute_mid_round_the_fee_question_the_standings_and_a_cash_list_that_balances(
-        browser, live_server, screenshot):
+    browser, live_server, screenshot
+):
     tournament, rnd = evening("kirchweih")
     table = rnd.tables.get(seats__registration__start_number=3)
     fill(table, 3)
@@ -140,12 +153,16 @@ def test_a_substitute_mid_round_the_fee_question_the_standings_and_a_cash_list_t
 
     desk.goto(f"{desk.base_url}/o/{tournament.slug}/kasse/")
     expect(desk.locator(f'[data-testid="cash-players"] tr[data-start="{sub.start_number}"]')).to_contain_text(
-        "Quirin Ächter (für Vor3 Nach3)")
+        "Quirin Ächter (für Vor3 Nach3)"
+    )
     cash = cash_list(tournament)
     assert (cash.fees_collected_cents, cash.fees_owed_cents) == (8 * FEE, 0) and cash.balances
     euro = lambda cents: f"{cents // 100},{cents % 100:02d} €"  # noqa: E731
     assert desk.get_by_test_id("in-fees").inner_text() == euro(8 * FEE)
-    assert desk.get_by_test_id("paid-in").inner_text() == desk.get_by_test_id("paid-out").inner_text() == euro(
-        cash.paid_in_cents)
+    assert (
+        desk.get_by_test_id("paid-in").inner_text()
+        == desk.get_by_test_id("paid-out").inner_text()
+        == euro(cash.paid_in_cents)
+    )
     screenshot(desk, "night-cash-list")
     desk.context.close()

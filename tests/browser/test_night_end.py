@@ -1,6 +1,7 @@
 """The end of the night in a browser (issue 34, part B): two Hans Meiers told apart by their start numbers on
 the public lists, a place decided by lot named on the prize list and the player's page, and the tournament
 finished from the console, after which the public standings say "Endstand"."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -22,25 +23,34 @@ def test_namesakes_a_lot_and_the_finish(browser, page, live_server):
     tournament = tournament_simulate(slug="ende-21", players=21, rounds=2, games=8, seed=4)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING, standings_public=True)
     first, second = tournament.registrations.order_by("start_number")[:2]
-    Player.objects.filter(pk=first.player_id).update(first_name="Hans", last_name="Meier",
-                                                     club=Club.objects.create(name="SK Öd"))
-    Player.objects.filter(pk=second.player_id).update(first_name="Hans", last_name="Meier",
-                                                      club=Club.objects.create(name="Kartler Au"))
+    Player.objects.filter(pk=first.player_id).update(
+        first_name="Hans", last_name="Meier", club=Club.objects.create(name="SK Öd")
+    )
+    Player.objects.filter(pk=second.player_id).update(
+        first_name="Hans", last_name="Meier", club=Club.objects.create(name="Kartler Au")
+    )
     standings_recompute(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     meiers = [f"Hans Meier ({first.start_number}, SK Öd)", f"Hans Meier ({second.start_number}, Kartler Au)"]
     above, below = lot_pair(tournament)
-    prizes_set(tournament=tournament, prizes=[{"place": above["rank"], "amount_cents": 4000, "goods": ""},
-                                              {"place": below["rank"], "amount_cents": 3000, "goods": ""}])
+    prizes_set(
+        tournament=tournament,
+        prizes=[
+            {"place": above["rank"], "amount_cents": 4000, "goods": ""},
+            {"place": below["rank"], "amount_cents": 3000, "goods": ""},
+        ],
+    )
 
     # The public lists on a phone: both Meiers with their start numbers (and clubs).
     phone = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True).new_page()
     phone.set_default_timeout(15_000)
     try:
         by_last_name = [name.replace("Hans Meier", "Meier, Hans") for name in meiers]  # the seat list's order
-        for path, names in ((f"/t/{tournament.slug}/sitzplan/", by_last_name),
-                            (f"/t/{tournament.slug}/rangliste/", meiers),
-                            (f"/t/{tournament.slug}/rangliste/beamer/", meiers)):
+        for path, names in (
+            (f"/t/{tournament.slug}/sitzplan/", by_last_name),
+            (f"/t/{tournament.slug}/rangliste/", meiers),
+            (f"/t/{tournament.slug}/rangliste/beamer/", meiers),
+        ):
             phone.goto(live_server.url + path)
             body = phone.locator("body")
             for name in names:

@@ -1,4 +1,5 @@
 """The browser tests' OfflineGate (conftest.py): a write from a context taken offline never reaches the app."""
+
 import pytest
 
 from tests.browser.conftest import OFFLINE_COOKIE, OfflineGate
@@ -8,8 +9,10 @@ from tests.tournaments.test_services_hands import make_table
 
 def call(gate, method: str, cookie: str = "") -> str:
     answers = []
-    body = gate({"REQUEST_METHOD": method, "PATH_INFO": "/tisch/k/spiel/", "HTTP_COOKIE": cookie},
-                lambda status, headers: answers.append(status))
+    body = gate(
+        {"REQUEST_METHOD": method, "PATH_INFO": "/tisch/k/spiel/", "HTTP_COOKIE": cookie},
+        lambda status, headers: answers.append(status),
+    )
     return f"{answers[0]} {b''.join(body).decode()}"
 
 

@@ -5,6 +5,7 @@ the network, reloads the table page, enters a game, and the game is stored once 
 With DEBUG off the service worker used to answer 500 (``static("")`` has no manifest entry): it never
 installed, and a reload without network showed the browser's offline page instead of the table.
 """
+
 import re
 
 import pytest
@@ -20,8 +21,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HASHED = re.compile(r"/static/.+\.[0-9a-f]{12}\.(?:css|js|png)$")
 # The files the page loads, by their URLs in the page.
-PAGE_FILES = ("[...document.querySelectorAll('link[rel=stylesheet], script[src], link[rel=icon], link[rel=apple-touch-icon]')]"
-              ".map(e => new URL(e.href || e.src).pathname)")
+PAGE_FILES = (
+    "[...document.querySelectorAll('link[rel=stylesheet], script[src], link[rel=icon], link[rel=apple-touch-icon]')]"
+    ".map(e => new URL(e.href || e.src).pathname)"
+)
 # The URLs the service worker's install put into its cache of static files.
 PRECACHED = """caches.keys().then(ks => ks.find(k => k.startsWith('skr-table-assets-')))
                  .then(k => k ? caches.open(k).then(c => c.keys()) : [])

@@ -3,6 +3,7 @@ no sideways scrolling, and no word (a name, a column head) broken mid-word. Scre
 
 (The table's entry page has its own tests; the player's page and the table card's link: test_links.py.)
 """
+
 import pytest
 from django.urls import reverse
 

@@ -52,14 +52,19 @@ def test_build_the_print_pack_and_download_it(page, screenshot):
     # A hand is corrected: the pack is outdated. A worker (here: this test) builds the new one while
     # the page polls its progress every second and offers the download when it is done.
     hand = Hand.objects.filter(table__round=rnd, contract="rufspiel", muss__isnull=True).first()
-    hand_correct(hand=hand, record={**stored_record(hand, hand.table.size), "augen": 120 - hand.augen, "schwarz": None},
-                 organiser=True, reason="Augen vertauscht")
+    hand_correct(
+        hand=hand,
+        record={**stored_record(hand, hand.table.size), "augen": 120 - hand.augen, "schwarz": None},
+        organiser=True,
+        reason="Augen vertauscht",
+    )
     page.reload()
     assert page.get_by_test_id("pack-outdated").is_visible()
     url_base = page.base_url + "/"
     state = round_print_pack_state(round=rnd, url_base=url_base, language="en")
-    PrintPack.objects.update_or_create(round=rnd, defaults={"status": "running", "fingerprint": state.fingerprint,
-                                                            "done": 2, "total": 5})
+    PrintPack.objects.update_or_create(
+        round=rnd, defaults={"status": "running", "fingerprint": state.fingerprint, "done": 2, "total": 5}
+    )
     page.reload()
     assert page.get_by_test_id("pack-progress").inner_text().strip() == "Building: 2 of 5 score sheets …"
     screenshot(page, "print-round-running-laptop")

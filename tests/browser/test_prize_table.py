@@ -2,6 +2,7 @@
 a phone to place 40 with the projector following; the prize list and cash list PDFs matching the page.
 
 (Teams are not built on this branch: the test has none.)"""
+
 import io
 
 import pytest
@@ -10,7 +11,6 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from schafkopfrennen import formats
-
 from tests.browser.conftest import wait_until
 from tournaments.models import ClubMembership, Prize
 from tournaments.selectors.callup import prize_call_up
@@ -43,10 +43,14 @@ def test_a_96_player_evening_calls_its_prize_table_to_place_40(page, browser, sc
     standings_recompute(tournament_id=tournament.pk)
     year = tournament.date.year
     for reg in tournament.registrations.all():  # every fifth under 30
-        registration_facts_set(tournament=tournament, start_number=reg.start_number,
-                               birth_year=year - (25 if reg.start_number % 5 == 0 else 50))
-    prize_categories_set(tournament=tournament, categories=[
-        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 3000}]}])
+        registration_facts_set(
+            tournament=tournament,
+            start_number=reg.start_number,
+            birth_year=year - (25 if reg.start_number % 5 == 0 else 50),
+        )
+    prize_categories_set(
+        tournament=tournament, categories=[{"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 3000}]}]
+    )
     user = get_user_model().objects.create_user("preistisch", password="pw-preis-1")
     ClubMembership.objects.create(user=user, club=tournament.club, role=ClubMembership.Role.ORGANISER)
     page.goto(f"{page.base_url}/accounts/login/?next=/o/")
@@ -63,7 +67,9 @@ def test_a_96_player_evening_calls_its_prize_table_to_place_40(page, browser, sc
     page.locator("#plan_curve_0").check()
     page.fill("#plan_goods_places", "10")
     page.fill("#plan_goods_list", "Schinken\nBrotzeitbrettl\nKiste Bier")
-    wait_until(page, "document.querySelector('[data-testid=plan-summary]').textContent.includes('Bei 96 Spielern: 42 Preise')")
+    wait_until(
+        page, "document.querySelector('[data-testid=plan-summary]').textContent.includes('Bei 96 Spielern: 42 Preise')"
+    )
     page.get_by_test_id("plan-apply").click()
     page.wait_for_url(f"**/o/{tournament.slug}/preise/")
     assert Prize.objects.filter(tournament=tournament, amount_cents__gt=0).count() == 32
@@ -80,8 +86,9 @@ def test_a_96_player_evening_calls_its_prize_table_to_place_40(page, browser, sc
     hall = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE")
     projector = hall.new_page()
     projector.goto(f"{page.base_url}/t/{tournament.slug}/preistisch/beamer/")
-    phone = page.context.browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True,
-                                             storage_state=page.context.storage_state())
+    phone = page.context.browser.new_context(
+        viewport=PHONE, locale="de-DE", has_touch=True, storage_state=page.context.storage_state()
+    )
     desk = phone.new_page()
     desk.set_default_timeout(15_000)
     desk.goto(f"{page.base_url}/o/{tournament.slug}/preistisch/")
@@ -101,7 +108,9 @@ def test_a_96_player_evening_calls_its_prize_table_to_place_40(page, browser, sc
     assert (call.current.rank, call.handed) == (40, 39)
     assert desk.get_by_test_id("callup-now").get_attribute("data-start") == str(call.current.start_number)
     text = f"Platz 40: {call.current.name} ({call.current.start_number}) – bitte zum Preistisch"
-    wait_until(projector, f"document.querySelector('[data-testid=callup-projector-now]').textContent.includes({text!r})")
+    wait_until(
+        projector, f"document.querySelector('[data-testid=callup-projector-now]').textContent.includes({text!r})"
+    )
     screenshot(desk, "prize-callup-phone-40", full_page=False)
     screenshot(projector, "prize-callup-projector-40", full_page=False)
 

@@ -1,12 +1,13 @@
 """The projector: dark and high-contrast, a header with the round's progress and a clock that stays,
 20+ rows at 1080p, and pages that cycle through the whole field within a minute."""
+
 import re
 
 import pytest
 
-from tournaments.services.standings import standings_recompute
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.simulation import tournament_simulate
+from tournaments.services.standings import standings_recompute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,8 +37,14 @@ def test_projector_pages_a_big_field_dark_with_header_progress_and_clock(page, s
         assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]  # nothing to scroll
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         assert luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.1
-        assert luminance(page.evaluate(
-            "getComputedStyle(document.querySelector('[data-testid=standings-table] td.points')).color")) > 0.9
+        assert (
+            luminance(
+                page.evaluate(
+                    "getComputedStyle(document.querySelector('[data-testid=standings-table] td.points')).color"
+                )
+            )
+            > 0.9
+        )
         assert re.fullmatch(r"\d\d:\d\d", page.get_by_test_id("projector-clock").inner_text())
         assert page.get_by_test_id("standings-progress").is_visible()
         assert page.get_by_test_id("projector-head").bounding_box()["y"] == 0

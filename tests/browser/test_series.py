@@ -3,6 +3,7 @@
 Screenshots: test-artifacts/series-*.png. Each page must fit its width (no sideways scrolling), each
 chart must be an SVG with a title and its labels, and no Content-Security-Policy violation may occur.
 """
+
 import pytest
 
 from tests.browser.conftest import broken_words

@@ -1,6 +1,7 @@
 """Issue 19 in headless Chromium: 30 players sign up on a 360 px phone, the waiting list moves up after a
 withdrawal, the desk checks them in at the door with a scanner (code + Enter) and by name, and the draw
 seats exactly the players who are here. Screenshots: test-artifacts/signup-*.png and checkin-*.png."""
+
 import re
 
 import pytest
@@ -27,16 +28,23 @@ def people() -> list[tuple[str, str, str, str]]:
     result = []
     for i in range(30):
         club = CLUBS[i % 2] if i % 5 else ("Stammtisch Zur Post" if i % 10 == 0 else "")
-        result.append((FIRST[i % 10], f"{LAST[i // 3 % 10]}{'' if i < 10 else i}", club,
-                       f"spieler{i}@example.org" if i % 3 == 0 else ""))
+        result.append(
+            (
+                FIRST[i % 10],
+                f"{LAST[i // 3 % 10]}{'' if i < 10 else i}",
+                club,
+                f"spieler{i}@example.org" if i % 3 == 0 else "",
+            )
+        )
     return result
 
 
 def setup_tournament():
     club = ClubFactory(name=CLUBS[0])
     ClubFactory(name=CLUBS[1])
-    tournament = TournamentFactory(club=club, name="Herbstrennen", slug="herbst", venue="Gasthof Post, Musterdorf",
-                                   entry_fee_cents=1000)
+    tournament = TournamentFactory(
+        club=club, name="Herbstrennen", slug="herbst", venue="Gasthof Post, Musterdorf", entry_fee_cents=1000
+    )
     SignUpOptions.objects.create(tournament=tournament, open=True, capacity=CAPACITY, waiting_list=True)
     user = get_user_model().objects.create_user("orga", password="geheim-123")
     ClubMembership.objects.create(user=user, club=club, role=ClubMembership.Role.ORGANISER)
@@ -86,7 +94,9 @@ def test_thirty_sign_up_on_phones_and_the_door_checks_them_in(browser, live_serv
         screenshot(page, "signup-waiting-phone")
         assert SignUp.objects.filter(status="place").count() == CAPACITY
         assert list(SignUp.objects.filter(status="waiting").values_list("last_name", flat=True)) == [
-            people()[28][1], people()[29][1]]
+            people()[28][1],
+            people()[29][1],
+        ]
 
         # Number 5 cannot come and withdraws through his link: the first of the waiting list moves up.
         page.goto(links[4])
@@ -150,8 +160,7 @@ def test_thirty_sign_up_on_phones_and_the_door_checks_them_in(browser, live_serv
         assert width <= 360, f"the check-in page is {width} px wide on a phone"
         page.set_viewport_size(LAPTOP)
 
-        present = set(Registration.objects.filter(tournament=tournament, checked_in=True)
-                      .values_list("pk", flat=True))
+        present = set(Registration.objects.filter(tournament=tournament, checked_in=True).values_list("pk", flat=True))
         assert len(present) == CAPACITY
         assert Registration.objects.filter(tournament=tournament, checked_in=True, paid=True).count() == CAPACITY
 
@@ -184,7 +193,7 @@ def qr_video(path, text: str, size: int = 480) -> None:
             if qr.isDark(row, col):
                 for y in range(offset + row * scale, offset + (row + 1) * scale):
                     start = y * size + offset + col * scale
-                    luma[start:start + scale] = b"\x00" * scale
+                    luma[start : start + scale] = b"\x00" * scale
     chroma = b"\x80" * (size // 2) * (size // 2)
     frame = b"FRAME\n" + bytes(luma) + chroma + chroma
     with open(path, "wb") as f:
@@ -192,8 +201,7 @@ def qr_video(path, text: str, size: int = 480) -> None:
         f.write(frame * 5)
 
 
-def test_the_phone_camera_reads_the_code_under_the_content_security_policy(browser, live_server, screenshot,
-                                                                           tmp_path):
+def test_the_phone_camera_reads_the_code_under_the_content_security_policy(browser, live_server, screenshot, tmp_path):
     """Chromium's fake camera shows a player's QR code; the vendored reader decodes it (in its worker, which the
     check-in page's policy allows as a blob) and the player is checked in once, though the camera sees the
     code again and again."""
@@ -201,13 +209,21 @@ def test_the_phone_camera_reads_the_code_under_the_content_security_policy(brows
     entry = signup_create(tournament=tournament, first_name="Kathi", last_name="Kamera", consent=True)
     video = tmp_path / "qr.y4m"
     qr_video(video, f"{live_server.url}/anmeldung/{entry.key}/")
-    camera_browser = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + [
-        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-video-capture={video}"])
+    camera_browser = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS
+        + [
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
     problems = []
     try:
-        context = camera_browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True,
-                                             permissions=["camera"])
+        context = camera_browser.new_context(
+            viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True, permissions=["camera"]
+        )
         page = context.new_page()
         page.set_default_timeout(20_000)
         page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)

@@ -7,6 +7,7 @@ in-process: the same URLs, parameters and expected answers (its permission table
 No answer is a 5xx; each is 200, a redirect (to the login page) or 403/404 as the permission table expects;
 a page with an ETag answers 304 to it; every static file a page links is served (200).
 """
+
 import re
 from dataclasses import dataclass
 from urllib.parse import urljoin
@@ -30,13 +31,20 @@ def own_pages() -> dict[str, set[int]]:
     """Django's own pages, which the permission table leaves out, and their answers: the page itself or a
     redirect (to log in); resetting a password by mail is not there (404) without a mail server."""
     reset = {200} if settings.PASSWORD_RESET_BY_EMAIL else {404}
-    return {"login": {200, 302}, "admin:index": {200, 302}, "admin:login": {200, 302}, "set_language": {302},
-            "password_reset": reset, "password_reset_done": reset}
+    return {
+        "login": {200, 302},
+        "admin:index": {200, 302},
+        "admin:login": {200, 302},
+        "set_language": {302},
+        "password_reset": reset,
+        "password_reset_done": reset,
+    }
 
 
 @dataclass
 class Answer:
     """A response over HTTP in the shape ``test_permissions.outcome`` reads (a Django test response's)."""
+
     status_code: int
     headers: dict
     request: dict
@@ -81,8 +89,12 @@ def test_every_page_answers_under_production_settings(browser, live_server, sett
                         problems.append(f"GET {path} as {role}: expected {expected}, got {response.status} ({got})")
                         continue
                     if response.status == 200 and response.headers.get("etag"):
-                        again = context.request.get(path, max_redirects=0, fail_on_status_code=False,
-                                                    headers={"If-None-Match": response.headers["etag"]})
+                        again = context.request.get(
+                            path,
+                            max_redirects=0,
+                            fail_on_status_code=False,
+                            headers={"If-None-Match": response.headers["etag"]},
+                        )
                         if again.status not in (200, 304):
                             problems.append(f"GET {path} as {role} with its ETag: {again.status}")
                     if response.headers.get("content-type", "").startswith("text/html"):
@@ -92,7 +104,9 @@ def test_every_page_answers_under_production_settings(browser, live_server, sett
                 response = context.request.get(path, max_redirects=0, fail_on_status_code=False)
                 walked += 1
                 if response.status not in expected_statuses:
-                    problems.append(f"GET {path} as {role}: expected {sorted(expected_statuses)}, got {response.status}")
+                    problems.append(
+                        f"GET {path} as {role}: expected {sorted(expected_statuses)}, got {response.status}"
+                    )
             for link in sorted(statics):
                 response = context.request.get(urljoin(live_server.url, link), fail_on_status_code=False)
                 if response.status != 200:

@@ -5,10 +5,10 @@ a phone without scrolling; large text and high contrast one tap away; touch targ
 
 Screenshots go to test-artifacts/a11y-*.png.
 """
+
 import uuid
 
 import pytest
-from django.urls import reverse
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.conftest import broken_words, go_offline
@@ -24,14 +24,25 @@ TABLET = {"width": 800, "height": 1280}
 LAPTOP = {"width": 1366, "height": 768}
 SIZES = {"phone": PHONE, "tablet": TABLET, "laptop": LAPTOP}
 # names that lost their dots or broke mid-word at the table (issue 35)
-GLYPH_NAMES = [("Ötzi", "Öttl"), ("Alois", "Gschwendtner-Obermaier"), ("Ägidius", "Ölschläger"),
-               ("Theresa", "Obermeier"), ("Korbinian", "Sedlmeier")]
+GLYPH_NAMES = [
+    ("Ötzi", "Öttl"),
+    ("Alois", "Gschwendtner-Obermaier"),
+    ("Ägidius", "Ölschläger"),
+    ("Theresa", "Obermeier"),
+    ("Korbinian", "Sedlmeier"),
+]
 SOLO_WON = {"contract": "solo", "trump": "herz", "declarer": 3, "augen": 75}
 
 
 def new_page(browser, live_server, viewport, scheme="light"):
-    context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=True, is_mobile=viewport == PHONE,
-                                  color_scheme=scheme, bypass_csp=True)
+    context = browser.new_context(
+        viewport=viewport,
+        locale="de-DE",
+        has_touch=True,
+        is_mobile=viewport == PHONE,
+        color_scheme=scheme,
+        bypass_csp=True,
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.base_url = live_server.url
@@ -74,8 +85,12 @@ def state_conflict(page):
     table = glyph_table()
     page.goto(entry_url(page, table))
     tap_game(page, {"contract": "wenz", "declarer": 3, "augen": 80})
-    hand_record(table=table, record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4,
-                                     "augen": 65}, client_id=uuid.uuid4(), number=1)
+    hand_record(
+        table=table,
+        record={"contract": "rufspiel", "called": "gras", "declarer": 2, "partner": 4, "augen": 65},
+        client_id=uuid.uuid4(),
+        number=1,
+    )
     page.get_by_test_id("save").click()
     expect(page.get_by_test_id("conflict")).to_be_visible()
     expect(page.get_by_test_id("version-rival")).to_contain_text("Wenz")
@@ -100,8 +115,14 @@ def state_closed(page):
     expect(page.get_by_test_id("closed-banner")).to_be_visible()
 
 
-TABLE_STATES = {"empty": state_empty, "mid-sheet": state_mid_sheet, "offline-queue": state_offline_queue,
-                "conflict": state_conflict, "confirmed": state_confirmed, "closed": state_closed}
+TABLE_STATES = {
+    "empty": state_empty,
+    "mid-sheet": state_mid_sheet,
+    "offline-queue": state_offline_queue,
+    "conflict": state_conflict,
+    "confirmed": state_confirmed,
+    "closed": state_closed,
+}
 
 
 def sideways(page) -> int:

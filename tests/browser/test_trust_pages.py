@@ -1,6 +1,7 @@
 """The pages trust added, on a phone (360 px) and a laptop (1366 px): Mein Zugang with its API token, the
 audit log per tournament and per club, a player's personal data, the login page when locked out.
 No sideways scroll, no Content-Security-Policy violation; screenshots go to test-artifacts/trust-*.png."""
+
 import re
 
 import pytest

@@ -1,6 +1,7 @@
 """The biggest evenings in a browser (issue 38): three inns' desks on three browser contexts check their players
 in and type their tables' totals, the organiser draws, the central projector shows the joint standings; a
 qualifier series' final is filled from its list."""
+
 import datetime
 import re
 
@@ -33,17 +34,20 @@ def _log_in(page, username: str, next_url: str) -> None:
     page.wait_for_url(f"**{next_url}")
 
 
-def test_three_venue_desks_check_in_and_enter_the_projector_shows_the_joint_standings(browser, live_server,
-                                                                                       screenshot):
+def test_three_venue_desks_check_in_and_enter_the_projector_shows_the_joint_standings(browser, live_server, screenshot):
     club = ClubFactory(name="SK Pfaffenhausen")
     rules = {**TournamentFactory.build().rules, "rounds": 1, "games_per_round": 8}
-    tournament = TournamentFactory(club=club, slug="herz-ist-trumpf", name="Herz ist Trumpf", rules=rules,
-                                   standings_public=True)
-    venues = [venue_create(tournament=tournament, name=name, first_table=a, last_table=b)
-              for name, a, b in (("Gasthof Post", 1, 2), ("Gasthof Kreuz", 3, 4), ("Bräustüberl", 5, 6))]
+    tournament = TournamentFactory(
+        club=club, slug="herz-ist-trumpf", name="Herz ist Trumpf", rules=rules, standings_public=True
+    )
+    venues = [
+        venue_create(tournament=tournament, name=name, first_table=a, last_table=b)
+        for name, a, b in (("Gasthof Post", 1, 2), ("Gasthof Kreuz", 3, 4), ("Bräustüberl", 5, 6))
+    ]
     for i in range(24):
-        registration_create(tournament=tournament, player=PlayerFactory(club=club, last_name=f"Wirtsgast{i:02d}"),
-                            paid=True)
+        registration_create(
+            tournament=tournament, player=PlayerFactory(club=club, last_name=f"Wirtsgast{i:02d}"), paid=True
+        )
     for i, venue in enumerate(venues):
         _user(f"wirt{i}")
         venue_helper_add(venue=venue, username=f"wirt{i}")
@@ -103,8 +107,9 @@ def test_three_venue_desks_check_in_and_enter_the_projector_shows_the_joint_stan
     page, venue = desks[1]
     page.goto(f"{live_server.url}/o/{tournament.slug}/ort/{venue.pk}/beamer/")
     page.wait_for_function("document.querySelectorAll('[data-start-number]').length === 8", timeout=30000)
-    shown = {int(n) for n in page.locator("[data-start-number]").evaluate_all(
-        "rows => rows.map(r => r.dataset.startNumber)")}
+    shown = {
+        int(n) for n in page.locator("[data-start-number]").evaluate_all("rows => rows.map(r => r.dataset.startNumber)")
+    }
     assert shown == set(range(9, 17))
     # another inn's desk stays shut to him
     assert page.goto(f"{live_server.url}/o/{tournament.slug}/ort/{venues[0].pk}/").status == 404
@@ -115,11 +120,17 @@ def test_a_qualifier_series_final_is_filled_from_the_list(page, live_server, scr
     organiser = _user("orga")
     ClubMembership.objects.create(user=organiser, club=club, role=ClubMembership.Role.ORGANISER)
     people = [PlayerFactory(club=club, last_name=f"Vorrundler{i:02d}") for i in range(12)]
-    series = series_create(club=club, name="Qualifikation 2026", slug="quali-2026", kind=Series.Kind.QUALIFIER,
-                           public=True)
+    series = series_create(
+        club=club, name="Qualifikation 2026", slug="quali-2026", kind=Series.Kind.QUALIFIER, public=True
+    )
     for n, field in enumerate((people[:8], people[4:])):
-        evening = tournament_create(club=club, name=f"Vorrunde {n + 1}", slug=f"vorrunde-{n + 1}",
-                                    date=datetime.date(2026, 10, 3 + 7 * n), rules={"rounds": 1, "games_per_round": 8})
+        evening = tournament_create(
+            club=club,
+            name=f"Vorrunde {n + 1}",
+            slug=f"vorrunde-{n + 1}",
+            date=datetime.date(2026, 10, 3 + 7 * n),
+            rules={"rounds": 1, "games_per_round": 8},
+        )
         for person in field:
             registration_create(tournament=evening, player=person, paid=True, checked_in=True)
         tournament_play(tournament=evening, seed=n + 1)

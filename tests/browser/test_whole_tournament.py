@@ -6,6 +6,7 @@ by taps, confirmed and closed; the standings are published, checked against the 
 downloaded as a PDF. No translations are assumed: elements are found by data-testid, ids and URLs,
 so the test runs under the German default UI. Screenshots: test-artifacts/whole-*.png.
 """
+
 import io
 import re
 from collections import Counter
@@ -30,9 +31,18 @@ NAME = "Kirchweihrennen Musterdorf"
 GAMES = 8
 
 # In the club's database already (registered through the desk search) ...
-CLUB_PLAYERS = [("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
-                ("Quirin", "Ächter"), ("Resi", "Lechner"), ("Anna", "Huber"), ("Xaver", "Zehetmair"),
-                ("Magdalena", "Brandl"), ("Korbinian", "Sedlmeier")]
+CLUB_PLAYERS = [
+    ("Josef", "Bauer"),
+    ("Maria", "Maier"),
+    ("Franz", "Wimmer"),
+    ("Theresa", "Gruber"),
+    ("Quirin", "Ächter"),
+    ("Resi", "Lechner"),
+    ("Anna", "Huber"),
+    ("Xaver", "Zehetmair"),
+    ("Magdalena", "Brandl"),
+    ("Korbinian", "Sedlmeier"),
+]
 # ... and two people nobody knew yet (quick-added at the desk).
 NEWCOMERS = [("Alois", "Kainz"), ("Walburga", "Strobl")]
 
@@ -230,8 +240,9 @@ def play_table(night: Night, link: str, round_number: int, rules) -> dict[int, i
     tablet = night.tablet()
     try:
         tablet.goto(link)
-        table_number = int(re.search(r"\d+", tablet.get_by_test_id("table-title").locator("strong").inner_text())
-                           .group())
+        table_number = int(
+            re.search(r"\d+", tablet.get_by_test_id("table-title").locator("strong").inner_text()).group()
+        )
         table = Table.objects.get(entry_key=link.rstrip("/").rsplit("/", 1)[1])
         assert (table.round.number, table.number) == (round_number, table_number)
         games = games_for(round_number, table_number)
@@ -306,8 +317,12 @@ def test_a_whole_tournament_of_twelve_through_the_console(page, browser, screens
         public.goto(f"{page.base_url}/t/{night.slug}/rangliste/")
         rows = public.locator('[data-testid="standings-table"] tr[data-start-number]')
         expect(rows).to_have_count(12)
-        shown = {int(rows.nth(i).get_attribute("data-start-number")): parse_points(
-            rows.nth(i).locator("td.points").inner_text()) for i in range(12)}
+        shown = {
+            int(rows.nth(i).get_attribute("data-start-number")): parse_points(
+                rows.nth(i).locator("td.points").inner_text()
+            )
+            for i in range(12)
+        }
         assert shown == dict(totals)
         best = max(totals.values())
         leader = rows.first

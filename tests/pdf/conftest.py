@@ -1,4 +1,5 @@
 """A played round of 21 players (four tables of four, one of five), its PDFs and their text."""
+
 import io
 
 import pypdf
@@ -78,8 +79,8 @@ def finished_tournament(db):
 
     Seed 4 gives ties decided by won solos and by lot, and a table whose two best share the payout.
     """
-    from tournaments.services.standings import standings_recompute
     from tournaments.services.simulation import tournament_simulate
+    from tournaments.services.standings import standings_recompute
 
     tournament = tournament_simulate(slug="ende-21", players=21, rounds=2, games=8, seed=4)
     tournament.venue = "Gasthof zur Post, Großkarolinenfeld"

@@ -1,4 +1,5 @@
 """The documents of the tournament's end on the web: who may fetch them, parameters, links on the organiser pages."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -29,14 +30,23 @@ def organiser_client(client, finished_tournament):
 def test_the_addresses():
     tournament = TournamentFactory.build(slug="herbst")
     assert [url(name, tournament) for name in DOCUMENTS] == [
-        "/o/herbst/druck/rangliste.pdf", "/o/herbst/druck/preisliste.pdf", "/o/herbst/druck/kassenliste.pdf",
-        "/o/herbst/druck/urkunden.pdf"]
+        "/o/herbst/druck/rangliste.pdf",
+        "/o/herbst/druck/preisliste.pdf",
+        "/o/herbst/druck/kassenliste.pdf",
+        "/o/herbst/druck/urkunden.pdf",
+    ]
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name, filename, pages", [
-    ("print_standings", "rangliste-ende-21.pdf", 3), ("print_prizes", "preisliste-ende-21.pdf", 1),
-    ("print_cash", "kassenliste-ende-21.pdf", 2), ("print_certificates", "urkunden-ende-21.pdf", 3)])
+@pytest.mark.parametrize(
+    "name, filename, pages",
+    [
+        ("print_standings", "rangliste-ende-21.pdf", 3),
+        ("print_prizes", "preisliste-ende-21.pdf", 1),
+        ("print_cash", "kassenliste-ende-21.pdf", 2),
+        ("print_certificates", "urkunden-ende-21.pdf", 3),
+    ],
+)
 def test_organiser_gets_each_document(organiser_client, finished_tournament, name, filename, pages):
     response = organiser_client.get(url(name, finished_tournament))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
@@ -69,8 +79,9 @@ def test_another_clubs_organiser_gets_404(client, finished_tournament):
 
 @pytest.mark.django_db
 def test_standings_of_one_round(organiser_client, finished_tournament):
-    response = organiser_client.get(url("print_standings", finished_tournament), {"runde": "2"},
-                                    HTTP_ACCEPT_LANGUAGE="en")
+    response = organiser_client.get(
+        url("print_standings", finished_tournament), {"runde": "2"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response["Content-Disposition"] == 'inline; filename="rangliste-ende-21-runde-2.pdf"'
     (page,) = pdf_pages(response.content)
     assert page[:2] == ["Standings", "Round 2"]
@@ -103,8 +114,10 @@ def test_the_organiser_pages_link_the_documents(organiser_client, finished_tourn
 def test_no_standings_link_before_the_first_round_nor_for_a_viewer(client, finished_tournament):
     fresh = TournamentFactory(club=finished_tournament.club, slug="noch-nichts")
     client.force_login(member(finished_tournament, "organiser"))
-    assert b'data-testid="standings-pdf"' not in client.get(reverse("tournaments:control", kwargs={
-        "slug": fresh.slug})).content
+    assert (
+        b'data-testid="standings-pdf"'
+        not in client.get(reverse("tournaments:control", kwargs={"slug": fresh.slug})).content
+    )
     client.force_login(member(finished_tournament, "viewer"))
     page = client.get(reverse("tournaments:control", kwargs={"slug": finished_tournament.slug}))
     assert page.status_code == 200 and b'data-testid="standings-pdf"' not in page.content

@@ -1,6 +1,7 @@
 """Issue 35: printed for old eyes on cheap printers. Every string of every document is at least 8 pt, and a
 60-character name never runs into its neighbour column (seat list) nor across a start card's cut line; it is
 wrapped or shortened inside its place. Sizes and positions come from the PDFs themselves (text_boxes.py)."""
+
 from collections.abc import Callable
 
 import pytest
@@ -27,8 +28,9 @@ LONG_FIRST, LONG_LAST = "Maximilian-Ferdinand", "Gschwendtner-Obermaier von Öls
 LONG_CLUB = "Schafkopfclub Oberammergau-Unterpeißenberg und Umgebung e.V."  # 60
 
 DOCUMENTS: dict[str, Callable] = {
-    "print pack (seat lists, table cards, filled score sheets)":
-        lambda t: render_pack(print_pack_data(t.rounds.get(number=1), url_base=URL_BASE)),
+    "print pack (seat lists, table cards, filled score sheets)": lambda t: render_pack(
+        print_pack_data(t.rounds.get(number=1), url_base=URL_BASE)
+    ),
     "blank score sheets": lambda t: render_pack(print_pack_data(t.rounds.get(number=2), url_base=URL_BASE, blank=True)),
     "start cards": lambda t: render_start_cards(start_cards_data(t, url_base=URL_BASE)),
     "standings": lambda t: render_standings(standings_data(t)),
@@ -67,8 +69,9 @@ def is_game_description(run: Run) -> bool:
 
 
 def small(runs: list[Run]) -> list[str]:
-    return [f"p{r.page} {r.size} pt: {r.text[:40]!r}" for r in runs
-            if r.size < MIN_PT - 0.01 and not is_game_description(r)]
+    return [
+        f"p{r.page} {r.size} pt: {r.text[:40]!r}" for r in runs if r.size < MIN_PT - 0.01 and not is_game_description(r)
+    ]
 
 
 @pytest.mark.django_db
@@ -141,6 +144,7 @@ def test_a_long_name_stays_inside_its_seat_columns_on_the_score_sheet(long_named
     from reportlab.lib.units import mm
 
     from tournaments.pdf.score_sheet import CONTENT_W, LEFT_W, MARGIN_X
+
     seat_w = (CONTENT_W - LEFT_W) / sheet.size * mm
     left = (MARGIN_X + LEFT_W) * mm + (seat.number - 1) * seat_w
     for run in heads:

@@ -1,4 +1,5 @@
 """The print pack: one PDF, built by a Celery task only when its data changed; the print_round command."""
+
 import io
 
 import pypdf
@@ -147,14 +148,17 @@ def test_print_round_command_blank_sheets(played_round, tmp_path):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("args, field", [
-    (["nope", "1"], "slug:"),
-    (["{slug}", "x"], "round:"),
-    (["{slug}", "²"], "round:"),  # a digit to str.isdigit(), no number to int()
-    (["{slug}", "3"], "round:"),
-    (["{slug}", "1", "--base-url", "ftp:/x"], "base-url:"),
-    (["{slug}", "1", "--output", "/no/such/folder/pack.pdf"], "output:"),
-])
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (["nope", "1"], "slug:"),
+        (["{slug}", "x"], "round:"),
+        (["{slug}", "²"], "round:"),  # a digit to str.isdigit(), no number to int()
+        (["{slug}", "3"], "round:"),
+        (["{slug}", "1", "--base-url", "ftp:/x"], "base-url:"),
+        (["{slug}", "1", "--output", "/no/such/folder/pack.pdf"], "output:"),
+    ],
+)
 def test_print_round_command_names_the_bad_field(played_round, tmp_path, args, field):
     args = [a.format(slug=played_round.tournament.slug) for a in args]
     if "--output" not in args:

@@ -3,6 +3,7 @@
 The pack's job lives in the database (a PrintPack row); what Redis takes down is the broker that carries
 the job to a worker. Here real workers are configured and their broker is a Redis nobody listens on.
 """
+
 import contextlib
 
 import pytest
@@ -60,8 +61,9 @@ def test_print_page_with_redis_down_says_unavailable_and_offers_single_documents
 
 
 @pytest.mark.django_db
-def test_asking_for_the_pack_with_redis_down_answers_unavailable(organiser_client, played_round,
-                                                                django_capture_on_commit_callbacks):
+def test_asking_for_the_pack_with_redis_down_answers_unavailable(
+    organiser_client, played_round, django_capture_on_commit_callbacks
+):
     with broker_down(), django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = organiser_client.post(url("print_round", played_round), HTTP_HX_REQUEST="true")
         status = organiser_client.get(url("print_status", played_round))
@@ -71,7 +73,9 @@ def test_asking_for_the_pack_with_redis_down_answers_unavailable(organiser_clien
     assert not list(printing.pack_directory().glob("*.pdf"))
 
 
-DEAD_CACHE = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/1"}}
+DEAD_CACHE = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/1"}
+}
 
 
 @pytest.mark.django_db

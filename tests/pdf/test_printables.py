@@ -1,4 +1,5 @@
 """The registry of printable documents: the print views and both print commands serve what it lists."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -18,8 +19,8 @@ def test_every_document_is_listed_once_with_its_scope():
     assert {p.scope for p in PRINTABLES.values()} == {ROUND, TOURNAMENT}
     assert len({p.slug for p in PRINTABLES.values()}) == len(PRINTABLES)
     # the views and the command read the same lists
-    assert printing.DOCUMENTS == tuple(ROUND_DOCUMENTS)
-    assert print_standings.DOCUMENTS == tuple(TOURNAMENT_DOCUMENTS)
+    assert tuple(ROUND_DOCUMENTS) == printing.DOCUMENTS
+    assert tuple(TOURNAMENT_DOCUMENTS) == print_standings.DOCUMENTS
 
 
 def test_file_names():
@@ -36,14 +37,19 @@ def test_the_views_serve_what_the_registry_renders(client, finished_tournament):
     rnd = tournament.rounds.get(number=1)
     url_base = "http://testserver/"
     for slug, document in ROUND_DOCUMENTS.items():
-        response = client.get(reverse("tournaments:print_document", args=[tournament.slug, 1, slug]),
-                              HTTP_ACCEPT_LANGUAGE="en")
+        response = client.get(
+            reverse("tournaments:print_document", args=[tournament.slug, 1, slug]), HTTP_ACCEPT_LANGUAGE="en"
+        )
         assert response.status_code == 200, slug
         assert response["Content-Disposition"] == f'inline; filename="{document.filename(tournament.slug, round=1)}"'
         with translation.override("en"):
             assert pdf_pages(response.content) == pdf_pages(document.render(rnd, url_base=url_base)), slug
-    for key, name in (("prizes", "print_prizes"), ("cash", "print_cash"), ("certificates", "print_certificates"),
-                      ("standings", "print_standings")):
+    for key, name in (
+        ("prizes", "print_prizes"),
+        ("cash", "print_cash"),
+        ("certificates", "print_certificates"),
+        ("standings", "print_standings"),
+    ):
         response = client.get(reverse(f"tournaments:{name}", args=[tournament.slug]))
         assert response.status_code == 200 and response.content.startswith(b"%PDF"), key
         assert PRINTABLES[key].filename(tournament.slug) in response["Content-Disposition"]

@@ -1,4 +1,5 @@
 """The QR codes: one generator (segno) for the pages' SVG and the PDFs, and what a phone reads from them."""
+
 import io
 import os
 import random
@@ -87,7 +88,10 @@ def test_the_svg_is_the_same_code_with_its_quiet_zone():
     assert dark == {(r, c) for r, row in enumerate(modules) for c, cell in enumerate(row) if cell}
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None and os.environ.get("CI") != "true", reason="needs pdftoppm (apt install poppler-utils)")
+@pytest.mark.skipif(
+    shutil.which("pdftoppm") is None and os.environ.get("CI") != "true",
+    reason="needs pdftoppm (apt install poppler-utils)",
+)
 def test_a_printed_code_reads_back_from_the_rendered_pdf(tmp_path):
     """The code as a PDF viewer draws it at 150 dpi, 3 cm wide, as on a table card: a phone reads the link."""
     link = links(1, seed=11)[0]
@@ -97,6 +101,7 @@ def test_a_printed_code_reads_back_from_the_rendered_pdf(tmp_path):
     canv.showPage()
     canv.save()
     (tmp_path / "qr.pdf").write_bytes(buffer.getvalue())
-    subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(tmp_path / "qr.pdf"), str(tmp_path / "qr")],
-                   check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-png", "-singlefile", str(tmp_path / "qr.pdf"), str(tmp_path / "qr")], check=True
+    )
     assert decoded(Image.open(tmp_path / "qr.png")) == [link]

@@ -1,4 +1,5 @@
 """The score sheet (Spielliste): names, numbers, totals and the zero-sum line against the database."""
+
 import dataclasses
 import datetime
 from collections import defaultdict
@@ -19,7 +20,7 @@ from tournaments.services.hands import hand_correct
 def footer_values(lines: list[str], label: str, size: int) -> list[str]:
     """The values after a footer row's label (the last line with that label)."""
     index = len(lines) - 1 - lines[::-1].index(label)
-    return lines[index + 1:index + 1 + size]
+    return lines[index + 1 : index + 1 + size]
 
 
 def db_totals(table: Table) -> list[int]:
@@ -55,7 +56,7 @@ def test_header_names_every_seat_with_start_number(played_round):
             player = seat.registration.player
             start = lines.index(f"Seat {seat.number}")
             assert lines[start + 1] == f"No. {seat.registration.start_number}"
-            assert " ".join(lines[start + 2:start + 4]).startswith(player.name) or lines[start + 2] == player.name
+            assert " ".join(lines[start + 2 : start + 4]).startswith(player.name) or lines[start + 2] == player.name
             assert f"Signature seat {seat.number}: {player.name} (no. {seat.registration.start_number})" in lines
 
 
@@ -69,7 +70,7 @@ def test_table_of_five_has_40_rows_with_the_dealer_printed_on_one_page(played_ro
         assert len(pages) == 1
     blank = pdf_pages(render_score_sheet(score_sheet_data(five, filled=False, url_base=URL_BASE)))[0]
     start = blank.index("1 1")  # a row: game number and the dealer who sits out
-    assert blank[start:start + 40] == [f"{n} {(n - 1) % 5 + 1}" for n in range(1, 41)]
+    assert blank[start : start + 40] == [f"{n} {(n - 1) % 5 + 1}" for n in range(1, 41)]
     assert "40 games. The dealer sits out and scores 0 (grey field)." in blank
 
 
@@ -80,7 +81,11 @@ def test_table_of_four_blank_sheet_has_32_rows(played_round):
     assert [(r.number, r.dealer) for r in sheet.rows] == [(n, (n - 1) % 4 + 1) for n in range(1, 33)]
     lines = pdf_pages(render_score_sheet(sheet))[0]
     assert footer_values(lines, "Total", 4) == [  # nothing to add up yet: the labels follow one another
-        "Won solos", "Reuegeld", "Check:", "the totals of all seats add up to 0:  ______"]
+        "Won solos",
+        "Reuegeld",
+        "Check:",
+        "the totals of all seats add up to 0:  ______",
+    ]
 
 
 @pytest.mark.django_db
@@ -175,15 +180,25 @@ def test_paper_totals_are_printed_as_the_sheet_said(drawn_round):
 
 # --- documents without a database ------------------------------------------------------------
 
-PLAYERS = tuple(SheetPlayer(seat=s, start_number=10 + s, name=n)
-                for s, n in enumerate(("Anna Ächter", "Josef Weiß", "Theresa Groß", "Korbinian Zehetmair"), start=1))
+PLAYERS = tuple(
+    SheetPlayer(seat=s, start_number=10 + s, name=n)
+    for s, n in enumerate(("Anna Ächter", "Josef Weiß", "Theresa Groß", "Korbinian Zehetmair"), start=1)
+)
 
 
 def sheet(**changes) -> ScoreSheet:
-    base = ScoreSheet(tournament="Schafkopfrennen Übersee", date=datetime.date(2026, 11, 21), venue="Saal",
-                      round=2, table=7, size=4, games=32, players=PLAYERS,
-                      rows=tuple(SheetRow(number=n, dealer=(n - 1) % 4 + 1) for n in range(1, 33)),
-                      entry_url="https://example.org/tisch/abc/")
+    base = ScoreSheet(
+        tournament="Schafkopfrennen Übersee",
+        date=datetime.date(2026, 11, 21),
+        venue="Saal",
+        round=2,
+        table=7,
+        size=4,
+        games=32,
+        players=PLAYERS,
+        rows=tuple(SheetRow(number=n, dealer=(n - 1) % 4 + 1) for n in range(1, 33)),
+        entry_url="https://example.org/tisch/abc/",
+    )
     return dataclasses.replace(base, **changes)
 
 
@@ -195,13 +210,35 @@ def test_umlauts_and_sharp_s_come_out_as_text():
 
 
 def test_thrown_in_games_and_weitergeld_under_redeal():
-    rows = (SheetRow(number=1, dealer=1, contract="weiter"),
-            SheetRow(number=2, dealer=1, contract="wenz", declarer=2, augen=70, won=True, points=(-5, 15, -5, -5),
-                     totals=(-5, 15, -5, -5), won_solo=True))
+    rows = (
+        SheetRow(number=1, dealer=1, contract="weiter"),
+        SheetRow(
+            number=2,
+            dealer=1,
+            contract="wenz",
+            declarer=2,
+            augen=70,
+            won=True,
+            points=(-5, 15, -5, -5),
+            totals=(-5, 15, -5, -5),
+            won_solo=True,
+        ),
+    )
     rows += tuple(SheetRow(number=n, dealer=(n - 2) % 4 + 1) for n in range(3, 34))
-    lines = pdf_pages(render_score_sheet(sheet(rows=rows, redeal=True, filled=True, games_entered=1,
-                                               totals=(-5, 15, -5, -5), won_solos=(0, 1, 0, 0),
-                                               reuegeld_cents=(0, 0, 0, 0), weitergeld_cents=(10, 10, 10, 10))))[0]
+    lines = pdf_pages(
+        render_score_sheet(
+            sheet(
+                rows=rows,
+                redeal=True,
+                filled=True,
+                games_entered=1,
+                totals=(-5, 15, -5, -5),
+                won_solos=(0, 1, 0, 0),
+                reuegeld_cents=(0, 0, 0, 0),
+                weitergeld_cents=(10, 10, 10, 10),
+            )
+        )
+    )[0]
     assert "1 1 Strich (all passed)" in lines
     assert footer_values(lines, "Weitergeld", 4) == ["0.10 \u20ac"] * 4
     assert "1 of 32 games entered" in lines
@@ -209,8 +246,16 @@ def test_thrown_in_games_and_weitergeld_under_redeal():
 
 def test_a_long_sheet_continues_on_a_second_page_with_the_footer_at_the_end():
     rows = tuple(SheetRow(number=n, dealer=(n - 1) % 5 + 1) for n in range(1, 61))
-    pages = pdf_pages(render_score_sheet(sheet(size=5, games=40, rows=rows, players=PLAYERS + (
-        SheetPlayer(seat=5, start_number=99, name="Xaver Huber"),))))
+    pages = pdf_pages(
+        render_score_sheet(
+            sheet(
+                size=5,
+                games=40,
+                rows=rows,
+                players=PLAYERS + (SheetPlayer(seat=5, start_number=99, name="Xaver Huber"),),
+            )
+        )
+    )
     assert len(pages) == 2
     assert any("Page 1 of 2" in line for line in pages[0])
     assert any("Page 2 of 2" in line for line in pages[1])
@@ -239,11 +284,14 @@ def test_kreuz_rows_name_the_pair_and_a_replayed_60_to_60_is_a_strich(tmp_path):
     from tournaments.services.hands import table_sheet_record
 
     table = make_table(size=5, rules={"all_pass": "kreuz", "kreuz_tie": "replay", "games_per_round": 8})
-    table_sheet_record(table=table, records=[
-        {"contract": "kreuz", "declarer": 4, "augen": 95, "laufende": 3},  # dealer 1: 2+4 against 3+5
-        {"contract": "kreuz", "declarer": 1, "augen": 60},  # dealer 2: thrown in, dealt again
-        {"contract": "kreuz", "declarer": 5, "augen": 40},  # dealer 2 again: 1+4 against 3+5 -> 5 plays with 3
-    ])
+    table_sheet_record(
+        table=table,
+        records=[
+            {"contract": "kreuz", "declarer": 4, "augen": 95, "laufende": 3},  # dealer 1: 2+4 against 3+5
+            {"contract": "kreuz", "declarer": 1, "augen": 60},  # dealer 2: thrown in, dealt again
+            {"contract": "kreuz", "declarer": 5, "augen": 40},  # dealer 2 again: 1+4 against 3+5 -> 5 plays with 3
+        ],
+    )
     data = score_sheet_data(table, url_base=URL_BASE)
     pdf = render_score_sheet(data)
     (tmp_path / "kreuz.pdf").write_bytes(pdf)

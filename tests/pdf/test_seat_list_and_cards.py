@@ -1,21 +1,21 @@
 """The seat list (alphabetical and by table) and the table cards, checked against the database."""
+
 import datetime
 import io
 
 import pypdf
 import pytest
+from django.urls import reverse
 from reportlab.lib.pagesizes import A4, landscape
 
+from scoring.rules.collation import name_sort_key
 from tests.factories import PlayerFactory, TournamentFactory
 from tests.pdf.conftest import URL_BASE, page_drawing, pdf_pages
-from django.urls import reverse
-
 from tournaments.links import table_link_key
 from tournaments.models import Seat
 from tournaments.pdf.qr import qr_code
 from tournaments.pdf.seat_list import SeatList, SeatListEntry, SeatListSeat, SeatListTable, render_seat_list
 from tournaments.pdf.table_cards import render_table_cards
-from scoring.rules.collation import name_sort_key
 from tournaments.selectors import public
 from tournaments.selectors.printing import seat_list_data, table_cards_data
 from tournaments.services.registration import registration_create
@@ -32,16 +32,26 @@ def test_alphabetical_list_gives_every_player_table_and_seat(played_round):
     assert len(pages) == 2  # 21 players: one page alphabetical, one by table
     alphabetical = pages[0]
     assert "Alphabetical by last name" in alphabetical and "Page 1 of 1" in alphabetical
-    expected = sorted(seats(played_round), key=lambda s: (name_sort_key(s.registration.player.last_name,
-                                                                        s.registration.player.first_name),
-                                                          s.registration.start_number))
+    expected = sorted(
+        seats(played_round),
+        key=lambda s: (
+            name_sort_key(s.registration.player.last_name, s.registration.player.first_name),
+            s.registration.start_number,
+        ),
+    )
     found = []
     for seat in expected:
         name = seat.registration.player.sort_name
-        index = next(i for i, line in enumerate(alphabetical) if line == name and i not in found
-                     and alphabetical[i + 1] == str(seat.registration.start_number))
-        assert alphabetical[index + 1:index + 4] == [str(seat.registration.start_number), str(seat.table.number),
-                                                     str(seat.number)]
+        index = next(
+            i
+            for i, line in enumerate(alphabetical)
+            if line == name and i not in found and alphabetical[i + 1] == str(seat.registration.start_number)
+        )
+        assert alphabetical[index + 1 : index + 4] == [
+            str(seat.registration.start_number),
+            str(seat.table.number),
+            str(seat.number),
+        ]
         found.append(index)
     assert found == sorted(found), "the names are in alphabetical order"
 
@@ -59,20 +69,42 @@ def test_by_table_list_gives_every_table_with_its_seats(played_round):
 
 
 def test_german_names_sort_as_a_german_reader_expects():
-    names = ["Zehetmair, Anna", "Ächter, Alois", "Bauer, Josef", "Özdemir, Ali", "Obermeier, Franz", "Strauß, Sepp",
-             "Strauss, Anton", "ärmel, Eva"]
+    names = [
+        "Zehetmair, Anna",
+        "Ächter, Alois",
+        "Bauer, Josef",
+        "Özdemir, Ali",
+        "Obermeier, Franz",
+        "Strauß, Sepp",
+        "Strauss, Anton",
+        "ärmel, Eva",
+    ]
     assert sorted(names, key=lambda name: name_sort_key(*name.split(", "))) == [
-        "Ächter, Alois", "ärmel, Eva", "Bauer, Josef", "Obermeier, Franz", "Özdemir, Ali", "Strauss, Anton",
-        "Strauß, Sepp", "Zehetmair, Anna"]
+        "Ächter, Alois",
+        "ärmel, Eva",
+        "Bauer, Josef",
+        "Obermeier, Franz",
+        "Özdemir, Ali",
+        "Strauss, Anton",
+        "Strauß, Sepp",
+        "Zehetmair, Anna",
+    ]
 
 
 def test_a_long_list_flows_over_pages_with_its_head_repeated_and_page_numbers():
-    entries = tuple(SeatListEntry(letter="H", name=f"Huber, Spieler {i:03d}", start_number=i, table=i // 4 + 1,
-                                  seat=i % 4 + 1) for i in range(300))
-    tables = tuple(SeatListTable(number=t, seats=tuple(SeatListSeat(seat=s, name=f"Spieler {t}-{s}", start_number=s)
-                                                       for s in range(1, 5))) for t in range(1, 76))
-    data = SeatList(tournament="Großes Rennen", date=datetime.date(2026, 11, 21), venue="", round=3, entries=entries,
-                    tables=tables)
+    entries = tuple(
+        SeatListEntry(letter="H", name=f"Huber, Spieler {i:03d}", start_number=i, table=i // 4 + 1, seat=i % 4 + 1)
+        for i in range(300)
+    )
+    tables = tuple(
+        SeatListTable(
+            number=t, seats=tuple(SeatListSeat(seat=s, name=f"Spieler {t}-{s}", start_number=s) for s in range(1, 5))
+        )
+        for t in range(1, 76)
+    )
+    data = SeatList(
+        tournament="Großes Rennen", date=datetime.date(2026, 11, 21), venue="", round=3, entries=entries, tables=tables
+    )
     content = render_seat_list(data)
     pages = pdf_pages(content)
     alphabetical = [p for p in pages if "Alphabetical by last name" in p]
@@ -124,15 +156,27 @@ def test_the_seat_list_page_and_its_pdf_list_names_in_the_same_order():
     """One German sort key for screen and print: umlauts with their base letter, ß as ss, case ignored,
     last name before first name (the old print key compared "Ab C, Anna" with "Ab, Zenz" as one string)."""
     tournament = TournamentFactory()
-    names = [("Zenz", "Ab"), ("Anna", "Ab C"), ("Quirin", "Ächter"), ("Anton", "adler"), ("Lisa", "Weiß"),
-             ("Max", "Weise"), ("Eva", "Weiss"), ("Otto", "Özdemir"), ("Ida", "Oz"), ("Jo", "Ob")]
+    names = [
+        ("Zenz", "Ab"),
+        ("Anna", "Ab C"),
+        ("Quirin", "Ächter"),
+        ("Anton", "adler"),
+        ("Lisa", "Weiß"),
+        ("Max", "Weise"),
+        ("Eva", "Weiss"),
+        ("Otto", "Özdemir"),
+        ("Ida", "Oz"),
+        ("Jo", "Ob"),
+    ]
     for first, last in names + [(f"S{i}", f"Spieler{i}") for i in range(2)]:
-        registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last),
-                            checked_in=True)
+        registration_create(
+            tournament=tournament, player=PlayerFactory(first_name=first, last_name=last), checked_in=True
+        )
     (rnd,) = round_draw(tournament=tournament, seed=1)
     screen = [(row.sort_name, row.initial) for row in public.seat_rows(rnd)]
     printed = [(entry.name, entry.letter) for entry in seat_list_data(rnd).entries]
     assert screen == printed
     assert [name for name, _letter in screen][:4] == ["Ab, Zenz", "Ab C, Anna", "Ächter, Quirin", "adler, Anton"]
     assert [name for name, _letter in screen].index("Weiss, Eva") < [name for name, _letter in screen].index(
-        "Weiß, Lisa")
+        "Weiß, Lisa"
+    )

@@ -1,4 +1,5 @@
 """Start cards: each player's own link as a QR code, four to an A4 sheet, printed by the desk (all or one)."""
+
 import io
 
 import pypdf

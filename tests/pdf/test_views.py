@@ -1,4 +1,5 @@
 """The print page of a round: the pack (build, progress, download) and single documents on request."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -8,7 +9,6 @@ from tests.factories import ClubFactory
 from tests.pdf.conftest import pdf_pages
 from tournaments.models import ClubMembership, PrintPack, Seat
 from tournaments.services import printing
-
 
 
 @pytest.fixture(autouse=True)
@@ -49,9 +49,12 @@ def test_another_clubs_organiser_gets_404(client, played_round):
     user = get_user_model().objects.create_user("fremd", password="pw")
     ClubMembership.objects.create(user=user, club=ClubFactory(name="Anderer Verein"), role="organiser")
     client.force_login(user)
-    for response in (client.get(url("print_round", played_round)), client.post(url("print_round", played_round)),
-                     client.get(url("print_document", played_round, doc="spielliste")),
-                     client.get(url("print_table_document", played_round, table=1, doc="spielliste"))):
+    for response in (
+        client.get(url("print_round", played_round)),
+        client.post(url("print_round", played_round)),
+        client.get(url("print_document", played_round, doc="spielliste")),
+        client.get(url("print_table_document", played_round, table=1, doc="spielliste")),
+    ):
         assert response.status_code == 404
 
 
@@ -74,8 +77,9 @@ def test_build_the_pack_and_download_it(organiser_client, played_round, django_c
 
 
 @pytest.mark.django_db
-def test_htmx_post_answers_with_the_fragment_that_polls(organiser_client, played_round,
-                                                        django_capture_on_commit_callbacks):
+def test_htmx_post_answers_with_the_fragment_that_polls(
+    organiser_client, played_round, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=False):  # no worker picks it up yet
         response = organiser_client.post(url("print_round", played_round), HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -88,8 +92,9 @@ def test_htmx_post_answers_with_the_fragment_that_polls(organiser_client, played
 def test_status_fragment_shows_progress_then_stops_polling(organiser_client, played_round):
     # the page asks in the request's language (German, the default), so does this test
     state = printing.round_print_pack_state(round=played_round, url_base="http://testserver/", language="de")
-    PrintPack.objects.update_or_create(round=played_round, defaults={"status": "running", "fingerprint": state.fingerprint,
-                                                                     "done": 3, "total": 5})
+    PrintPack.objects.update_or_create(
+        round=played_round, defaults={"status": "running", "fingerprint": state.fingerprint, "done": 3, "total": 5}
+    )
     html = organiser_client.get(url("print_status", played_round)).content.decode()
     assert 'data-status="running"' in html and "<progress" in html and 'value="3"' in html
     assert 'hx-trigger="every 1s"' in html
@@ -112,8 +117,10 @@ def test_single_documents(organiser_client, played_round, doc):
     pages = pdf_pages(response.content)
     tables = played_round.tables.count()
     assert len(pages) == (2 if doc == "sitzplan" else tables)
-    names = {s.registration.player.name for s in Seat.objects.filter(round=played_round).select_related(
-        "registration__player")}
+    names = {
+        s.registration.player.name
+        for s in Seat.objects.filter(round=played_round).select_related("registration__player")
+    }
     text = "\n".join(line for page in pages for line in page)
     if doc != "sitzplan":
         assert "http://testserver/tisch/" not in text  # the link is in the QR code, not printed
@@ -126,8 +133,12 @@ def test_unknown_document_is_404(organiser_client, played_round):
     assert organiser_client.get(url("print_table_document", played_round, table=1, doc="sitzplan")).status_code == 404
     missing_table = url("print_table_document", played_round, table=99, doc="spielliste")
     assert organiser_client.get(missing_table).status_code == 404
-    assert organiser_client.get(reverse("tournaments:print_round", kwargs={
-        "slug": played_round.tournament.slug, "number": 9})).status_code == 404
+    assert (
+        organiser_client.get(
+            reverse("tournaments:print_round", kwargs={"slug": played_round.tournament.slug, "number": 9})
+        ).status_code
+        == 404
+    )
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ A run's size is the font size times the vertical scale of the text matrix and th
 matrix, so text drawn in a scaled form or with ``setFont(size)`` inside ``scale()`` is measured as printed.
 Its width comes from the font's metrics (ReportLab's ``stringWidth``, the same as it laid the text out with).
 """
+
 import io
 import math
 from dataclasses import dataclass
@@ -30,8 +31,14 @@ class Run:
 
 
 def _multiply(a, b):
-    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+    return [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
 
 
 def _reportlab_font(font_dict) -> str:
@@ -46,6 +53,7 @@ def text_runs(content: bytes) -> list[Run]:
     runs: list[Run] = []
     reader = pypdf.PdfReader(io.BytesIO(content))
     for number, page in enumerate(reader.pages, start=1):
+
         def visit(text, cm, tm, font_dict, font_size, number=number):
             if not text.strip():
                 return

@@ -3,6 +3,7 @@
 ``pack_rows`` must write exactly the bytes ``PackedJSONField`` writes for the list, and ``PackedRows``
 must read every row, slice and start number as decoding the whole list would.
 """
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,12 +12,21 @@ from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot, pack_
 
 names = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # quotes, braces, umlauts, emoji
 rows_strategy = st.lists(
-    st.fixed_dictionaries({
-        "rank": st.integers(1, 5000), "name": names, "club": names, "points": st.integers(-10**6, 10**6),
-        "round_points": st.lists(st.integers(-999, 999), max_size=3),
-        "round_solos": st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list)), max_size=3),
-        "note": st.one_of(st.none(), st.fixed_dictionaries({"rank": st.integers(-2**63, 2**63 - 1), "text": names})),
-    }),
+    st.fixed_dictionaries(
+        {
+            "rank": st.integers(1, 5000),
+            "name": names,
+            "club": names,
+            "points": st.integers(-(10**6), 10**6),
+            "round_points": st.lists(st.integers(-999, 999), max_size=3),
+            "round_solos": st.lists(
+                st.one_of(st.none(), st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list)), max_size=3
+            ),
+            "note": st.one_of(
+                st.none(), st.fixed_dictionaries({"rank": st.integers(-(2**63), 2**63 - 1), "text": names})
+            ),
+        }
+    ),
     max_size=25,
 ).map(lambda rows: [{**row, "start_number": n} for n, row in enumerate(rows, start=1)])
 
@@ -79,7 +89,7 @@ def test_a_page_and_the_viewers_row_decode_only_those_rows(django_capture_on_com
     last = snapshot.overall[-1]
     view = selectors.standings_view(tournament, paged=True, page=1, me=last["start_number"])
     kept = selectors._LISTS[next(iter(selectors._LISTS))][0]
-    assert view.me == last and view.rows == snapshot.overall[:selectors.PAGE_SIZE] and view.total == 60
+    assert view.me == last and view.rows == snapshot.overall[: selectors.PAGE_SIZE] and view.total == 60
     assert kept._all is None  # nothing but page 1 and his row decoded
     # a snapshot written before the index is read whole
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(overall_index=None, version=snapshot.version + 1)
@@ -91,5 +101,7 @@ def test_rows_with_number_keys_are_packed_as_the_field_writes_them():
     rows = [{"start_number": 1, "money": {7: [0, 50, 0]}}, {"start_number": 2, "money": {}}]
     packed, index = pack_rows(rows)
     assert bytes(packed) == PackedJSONField().get_prep_value(rows)
-    assert list(PackedRows.read(packed, index)) == [{"start_number": 1, "money": {"7": [0, 50, 0]}},
-                                                    {"start_number": 2, "money": {}}]
+    assert list(PackedRows.read(packed, index)) == [
+        {"start_number": 1, "money": {"7": [0, 50, 0]}},
+        {"start_number": 2, "money": {}},
+    ]

@@ -1,15 +1,16 @@
 """Standings during a round are provisional with the round's progress; after the last round the public page
 leads with the podium (issue 15)."""
+
 import random
 
 import pytest
 from django.test import Client
 
-from tournaments.services.standings import standings_recompute
 from tournaments.services.hands import table_confirm, table_sheet_record
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import round_simulate, tournament_simulate, tournament_simulate_setup
+from tournaments.services.standings import standings_recompute
 from tournaments.simulation import random_hand
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,7 @@ def test_after_the_last_round_the_public_page_leads_with_the_podium():
     page = Client().get("/t/aus/", **DE).content.decode()
     assert page.index('data-testid="podium"') < page.index('data-testid="to-seatlist"')
     from scoring.models import StandingsSnapshot
+
     overall = StandingsSnapshot.objects.get(tournament=tournament).overall
     assert overall[0]["name"] in page.split('data-testid="podium-1"')[1].split("</li>")[0]
     assert 'class="button primary big" href="/t/aus/rangliste/"' in page.replace('data-testid="podium-standings"', "")

@@ -4,6 +4,7 @@
 Django's i18n. These tests read the codes out of the engine's source, so a new code without a
 sentence fails here, and they raise every code for real and read the result in both languages.
 """
+
 import ast
 import re
 from pathlib import Path
@@ -104,8 +105,15 @@ def test_the_examples_raise_every_code():
 
 def test_every_sentence_label_and_type_name_is_in_the_german_catalogue():
     catalog = trans_real.translation("de")._catalog
-    texts = [*MESSAGES.values(), *FIELD_MESSAGES.values(), *FIELD_LABELS.values(), *TYPE_NAMES.values(),
-             messages._AT_LEAST, messages._LAUFENDE_NEGATIVE, messages._LAUFENDE_TOO_MANY]
+    texts = [
+        *MESSAGES.values(),
+        *FIELD_MESSAGES.values(),
+        *FIELD_LABELS.values(),
+        *TYPE_NAMES.values(),
+        messages._AT_LEAST,
+        messages._LAUFENDE_NEGATIVE,
+        messages._LAUFENDE_TOO_MANY,
+    ]
     untranslated = [text._args[0] for text in texts if text._args[0] not in catalog]
     assert untranslated == []
 
@@ -153,8 +161,7 @@ def test_the_field_is_named_as_the_player_knows_it():
     with translation.override("de"):
         assert rule_error_message(err) == "Laufende zählen ab (Wenz): Muss zwischen 1 und 4 liegen, nicht 5."
 
-    err = raise_for(_hand, {"contract": "rufspiel", "declarer": 1, "partner": 2, "called": "blatt", "augen": 70},
-                    {}, 4)
+    err = raise_for(_hand, {"contract": "rufspiel", "declarer": 1, "partner": 2, "called": "blatt", "augen": 70}, {}, 4)
     with translation.override("de"):
         assert rule_error_text(err) == "Gerufen wird die Eichel-, Gras- oder Schellen-Sau, nicht „blatt“."
 

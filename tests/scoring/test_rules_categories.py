@@ -1,4 +1,5 @@
 """Category prizes (scoring.rules.categories): who belongs, who wins, one prize per player in the organiser's order."""
+
 import pytest
 
 from scoring.rules.categories import Category, Entrant, award_categories, belongs
@@ -15,25 +16,30 @@ def e(player, rank, born=None, gender="", local=None):
     return Entrant(player, rank, birth_year=born, gender=gender, local=local)
 
 
-@pytest.mark.parametrize(("category", "entrant", "inside"), [
-    (U30, e(1, 1, born=1997), True),  # turns 29 in 2026
-    (U30, e(1, 1, born=1996), False),  # turns 30: no longer under 30
-    (U30, e(1, 1), False),  # gave no year of birth
-    (SENIORS, e(1, 1, born=1956), True),
-    (SENIORS, e(1, 1, born=1957), False),
-    (WOMEN, e(1, 1, gender="f"), True),
-    (WOMEN, e(1, 1, gender="m"), False),
-    (LOCAL, e(1, 1, local=True), True),
-    (LOCAL, e(1, 1, local=False), False),
-    (LOCAL, e(1, 1), False),
-])
+@pytest.mark.parametrize(
+    ("category", "entrant", "inside"),
+    [
+        (U30, e(1, 1, born=1997), True),  # turns 29 in 2026
+        (U30, e(1, 1, born=1996), False),  # turns 30: no longer under 30
+        (U30, e(1, 1), False),  # gave no year of birth
+        (SENIORS, e(1, 1, born=1956), True),
+        (SENIORS, e(1, 1, born=1957), False),
+        (WOMEN, e(1, 1, gender="f"), True),
+        (WOMEN, e(1, 1, gender="m"), False),
+        (LOCAL, e(1, 1, local=True), True),
+        (LOCAL, e(1, 1, local=False), False),
+        (LOCAL, e(1, 1), False),
+    ],
+)
 def test_who_belongs(category, entrant, inside):
     assert belongs(category, entrant, year=YEAR) is inside
 
 
 def awards(entrants, categories, **kwargs):
-    return [(a.category, a.player, a.amount_cents, a.goods, a.shared_with)
-            for a in award_categories(entrants, categories, year=YEAR, lot_seed=5, **kwargs)]
+    return [
+        (a.category, a.player, a.amount_cents, a.goods, a.shared_with)
+        for a in award_categories(entrants, categories, year=YEAR, lot_seed=5, **kwargs)
+    ]
 
 
 def test_the_overall_winners_are_passed_over_and_the_next_of_the_category_wins():
@@ -56,14 +62,28 @@ def test_a_tie_inside_the_category_shares_its_places():
 
 def test_a_player_winning_two_categories_takes_the_first_in_the_organisers_order():
     # player 2 is a young woman: first in line for U30 and for the women's prize
-    field = [e(1, 1, born=1950, gender="m"), e(2, 2, born=2000, gender="f"), e(3, 3, born=1990, gender="f"),
-             e(4, 4, born=2003, gender="m"), e(5, 5, born=1970, gender="f")]
-    assert awards(field, [U30, WOMEN]) == [("u30", 2, 5000, "", 1), ("damen", 3, 3000, "", 1),
-                                           ("damen", 5, 0, "Blumen", 1)]
-    assert awards(field, [WOMEN, U30]) == [("damen", 2, 3000, "", 1), ("damen", 3, 0, "Blumen", 1),
-                                           ("u30", 4, 5000, "", 1)]
-    assert awards(field, [U30, WOMEN], allow_both=True) == [("u30", 2, 5000, "", 1), ("damen", 2, 3000, "", 1),
-                                                            ("damen", 3, 0, "Blumen", 1)]
+    field = [
+        e(1, 1, born=1950, gender="m"),
+        e(2, 2, born=2000, gender="f"),
+        e(3, 3, born=1990, gender="f"),
+        e(4, 4, born=2003, gender="m"),
+        e(5, 5, born=1970, gender="f"),
+    ]
+    assert awards(field, [U30, WOMEN]) == [
+        ("u30", 2, 5000, "", 1),
+        ("damen", 3, 3000, "", 1),
+        ("damen", 5, 0, "Blumen", 1),
+    ]
+    assert awards(field, [WOMEN, U30]) == [
+        ("damen", 2, 3000, "", 1),
+        ("damen", 3, 0, "Blumen", 1),
+        ("u30", 4, 5000, "", 1),
+    ]
+    assert awards(field, [U30, WOMEN], allow_both=True) == [
+        ("u30", 2, 5000, "", 1),
+        ("damen", 2, 3000, "", 1),
+        ("damen", 3, 0, "Blumen", 1),
+    ]
 
 
 def test_a_category_nobody_belongs_to_gives_nothing():

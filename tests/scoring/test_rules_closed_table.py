@@ -2,6 +2,7 @@
 
 Hand-computed: points × games required / games played, rounded half away from zero.
 """
+
 import pytest
 
 from scoring.rules import RuleError, ruleset_from_dict
@@ -22,14 +23,23 @@ def test_scaled_points(points, played, required, expected):
     assert scaled_points(points, played, required) == expected
 
 
-RESULT = TableResult(round=1, table=7, seats={1: 11, 2: 12, 3: 13, 4: 14}, points={1: 7, 2: -5, 3: 3, 4: -5},
-                     won_solos={3: 1}, lost_solos={2: 1})
+RESULT = TableResult(
+    round=1,
+    table=7,
+    seats={1: 11, 2: 12, 3: 13, 4: 14},
+    points={1: 7, 2: -5, 3: 3, 4: -5},
+    won_solos={3: 1},
+    lost_solos={2: 1},
+)
 
 
-@pytest.mark.parametrize("option, points", [
-    ("as_played", {1: 7, 2: -5, 3: 3, 4: -5}),  # DEFAULT: they count as played
-    ("scaled", {1: 9, 2: -7, 3: 4, 4: -7}),
-])
+@pytest.mark.parametrize(
+    "option, points",
+    [
+        ("as_played", {1: 7, 2: -5, 3: 3, 4: -5}),  # DEFAULT: they count as played
+        ("scaled", {1: 9, 2: -7, 3: 4, 4: -7}),
+    ],
+)
 def test_a_table_closed_after_24_of_32_games_by_the_rulesets_option(option, points):
     rules = ruleset_from_dict({"closed_table_points": option})
     result = closed_early(RESULT, 24, 32, rules)

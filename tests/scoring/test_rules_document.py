@@ -18,8 +18,15 @@ def test_the_example_of_the_spec():
 
     assert output == {
         "hands": [
-            {"points": {"1": 1, "2": -1, "3": 1, "4": -1}, "value": 1, "declarer_won": True,
-             "schneider": False, "schwarz": False, "laufende": 0, "reuegeld": {}},
+            {
+                "points": {"1": 1, "2": -1, "3": 1, "4": -1},
+                "value": 1,
+                "declarer_won": True,
+                "schneider": False,
+                "schwarz": False,
+                "laufende": 0,
+                "reuegeld": {},
+            },
             {"error": "laufende: a Wenz has 4 trumps, 5 Laufende are impossible"},
         ],
         "totals": {"1": 1, "2": -1, "3": 1, "4": -1},

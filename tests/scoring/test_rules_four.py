@@ -1,4 +1,5 @@
 """A table of five that loses a player plays on with four (rules.md section 2), pure and hand-computed."""
+
 import pytest
 
 from scoring.rules.table import dealer_with_four, games_with_four, table_sequence
@@ -6,17 +7,20 @@ from scoring.rules.table import dealer_with_four, games_with_four, table_sequenc
 CYCLE = [1, 2, 3, 4, 5]
 
 
-@pytest.mark.parametrize("sat_out, left, expected", [
-    # 20 games: each sat out 4 and played 16; the four play 16 more: 36 games
-    pytest.param(CYCLE * 4, 3, 36, id="after 20 games"),
-    # 17 games: seats 1, 2 sat out 4 (played 13), seats 3, 4, 5 sat out 3 (played 14); seat 3 leaves:
-    # 4 and 5 have 14, so 18 more (they play 32, seats 1 and 2 play 31): 35 games
-    pytest.param(CYCLE * 3 + [1, 2], 3, 35, id="after 17 games"),
-    # seat 1 leaves instead: 2 has 13, 3, 4, 5 have 14: the same 18 more
-    pytest.param(CYCLE * 3 + [1, 2], 1, 35, id="after 17 games, seat 1"),
-    pytest.param([], 2, 32, id="before the first game: a table of four"),
-    pytest.param(CYCLE * 8, 5, 40, id="after the last game: nothing more"),
-])
+@pytest.mark.parametrize(
+    "sat_out, left, expected",
+    [
+        # 20 games: each sat out 4 and played 16; the four play 16 more: 36 games
+        pytest.param(CYCLE * 4, 3, 36, id="after 20 games"),
+        # 17 games: seats 1, 2 sat out 4 (played 13), seats 3, 4, 5 sat out 3 (played 14); seat 3 leaves:
+        # 4 and 5 have 14, so 18 more (they play 32, seats 1 and 2 play 31): 35 games
+        pytest.param(CYCLE * 3 + [1, 2], 3, 35, id="after 17 games"),
+        # seat 1 leaves instead: 2 has 13, 3, 4, 5 have 14: the same 18 more
+        pytest.param(CYCLE * 3 + [1, 2], 1, 35, id="after 17 games, seat 1"),
+        pytest.param([], 2, 32, id="before the first game: a table of four"),
+        pytest.param(CYCLE * 8, 5, 40, id="after the last game: nothing more"),
+    ],
+)
 def test_the_rounds_games_with_four(sat_out, left, expected):
     assert games_with_four(32, sat_out, left) == expected
 

@@ -3,13 +3,26 @@
 import pytest
 
 from scoring.rules import HAND_FIELDS, HandRecord, RuleError, hand_from_dict, hand_to_dict
-from scoring.rules.scoring import HandScore
 
 
 def test_fields_in_section_4_order():
     assert HAND_FIELDS == (
-        "contract", "declarer", "partner", "called", "muss", "called_card", "renonce", "trump",
-        "tout", "sie", "augen", "schwarz", "won", "laufende", "kontra", "dealer",
+        "contract",
+        "declarer",
+        "partner",
+        "called",
+        "muss",
+        "called_card",
+        "renonce",
+        "trump",
+        "tout",
+        "sie",
+        "augen",
+        "schwarz",
+        "won",
+        "laufende",
+        "kontra",
+        "dealer",
     )
 
 
@@ -23,13 +36,27 @@ def test_unset_fields_are_none():
 @pytest.mark.parametrize(
     "record",
     [
-        {"contract": "rufspiel", "declarer": 2, "partner": 4, "called": "eichel", "augen": 72,
-         "laufende": 0, "dealer": 1},
-        {"contract": "rufspiel", "muss": True, "called_card": "zehn", "renonce": False,
-         "declarer": 1, "partner": 3, "called": "gras", "augen": 30},
+        {
+            "contract": "rufspiel",
+            "declarer": 2,
+            "partner": 4,
+            "called": "eichel",
+            "augen": 72,
+            "laufende": 0,
+            "dealer": 1,
+        },
+        {
+            "contract": "rufspiel",
+            "muss": True,
+            "called_card": "zehn",
+            "renonce": False,
+            "declarer": 1,
+            "partner": 3,
+            "called": "gras",
+            "augen": 30,
+        },
         {"contract": "solo", "trump": "herz", "declarer": 4, "sie": True},
-        {"contract": "solo", "trump": "gras", "declarer": 3, "tout": True, "won": False,
-         "laufende": 5, "kontra": 2},
+        {"contract": "solo", "trump": "gras", "declarer": 3, "tout": True, "won": False, "laufende": 5, "kontra": 2},
         {"contract": "wenz", "declarer": 1, "augen": 0, "schwarz": True, "tout": False},
         {"contract": "weiter", "dealer": 5},
     ],
@@ -42,7 +69,11 @@ def test_to_dict_leaves_out_what_was_not_entered_and_keeps_section_4_order():
     record = {"augen": 72, "called": "gras", "partner": 3, "declarer": 1, "contract": "rufspiel"}
 
     assert list(hand_to_dict(hand_from_dict(record))) == [
-        "contract", "declarer", "partner", "called", "augen",
+        "contract",
+        "declarer",
+        "partner",
+        "called",
+        "augen",
     ]
 
 

@@ -17,13 +17,16 @@ KREUZ = ruleset_from_dict({"all_pass": "kreuz"})
 REPLAY = ruleset_from_dict({"all_pass": "kreuz", "kreuz_tie": "replay"})
 
 
-@pytest.mark.parametrize("table_size, dealer, pairs", [
-    (4, None, {1: 3, 2: 4, 3: 1, 4: 2}),
-    (4, 2, {1: 3, 2: 4, 3: 1, 4: 2}),
-    (5, 1, {2: 4, 3: 5, 4: 2, 5: 3}),
-    (5, 3, {1: 4, 2: 5, 4: 1, 5: 2}),
-    (5, 5, {1: 3, 2: 4, 3: 1, 4: 2}),
-])
+@pytest.mark.parametrize(
+    "table_size, dealer, pairs",
+    [
+        (4, None, {1: 3, 2: 4, 3: 1, 4: 2}),
+        (4, 2, {1: 3, 2: 4, 3: 1, 4: 2}),
+        (5, 1, {2: 4, 3: 5, 4: 2, 5: 3}),
+        (5, 3, {1: 4, 2: 5, 4: 1, 5: 2}),
+        (5, 5, {1: 3, 2: 4, 3: 1, 4: 2}),
+    ],
+)
 def test_the_partner_sits_opposite_among_the_active_seats(table_size, dealer, pairs):
     assert {seat: kreuz_partner(seat, table_size, dealer) for seat in pairs} == pairs
 
@@ -56,7 +59,10 @@ def test_60_to_60_is_lost_by_default_and_thrown_in_under_replay():
     replayed = score_hand({**hand, "dealer": 4}, REPLAY, 5)
     assert replayed.thrown_in and replayed.weitergeld == {} and replayed.contract == "kreuz"
     assert score_to_dict(replayed) == {
-        "points": {"1": 0, "2": 0, "3": 0, "4": 0, "5": 0}, "value": 0, "thrown_in": True, "weitergeld": {},
+        "points": {"1": 0, "2": 0, "3": 0, "4": 0, "5": 0},
+        "value": 0,
+        "thrown_in": True,
+        "weitergeld": {},
     }
     assert not score_hand({**hand, "augen": 61}, REPLAY).thrown_in
     assert not score_hand({**hand, "augen": 59}, REPLAY).thrown_in
@@ -75,15 +81,24 @@ def kreuz_games(draw):
     table_size = draw(st.sampled_from([4, 5]))
     dealer = draw(st.integers(1, table_size))
     active = active_seats(table_size, dealer)
-    hand = {"contract": "kreuz", "declarer": draw(st.sampled_from(active)), "augen": draw(st.integers(0, 120)),
-            "laufende": draw(st.integers(0, 14)), "dealer": dealer}
+    hand = {
+        "contract": "kreuz",
+        "declarer": draw(st.sampled_from(active)),
+        "augen": draw(st.integers(0, 120)),
+        "laufende": draw(st.integers(0, 14)),
+        "dealer": dealer,
+    }
     if hand["augen"] in (0, 120) and draw(st.booleans()):
         hand["schwarz"] = True
-    rules = ruleset_from_dict({
-        "all_pass": "kreuz", "kreuz_tie": draw(st.sampled_from(["lost", "replay"])),
-        "scoring": draw(st.sampled_from(["plus_minus", "plus_minus", "plus_only"])),
-        "rufspiel_base": draw(st.integers(1, 3)), "laufende_max": draw(st.one_of(st.none(), st.integers(1, 14))),
-    })
+    rules = ruleset_from_dict(
+        {
+            "all_pass": "kreuz",
+            "kreuz_tie": draw(st.sampled_from(["lost", "replay"])),
+            "scoring": draw(st.sampled_from(["plus_minus", "plus_minus", "plus_only"])),
+            "rufspiel_base": draw(st.integers(1, 3)),
+            "laufende_max": draw(st.one_of(st.none(), st.integers(1, 14))),
+        }
+    )
     return hand, rules, table_size
 
 
@@ -113,8 +128,11 @@ def test_a_replayed_60_to_60_never_advances_the_game_number(table_size, augen_li
     thrown_in: list[bool] = []
     for augen in augen_list:
         dealer, played = deal_schedule(thrown_in, table_size)
-        score = score_hand({"contract": "kreuz", "declarer": vorhand(dealer, table_size), "augen": augen,
-                            "dealer": dealer}, REPLAY, table_size)
+        score = score_hand(
+            {"contract": "kreuz", "declarer": vorhand(dealer, table_size), "augen": augen, "dealer": dealer},
+            REPLAY,
+            table_size,
+        )
         thrown_in.append(score.thrown_in)
         next_dealer, next_played = deal_schedule(thrown_in, table_size)
         if augen == 60:

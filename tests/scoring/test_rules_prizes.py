@@ -1,4 +1,5 @@
 """Shared places and prizes (scoring.rules.prizes): the money of the occupied places split evenly, goods by lot."""
+
 from scoring.rules.prizes import PrizeSpec, Ranked, lot_order, split_prizes
 
 
@@ -11,8 +12,9 @@ def by_player(split) -> dict[int, tuple[int, str, int]]:
 
 
 def test_without_ties_every_place_gets_its_prize():
-    split = split_prizes(ranked(1, 2, 3, 4), [PrizeSpec(1, 5000), PrizeSpec(2, 3000), PrizeSpec(3, 1000, "Korb")],
-                         lot_seed=7)
+    split = split_prizes(
+        ranked(1, 2, 3, 4), [PrizeSpec(1, 5000), PrizeSpec(2, 3000), PrizeSpec(3, 1000, "Korb")], lot_seed=7
+    )
     assert by_player(split) == {100: (5000, "", 1), 101: (3000, "", 1), 102: (1000, "Korb", 1)}
     assert split.awarded_cents == 9000 and split.rounding_cents == 0
 

@@ -73,8 +73,9 @@ def games(draw, scoring="plus_minus"):
     else:
         if contract == "solo":
             hand["trump"] = draw(st.sampled_from(["eichel", "gras", "herz", "schellen"]))
-        kind = draw(st.sampled_from(["normal", "normal", "tout", "sie"] if contract == "solo"
-                                    else ["normal", "normal", "tout"]))
+        kind = draw(
+            st.sampled_from(["normal", "normal", "tout", "sie"] if contract == "solo" else ["normal", "normal", "tout"])
+        )
     if kind == "sie":
         hand["sie"] = True
     elif kind == "tout":

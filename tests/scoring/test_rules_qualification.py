@@ -1,4 +1,5 @@
 """Who qualifies for a qualifier series' final (scoring/rules/qualification.py), against hand-computed cases."""
+
 import random
 
 import pytest
@@ -26,38 +27,88 @@ EVENINGS = (
 
 CASES = [
     # (name, mode, k, wildcards, declined, qualified as (player, how, evening, place), next in line)
-    ("top: the first two of each evening; places won twice are lost",
-     TOP, 2, (), (),
-     [(1, EVENING, "a", 1), (2, EVENING, "a", 2), (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
-     {"a": (4, 5), "b": (6, 7, 8), "c": (10, 11)}),
-    ("top not qualified: at b 2 and 1 are in already, 6 and 7 move up",
-     TOP_NOT_QUALIFIED, 2, (), (),
-     [(1, EVENING, "a", 1), (2, EVENING, "a", 2), (6, EVENING, "b", 3), (7, EVENING, "b", 4),
-      (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
-     {"a": (4, 5), "b": (8,), "c": (10, 11)}),
-    ("a wildcard (the defending champion 3) is in before the evenings: at c 9 and 10 qualify",
-     TOP_NOT_QUALIFIED, 2, (Wildcard(3, "Titelverteidiger"),), (),
-     [(3, WILDCARD, "", 0), (1, EVENING, "a", 1), (2, EVENING, "a", 2), (6, EVENING, "b", 3),
-      (7, EVENING, "b", 4), (9, EVENING, "c", 2), (10, EVENING, "c", 4)],
-     {"a": (4, 5), "b": (8,), "c": (11,)}),
-    ("2 declined after the evenings: his place at a goes to a's next not in: 3 is in (c), so 4",
-     TOP_NOT_QUALIFIED, 2, (), (2,),
-     [(1, EVENING, "a", 1), (4, EVENING, "a", 4), (6, EVENING, "b", 3), (7, EVENING, "b", 4),
-      (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
-     {"a": (5,), "b": (8,), "c": (10, 11)}),
-    ("top, 1 declined: his place at a goes to 4 (3 is in from c); b's places were lost already",
-     TOP, 2, (), (1,),
-     [(4, EVENING, "a", 4), (2, EVENING, "a", 2), (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
-     {"a": (5,), "b": (6, 7, 8), "c": (10, 11)}),
-    ("a declined wildcard lapses",
-     TOP, 1, (Wildcard(4, "Wahl des Wirts"),), (4,),
-     [(1, EVENING, "a", 1), (2, EVENING, "b", 1), (3, EVENING, "c", 1)],
-     {"a": (5,), "b": (6, 7, 8), "c": (9, 10, 11)}),  # 4 declined, 1, 2, 3 are in
+    (
+        "top: the first two of each evening; places won twice are lost",
+        TOP,
+        2,
+        (),
+        (),
+        [(1, EVENING, "a", 1), (2, EVENING, "a", 2), (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
+        {"a": (4, 5), "b": (6, 7, 8), "c": (10, 11)},
+    ),
+    (
+        "top not qualified: at b 2 and 1 are in already, 6 and 7 move up",
+        TOP_NOT_QUALIFIED,
+        2,
+        (),
+        (),
+        [
+            (1, EVENING, "a", 1),
+            (2, EVENING, "a", 2),
+            (6, EVENING, "b", 3),
+            (7, EVENING, "b", 4),
+            (3, EVENING, "c", 1),
+            (9, EVENING, "c", 2),
+        ],
+        {"a": (4, 5), "b": (8,), "c": (10, 11)},
+    ),
+    (
+        "a wildcard (the defending champion 3) is in before the evenings: at c 9 and 10 qualify",
+        TOP_NOT_QUALIFIED,
+        2,
+        (Wildcard(3, "Titelverteidiger"),),
+        (),
+        [
+            (3, WILDCARD, "", 0),
+            (1, EVENING, "a", 1),
+            (2, EVENING, "a", 2),
+            (6, EVENING, "b", 3),
+            (7, EVENING, "b", 4),
+            (9, EVENING, "c", 2),
+            (10, EVENING, "c", 4),
+        ],
+        {"a": (4, 5), "b": (8,), "c": (11,)},
+    ),
+    (
+        "2 declined after the evenings: his place at a goes to a's next not in: 3 is in (c), so 4",
+        TOP_NOT_QUALIFIED,
+        2,
+        (),
+        (2,),
+        [
+            (1, EVENING, "a", 1),
+            (4, EVENING, "a", 4),
+            (6, EVENING, "b", 3),
+            (7, EVENING, "b", 4),
+            (3, EVENING, "c", 1),
+            (9, EVENING, "c", 2),
+        ],
+        {"a": (5,), "b": (8,), "c": (10, 11)},
+    ),
+    (
+        "top, 1 declined: his place at a goes to 4 (3 is in from c); b's places were lost already",
+        TOP,
+        2,
+        (),
+        (1,),
+        [(4, EVENING, "a", 4), (2, EVENING, "a", 2), (3, EVENING, "c", 1), (9, EVENING, "c", 2)],
+        {"a": (5,), "b": (6, 7, 8), "c": (10, 11)},
+    ),
+    (
+        "a declined wildcard lapses",
+        TOP,
+        1,
+        (Wildcard(4, "Wahl des Wirts"),),
+        (4,),
+        [(1, EVENING, "a", 1), (2, EVENING, "b", 1), (3, EVENING, "c", 1)],
+        {"a": (5,), "b": (6, 7, 8), "c": (9, 10, 11)},
+    ),  # 4 declined, 1, 2, 3 are in
 ]
 
 
-@pytest.mark.parametrize(("name", "mode", "k", "wildcards", "declined", "expected", "next_in_line"), CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "mode", "k", "wildcards", "declined", "expected", "next_in_line"), CASES, ids=[c[0] for c in CASES]
+)
 def test_who_qualifies(name, mode, k, wildcards, declined, expected, next_in_line):
     result = qualify(EVENINGS, QualificationRules(per_evening=k, mode=mode), wildcards=wildcards, declined=declined)
     assert [(q.player, q.how, q.evening, q.place) for q in result.qualified] == expected
@@ -107,12 +158,15 @@ def test_evening_winners_once_each():
     assert evening_winners(EVENINGS + (EveningOrder("d", (1, 4)),)) == (1, 2, 3)
 
 
-@pytest.mark.parametrize(("rules", "field"), [
-    (QualificationRules(mode="best"), "mode"),
-    (QualificationRules(per_evening=-1), "per_evening"),
-    (QualificationRules(lottery_places=-2), "lottery_places"),
-    (QualificationRules(lottery_min_evenings=0), "lottery_min_evenings"),
-])
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        (QualificationRules(mode="best"), "mode"),
+        (QualificationRules(per_evening=-1), "per_evening"),
+        (QualificationRules(lottery_places=-2), "lottery_places"),
+        (QualificationRules(lottery_min_evenings=0), "lottery_min_evenings"),
+    ],
+)
 def test_bad_rules_name_their_field(rules, field):
     with pytest.raises(RuleError) as err:
         qualify(EVENINGS, rules)

@@ -107,7 +107,7 @@ def test_input_and_default_rules_are_not_mutated():
     ruleset_to_dict(rules)["laufende_min"]["wenz"] = 4
 
     assert data == before
-    assert DEFAULT_RULES == default_before
+    assert default_before == DEFAULT_RULES
     assert ruleset_from_dict({}).laufende_min.wenz == 2
 
 

@@ -21,32 +21,52 @@ def points(hand, rules=DEFAULT, table_size=4):
 
 # rules.md 5.3, "Worked examples (seats 1-4, DEFAULT ruleset)", row by row.
 WORKED_EXAMPLES = [
-    ("Rufspiel 1 with 3, 72 Augen, no Laufende",
-     {"contract": "rufspiel", "declarer": 1, "partner": 3, "augen": 72}, (1, -1, 1, -1)),
-    ("Rufspiel 2 with 4, 95 Augen, 3 Laufende",
-     {"contract": "rufspiel", "declarer": 2, "partner": 4, "augen": 95, "laufende": 3},
-     (-5, 5, -5, 5)),
-    ("Rufspiel 4 with 2, 30 Augen (Schneider)",
-     {"contract": "rufspiel", "declarer": 4, "partner": 2, "augen": 30}, (2, -2, 2, -2)),
-    ("Muss 2 with 4 (Renonce), 60 Augen",
-     {"contract": "rufspiel", "muss": True, "renonce": True, "declarer": 2, "partner": 4,
-      "augen": 60}, (-1, 1, -1, 1)),
-    ("Farbsolo by 3, 91 Augen, 2 Laufende (below the minimum)",
-     {"contract": "solo", "trump": "eichel", "declarer": 3, "augen": 91, "laufende": 2},
-     (-6, -6, 18, -6)),
-    ("Farbsolo by 4, 58 Augen, 3 Laufende (lost)",
-     {"contract": "solo", "trump": "herz", "declarer": 4, "augen": 58, "laufende": 3},
-     (8, 8, 8, -24)),
-    ("Wenz by 1, 75 Augen, 2 Laufende",
-     {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}, (21, -7, -7, -7)),
-    ("Farbsolo by 2, all tricks (120, Schwarz), 4 Laufende",
-     {"contract": "solo", "trump": "gras", "declarer": 2, "augen": 120, "schwarz": True,
-      "laufende": 4}, (-11, 33, -11, -11)),
-    ("Solo-Tout by 3, won, 5 Laufende (capped at 4)",
-     {"contract": "solo", "trump": "schellen", "declarer": 3, "tout": True, "won": True,
-      "laufende": 5}, (-18, -18, 54, -18)),
-    ("Sie by 4",
-     {"contract": "solo", "trump": "herz", "declarer": 4, "sie": True}, (-36, -36, -36, 108)),
+    (
+        "Rufspiel 1 with 3, 72 Augen, no Laufende",
+        {"contract": "rufspiel", "declarer": 1, "partner": 3, "augen": 72},
+        (1, -1, 1, -1),
+    ),
+    (
+        "Rufspiel 2 with 4, 95 Augen, 3 Laufende",
+        {"contract": "rufspiel", "declarer": 2, "partner": 4, "augen": 95, "laufende": 3},
+        (-5, 5, -5, 5),
+    ),
+    (
+        "Rufspiel 4 with 2, 30 Augen (Schneider)",
+        {"contract": "rufspiel", "declarer": 4, "partner": 2, "augen": 30},
+        (2, -2, 2, -2),
+    ),
+    (
+        "Muss 2 with 4 (Renonce), 60 Augen",
+        {"contract": "rufspiel", "muss": True, "renonce": True, "declarer": 2, "partner": 4, "augen": 60},
+        (-1, 1, -1, 1),
+    ),
+    (
+        "Farbsolo by 3, 91 Augen, 2 Laufende (below the minimum)",
+        {"contract": "solo", "trump": "eichel", "declarer": 3, "augen": 91, "laufende": 2},
+        (-6, -6, 18, -6),
+    ),
+    (
+        "Farbsolo by 4, 58 Augen, 3 Laufende (lost)",
+        {"contract": "solo", "trump": "herz", "declarer": 4, "augen": 58, "laufende": 3},
+        (8, 8, 8, -24),
+    ),
+    (
+        "Wenz by 1, 75 Augen, 2 Laufende",
+        {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2},
+        (21, -7, -7, -7),
+    ),
+    (
+        "Farbsolo by 2, all tricks (120, Schwarz), 4 Laufende",
+        {"contract": "solo", "trump": "gras", "declarer": 2, "augen": 120, "schwarz": True, "laufende": 4},
+        (-11, 33, -11, -11),
+    ),
+    (
+        "Solo-Tout by 3, won, 5 Laufende (capped at 4)",
+        {"contract": "solo", "trump": "schellen", "declarer": 3, "tout": True, "won": True, "laufende": 5},
+        (-18, -18, 54, -18),
+    ),
+    ("Sie by 4", {"contract": "solo", "trump": "herz", "declarer": 4, "sie": True}, (-36, -36, -36, 108)),
 ]
 
 
@@ -135,8 +155,16 @@ class TestLaufende:
 class TestWinLine:
     @pytest.mark.parametrize(
         "augen, won, schneider",
-        [(0, False, True), (30, False, True), (31, False, False), (60, False, False),
-         (61, True, False), (90, True, False), (91, True, True), (120, True, True)],
+        [
+            (0, False, True),
+            (30, False, True),
+            (31, False, False),
+            (60, False, False),
+            (61, True, False),
+            (90, True, False),
+            (91, True, True),
+            (120, True, True),
+        ],
     )
     def test_normal_game(self, augen, won, schneider):
         score = score_hand({"contract": "wenz", "declarer": 1, "augen": augen}, DEFAULT)
@@ -145,8 +173,14 @@ class TestWinLine:
 
     @pytest.mark.parametrize(
         "augen, won, schneider",
-        [(29, False, True), (30, False, False), (59, False, False), (60, True, False),
-         (89, True, False), (90, True, True)],
+        [
+            (29, False, True),
+            (30, False, False),
+            (59, False, False),
+            (60, True, False),
+            (89, True, False),
+            (90, True, True),
+        ],
     )
     def test_muss(self, augen, won, schneider):
         hand = {"contract": "rufspiel", "muss": True, "declarer": 1, "partner": 2, "augen": augen}
@@ -156,8 +190,14 @@ class TestWinLine:
 
     @pytest.mark.parametrize(
         "augen, won, schneider",
-        [(30, False, True), (31, False, False), (60, False, False), (61, True, False),
-         (90, True, False), (91, True, True)],
+        [
+            (30, False, True),
+            (31, False, False),
+            (60, False, False),
+            (61, True, False),
+            (90, True, False),
+            (91, True, True),
+        ],
     )
     def test_muss_win_61_scores_like_a_rufspiel(self, augen, won, schneider):
         rules = ruleset_from_dict({"muss_win": 61})
@@ -169,9 +209,7 @@ class TestWinLine:
 
 class TestOptions:
     def test_tariff(self):
-        rules = ruleset_from_dict(
-            {"rufspiel_base": 2, "schneider_bonus": 3, "schwarz_bonus": 5, "solo_base": 10}
-        )
+        rules = ruleset_from_dict({"rufspiel_base": 2, "schneider_bonus": 3, "schwarz_bonus": 5, "solo_base": 10})
         schwarz = {"contract": "rufspiel", "declarer": 1, "partner": 2, "augen": 0, "schwarz": True}
 
         assert score_hand(schwarz, rules).value == 2 + 3 + 5
@@ -197,8 +235,15 @@ class TestOptions:
 
     def test_kontra_on_a_solo_tout(self):
         rules = ruleset_from_dict({"kontra_allowed": True})
-        hand = {"contract": "solo", "trump": "gras", "declarer": 3, "tout": True, "won": True,
-                "laufende": 5, "kontra": 1}
+        hand = {
+            "contract": "solo",
+            "trump": "gras",
+            "declarer": 3,
+            "tout": True,
+            "won": True,
+            "laufende": 5,
+            "kontra": 1,
+        }
 
         assert points(hand, rules) == (-36, -36, 108, -36)
 
@@ -312,9 +357,7 @@ class TestThrownIn:
 
 
 def test_score_to_dict_uses_string_seats():
-    score = score_hand(
-        {"contract": "solo", "trump": "herz", "declarer": 4, "augen": 58, "laufende": 3}, DEFAULT
-    )
+    score = score_hand({"contract": "solo", "trump": "herz", "declarer": 4, "augen": 58, "laufende": 3}, DEFAULT)
 
     assert score_to_dict(score) == {
         "points": {"1": 8, "2": 8, "3": 8, "4": -24},

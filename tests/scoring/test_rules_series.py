@@ -1,4 +1,5 @@
 """The pure series ranking: values per tournament, best N, minimum participations, tie-breaks, lot."""
+
 import pytest
 
 from scoring.rules import RuleError
@@ -55,12 +56,15 @@ def test_minimum_participations():
     assert [(s.player, s.rank) for s in result.unranked] == [(5, None), (4, None)]
 
 
-@pytest.mark.parametrize("tiebreaks, order, reason", [
-    (("participations",), [1, 2], "participations"),  # 1 played twice, 2 once
-    (("wins",), [2, 1], "wins"),  # 2 won an evening
-    (("best_result",), [2, 1], "best_result"),  # 2's 50 beats 1's 30
-    (("participations", "wins"), [1, 2], "participations"),
-])
+@pytest.mark.parametrize(
+    "tiebreaks, order, reason",
+    [
+        (("participations",), [1, 2], "participations"),  # 1 played twice, 2 once
+        (("wins",), [2, 1], "wins"),  # 2 won an evening
+        (("best_result",), [2, 1], "best_result"),  # 2's 50 beats 1's 30
+        (("participations", "wins"), [1, 2], "participations"),
+    ],
+)
 def test_tiebreaks_in_the_configured_order(tiebreaks, order, reason):
     evenings = [evening("a", (1, 2, 30), (3, 1, 40)), evening("b", (1, 2, 20), (2, 1, 50), (3, 3, -5))]
     result = compute_series(evenings, SeriesRules(tiebreaks=tiebreaks), lot_seed=1)
@@ -73,24 +77,28 @@ def test_a_full_tie_is_shared_without_lot_and_decided_with_it():
     evenings = [evening("a", (1, 1, 10), (2, 1, 10))]
     shared = compute_series(evenings, SeriesRules(tiebreaks=("wins",)), lot_seed=1)
     assert [s.rank for s in shared.ranked] == [1, 1] and shared.ranked[0].tiebreak == "shared"
-    orders = {tuple(s.player for s in compute_series(evenings, SeriesRules(), lot_seed=seed).ranked)
-              for seed in range(20)}
+    orders = {
+        tuple(s.player for s in compute_series(evenings, SeriesRules(), lot_seed=seed).ranked) for seed in range(20)
+    }
     assert orders == {(1, 2), (2, 1)}  # the seed decides, both ways happen
     assert compute_series(evenings, SeriesRules(), lot_seed=7).ranked[0].tiebreak == "lot"
 
 
-@pytest.mark.parametrize("rules, field", [
-    (SeriesRules(scoring="best_n"), "best"),
-    (SeriesRules(scoring="sum", best=2), "best"),
-    (SeriesRules(scoring="best_n", best=0), "best"),
-    (SeriesRules(scoring="placement"), "placement_points"),
-    (SeriesRules(scoring="placement", placement_points=(3,), per_player_beaten=True), "placement_points"),
-    (SeriesRules(scoring="placement", placement_points=(3, -1)), "placement_points"),
-    (SeriesRules(placement_points=(3, 2)), "placement_points"),
-    (SeriesRules(scoring="elo"), "scoring"),
-    (SeriesRules(min_participations=-1), "min_participations"),
-    (SeriesRules(tiebreaks=("lot", "lot")), "tiebreaks"),
-])
+@pytest.mark.parametrize(
+    "rules, field",
+    [
+        (SeriesRules(scoring="best_n"), "best"),
+        (SeriesRules(scoring="sum", best=2), "best"),
+        (SeriesRules(scoring="best_n", best=0), "best"),
+        (SeriesRules(scoring="placement"), "placement_points"),
+        (SeriesRules(scoring="placement", placement_points=(3,), per_player_beaten=True), "placement_points"),
+        (SeriesRules(scoring="placement", placement_points=(3, -1)), "placement_points"),
+        (SeriesRules(placement_points=(3, 2)), "placement_points"),
+        (SeriesRules(scoring="elo"), "scoring"),
+        (SeriesRules(min_participations=-1), "min_participations"),
+        (SeriesRules(tiebreaks=("lot", "lot")), "tiebreaks"),
+    ],
+)
 def test_bad_rules_name_the_field(rules, field):
     with pytest.raises(RuleError) as err:
         validate_series_rules(rules)

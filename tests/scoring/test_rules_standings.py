@@ -1,4 +1,5 @@
 """Standings, tie-breaks, Tischbester and ledger over hand-made fields (pure, no database)."""
+
 from scoring.rules import ruleset_from_dict, score_hand
 from scoring.rules.standings import PAYOUT, REUEGELD, WEITERGELD, compute_standings, split_payout
 from scoring.rules.standings import table_result as TableResult
@@ -69,7 +70,7 @@ def test_shared_places_when_configured():
 def test_fewer_lost_solos_and_better_last_round():
     rules = ruleset_from_dict({"tiebreaks": ["lost_solos", "last_round", "lot"]})
     # round 1: 101 loses a solo (-15), 102 +5 ... round 2 evens the totals out
-    r1 = TableResult(1, 1, SEATS, games(solo(1, 40), rules=rules))   # 101 -15, others +5
+    r1 = TableResult(1, 1, SEATS, games(solo(1, 40), rules=rules))  # 101 -15, others +5
     r2 = TableResult(2, 1, {1: 102, 2: 101, 3: 103, 4: 104}, games(solo(2, 80), rules=rules))  # 101 +15, others -5
     result = compute_standings([r1, r2], rules, lot_seed=1)
     # 101: 0 with one lost solo; 102, 103, 104: 0 with none -> 101 last among equals
@@ -94,9 +95,13 @@ def test_tischbester_split_when_two_share_the_best_total():
 
 def test_the_ledger_sums_match_the_hands():
     rules = ruleset_from_dict({"all_pass": "redeal"})
-    records = [solo(1, 40), {"contract": "wenz", "declarer": 2, "augen": 30},
-               {"contract": "solo", "declarer": 3, "trump": "gras", "tout": True, "won": False},
-               {"contract": "weiter"}, rufspiel(4, 1, 20)]
+    records = [
+        solo(1, 40),
+        {"contract": "wenz", "declarer": 2, "augen": 30},
+        {"contract": "solo", "declarer": 3, "trump": "gras", "tout": True, "won": False},
+        {"contract": "weiter"},
+        rufspiel(4, 1, 20),
+    ]
     scored = games(*records, rules=rules)
     t = TableResult(1, 1, SEATS, scored)
     result = compute_standings([t], rules, lot_seed=1)
@@ -105,7 +110,10 @@ def test_the_ledger_sums_match_the_hands():
     assert reuegeld == sum(sum(s.reuegeld.values()) for _, s in scored) == 50 + 50 + 100
     assert weitergeld == sum(sum(s.weitergeld.values()) for _, s in scored) == 4 * 10
     assert {(e.player, e.hand, e.cents) for e in result.ledger if e.kind == REUEGELD} == {
-        (101, 1, 50), (102, 2, 50), (103, 3, 100)}
+        (101, 1, 50),
+        (102, 2, 50),
+        (103, 3, 100),
+    }
     assert result.collected_cents == 240
     assert result.pot_cents == result.collected_cents - result.paid_out_cents
 
@@ -138,8 +146,10 @@ def test_ranking_again_only_between_the_moved_rows_gives_the_full_ranking():
         rng = random.Random(seed)
         tiebreaks = rng.choice([(), ("won_solos",), ("won_solos", "lot"), ("lost_solos", "last_round"), ("shared",)])
         count = rng.randrange(2, 40)
-        values = {p: [rng.randrange(-3, 4) * 10, rng.randrange(3), rng.randrange(2), rng.randrange(-2, 3)]
-                  for p in range(count)}
+        values = {
+            p: [rng.randrange(-3, 4) * 10, rng.randrange(3), rng.randrange(2), rng.randrange(-2, 3)]
+            for p in range(count)
+        }
         lots = dict(zip(values, rng.sample(range(count), count)))
         keys = sorted(standing_key(*values[p], lots[p], p, tiebreaks) for p in values)
         ranked, _end = rank_window(keys, 0, len(keys), 0, tiebreaks)
@@ -155,7 +165,8 @@ def test_ranking_again_only_between_the_moved_rows_gives_the_full_ranking():
             ranked.insert(new, None)
             moved += [index, new]
         start = max(0, min(moved) - 1)
-        window, end = rank_window(keys, start, max(moved) + len(moved) // 2 + 1,
-                                  ranked[start - 1][0] if start else 0, tiebreaks)
+        window, end = rank_window(
+            keys, start, max(moved) + len(moved) // 2 + 1, ranked[start - 1][0] if start else 0, tiebreaks
+        )
         ranked[start:end] = window
         assert ranked == rank_window(keys, 0, len(keys), 0, tiebreaks)[0], seed

@@ -7,6 +7,7 @@ below are the straightforward way to say rules.md sections 7 and 8, as the code 
 was made fast; both must give the same standings, notes, keys, ledger, Tischbeste and pot for any
 tables, tie-breaks and free solos.
 """
+
 import random
 from collections import defaultdict
 from itertools import permutations
@@ -15,12 +16,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules import ruleset_from_dict
-from scoring.rules.standings import (PAYOUT, REUEGELD, WEITERGELD, LedgerEntry, Money, Standing, TableResult,
-                                     TieNote, Tischbester, compute_standings, lots, rank_window, split_payout,
-                                     standing_key)
+from scoring.rules.standings import (
+    PAYOUT,
+    REUEGELD,
+    WEITERGELD,
+    LedgerEntry,
+    Money,
+    Standing,
+    TableResult,
+    TieNote,
+    Tischbester,
+    compute_standings,
+    lots,
+    rank_window,
+    split_payout,
+    standing_key,
+)
 
-TIEBREAKS = [list(p) + [final] for n in range(4) for p in permutations(("won_solos", "lost_solos", "last_round"), n)
-             for final in ("lot", "shared")]
+TIEBREAKS = [
+    list(p) + [final]
+    for n in range(4)
+    for p in permutations(("won_solos", "lost_solos", "last_round"), n)
+    for final in ("lot", "shared")
+]
 
 
 def reference_fold(tables, rules):
@@ -87,12 +105,17 @@ def reference_standings(tables, rules, lot_seed):
         lost_by = tuple(lost[player].get(r, 0) for r in rounds)
         solos = tuple((w, x) if r in played else None for r, w, x in zip(rounds, won_by, lost_by))
         values[player] = (sum(per_round), sum(won_by), sum(lost_by), per_round, solos)
-        keys.append(standing_key(sum(per_round), sum(won_by), sum(lost_by), played.get(rounds[-1], 0), lot[player],
-                                 player, tiebreaks))
+        keys.append(
+            standing_key(
+                sum(per_round), sum(won_by), sum(lost_by), played.get(rounds[-1], 0), lot[player], player, tiebreaks
+            )
+        )
     keys.sort()
     ranked, _end = reference_rank_window(keys, 0, len(keys), 0, tiebreaks)
-    overall = tuple(Standing(rank, key[-1], *values[key[-1]][:4], note, values[key[-1]][4])
-                    for key, (rank, note) in zip(keys, ranked))
+    overall = tuple(
+        Standing(rank, key[-1], *values[key[-1]][:4], note, values[key[-1]][4])
+        for key, (rank, note) in zip(keys, ranked)
+    )
     collected = sum(e.cents for e in ledger if e.kind != PAYOUT)
     paid_out = -sum(e.cents for e in ledger if e.kind == PAYOUT)
     return overall, keys, tuple(ledger), tuple(tischbeste), collected, paid_out
@@ -109,7 +132,7 @@ def fields(draw):
         seated, number = 0, 0
         while len(players) - seated >= 4:
             size = 5 if len(players) - seated in (5, 9) or rng.random() < 0.2 else 4
-            at = players[seated:seated + size]
+            at = players[seated : seated + size]
             seated += size
             number += 1
             seats = dict(zip(range(1, size + 1), at))
@@ -130,9 +153,13 @@ def fields(draw):
         seats[rng.choice(list(seats))] = rng.choice(list(other.seats.values()))
         tables[tables.index(table)] = table._replace(seats=seats)
     rng.shuffle(tables)
-    rules = ruleset_from_dict({"tiebreaks": draw(st.sampled_from(TIEBREAKS)),
-                               "reuegeld_free_solos": draw(st.integers(0, 2)),
-                               "reuegeld_tischbester_percent": draw(st.sampled_from([0, 33, 50, 100]))})
+    rules = ruleset_from_dict(
+        {
+            "tiebreaks": draw(st.sampled_from(TIEBREAKS)),
+            "reuegeld_free_solos": draw(st.integers(0, 2)),
+            "reuegeld_tischbester_percent": draw(st.sampled_from([0, 33, 50, 100])),
+        }
+    )
     return tables, rules, draw(st.integers(0, 2**31))
 
 
@@ -146,7 +173,11 @@ def test_compute_standings_is_the_reference(field):
     assert list(result.keys) == keys
     assert result.ledger == ledger
     assert result.tischbeste == tischbeste
-    assert (result.collected_cents, result.paid_out_cents, result.pot_cents) == (collected, paid_out, collected - paid_out)
+    assert (result.collected_cents, result.paid_out_cents, result.pot_cents) == (
+        collected,
+        paid_out,
+        collected - paid_out,
+    )
     assert result.notes == {s.player: s.note for s in overall if s.note}
     # Each player's money: what his ledger entries sum to, in the order the ledger first names him
     money: dict[int, list[int]] = {}
@@ -156,8 +187,12 @@ def test_compute_standings_is_the_reference(field):
     assert list(result.money.items()) == list(money.items())
     without = compute_standings(tables, rules, lot_seed=lot_seed, with_ledger=False)  # what the snapshot asks for
     assert without.ledger == ()
-    assert (without.overall, list(without.money.items()), without.tischbeste, without.pot_cents) == \
-        (overall, list(money.items()), tischbeste, collected - paid_out)
+    assert (without.overall, list(without.money.items()), without.tischbeste, without.pot_cents) == (
+        overall,
+        list(money.items()),
+        tischbeste,
+        collected - paid_out,
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -170,5 +205,6 @@ def test_rank_window_is_the_reference_from_any_row(field, data):
     stop = data.draw(st.integers(start, len(keys) + 1))
     full, _end = reference_rank_window(keys, 0, len(keys), 0, rules.tiebreaks)
     rank_before = full[start - 1][0] if start else 0
-    assert rank_window(keys, start, stop, rank_before, rules.tiebreaks) == \
-        reference_rank_window(keys, start, stop, rank_before, rules.tiebreaks)
+    assert rank_window(keys, start, stop, rank_before, rules.tiebreaks) == reference_rank_window(
+        keys, start, stop, rank_before, rules.tiebreaks
+    )

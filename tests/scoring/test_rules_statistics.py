@@ -1,4 +1,5 @@
 """The pure statistics of an evening: contract mix, solo win rate, biggest game, Schneider, per player."""
+
 from scoring.rules.statistics import GameFact, category, game_statistics, is_schneider, leaders
 
 P = (1, 2, 3, 4)
@@ -7,8 +8,19 @@ P = (1, 2, 3, 4)
 def game(contract, declarer=1, won=True, augen=70, points=None, **extra):
     if points is None:
         points = {1: 3, 2: -1, 3: -1, 4: -1} if won else {1: -3, 2: 1, 3: 1, 4: 1}
-    return GameFact(tournament="t", round=1, table=1, number=1, contract=contract, players=P, points=points,
-                    declarer=declarer, declarer_won=won, augen=augen, **extra)
+    return GameFact(
+        tournament="t",
+        round=1,
+        table=1,
+        number=1,
+        contract=contract,
+        players=P,
+        points=points,
+        declarer=declarer,
+        declarer_won=won,
+        augen=augen,
+        **extra,
+    )
 
 
 def test_categories():
@@ -40,7 +52,12 @@ def test_an_evening():
     stats = game_statistics(games)
     assert stats.games == 6
     assert [(m.category, m.games, m.won) for m in stats.mix] == [
-        ("rufspiel", 1, 1), ("wenz", 1, 0), ("farbsolo", 2, 2), ("tout", 1, 1), ("weiter", 1, 0)]
+        ("rufspiel", 1, 1),
+        ("wenz", 1, 0),
+        ("farbsolo", 2, 2),
+        ("tout", 1, 1),
+        ("weiter", 1, 0),
+    ]
     assert (stats.solo_games, stats.solo_won) == (4, 3) and stats.solo_win_rate == 0.75
     assert (stats.schneider, stats.schwarz) == (2, 1)
     assert stats.biggest is games[3]
@@ -57,8 +74,9 @@ def test_leaders():
 
 def test_a_thrown_in_kreuz_counts_as_played_but_not_as_a_game_won_or_lost():
     replayed = game("kreuz", declarer=None, won=None, augen=60, thrown_in=True, points={1: 0, 2: 0, 3: 0, 4: 0})
-    stats = game_statistics([replayed, game("kreuz", declarer=None, won=None, augen=None,
-                                            points={1: 2, 2: -2, 3: 2, 4: -2})])
+    stats = game_statistics(
+        [replayed, game("kreuz", declarer=None, won=None, augen=None, points={1: 2, 2: -2, 3: 2, 4: -2})]
+    )
     assert [(m.category, m.games, m.won) for m in stats.mix] == [("kreuz", 2, 0)]
     assert stats.schneider == 0 and stats.biggest is not replayed
 

@@ -11,6 +11,7 @@ Round 2, table 1: X plays games 1 and 2 on seat 1, then leaves; Q sits down from
 DEFAULT (take over): Q's row holds X's points too: 16 − 20 = −4.
 Option (frozen): X keeps 16 − 4 = 12 and stays in the list; Q's −16 counts for the table only.
 """
+
 from scoring.rules import ruleset_from_dict, score_hand
 from scoring.rules.standings import compute_standings, seat_totals, table_result
 
@@ -32,9 +33,13 @@ def games(rules, *records):
 def tables(rules, holder):
     """``holder``: who holds X's account (Q by default, X himself when frozen) — what the selector maps."""
     round1 = table_result(1, 1, {1: holder, 2: P2, 3: P3, 4: P4}, games(rules, rufspiel(1, 3, 72), solo(1, 80)))
-    round2 = table_result(2, 1, {1: Q, 2: P2, 3: P3, 4: P4},
-                          games(rules, rufspiel(1, 2, 72), solo(3, 80), solo(1, 30), rufspiel(1, 4, 95)),
-                          earlier={1: (3, holder)})
+    round2 = table_result(
+        2,
+        1,
+        {1: Q, 2: P2, 3: P3, 4: P4},
+        games(rules, rufspiel(1, 2, 72), solo(3, 80), solo(1, 30), rufspiel(1, 4, 95)),
+        earlier={1: (3, holder)},
+    )
     return [round1, round2]
 
 
@@ -72,8 +77,9 @@ def test_option_frozen_the_leaver_keeps_his_points_and_the_substitute_has_no_ran
 
 def test_a_shared_seat_that_is_the_tables_best_gives_the_tischbester_to_its_last_player():
     rules = ruleset_from_dict({"substitute_points": "frozen"})
-    result = table_result(1, 1, {1: Q, 2: P2, 3: P3, 4: P4}, games(rules, solo(1, 80), solo(1, 80)),
-                          earlier={1: (2, X)})
+    result = table_result(
+        1, 1, {1: Q, 2: P2, 3: P3, 4: P4}, games(rules, solo(1, 80), solo(1, 80)), earlier={1: (2, X)}
+    )
     assert result.points == {1: 15, -1: 15, 2: -10, 3: -10, 4: -10}
     (best,) = compute_standings([result], rules, lot_seed=1, unranked={Q}).tischbeste
     assert (best.players, best.points) == ((Q,), 30)

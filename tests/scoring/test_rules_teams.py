@@ -1,4 +1,5 @@
 """Team standings (scoring.rules.teams): by the sum of points or by table points (40/30/20/10), hand-computed."""
+
 from fractions import Fraction
 
 import pytest
@@ -8,12 +9,17 @@ from scoring.rules.teams import rank_teams, table_points
 CASES = [
     ("four, all different", [{1: 30, 2: 10, 3: -15, 4: -25}], {1: 40, 2: 30, 3: 20, 4: 10}),
     ("two share the top", [{1: 20, 2: 20, 3: -10, 4: -30}], {1: 35, 2: 35, 3: 20, 4: 10}),
-    ("a table of five: the fifth gets nothing", [{1: 40, 2: 10, 3: 0, 4: -20, 5: -30}],
-     {1: 40, 2: 30, 3: 20, 4: 10, 5: 0}),
-    ("three share the last places of five", [{1: 40, 2: 20, 3: -20, 4: -20, 5: -20}],
-     {1: 40, 2: 30, 3: 10, 4: 10, 5: 10}),
-    ("two rounds add up", [{1: 5, 2: 0, 3: -1, 4: -4}, {1: -9, 2: 3, 3: 3, 4: 3}],
-     {1: 50, 2: 60, 3: 50, 4: 40}),
+    (
+        "a table of five: the fifth gets nothing",
+        [{1: 40, 2: 10, 3: 0, 4: -20, 5: -30}],
+        {1: 40, 2: 30, 3: 20, 4: 10, 5: 0},
+    ),
+    (
+        "three share the last places of five",
+        [{1: 40, 2: 20, 3: -20, 4: -20, 5: -20}],
+        {1: 40, 2: 30, 3: 10, 4: 10, 5: 10},
+    ),
+    ("two rounds add up", [{1: 5, 2: 0, 3: -1, 4: -4}, {1: -9, 2: 3, 3: 3, 4: 3}], {1: 50, 2: 60, 3: 50, 4: 40}),
 ]
 
 

@@ -44,8 +44,14 @@ VIOLATIONS = [
     ("kreuz under muss rules", {"contract": "kreuz"}, {}, 4, "contract", "kreuz_not_allowed"),
     ("kreuz under redeal", with_(KREUZ, declarer=1), REDEAL, 4, "contract", "kreuz_not_allowed"),
     ("kreuz partner not opposite", with_(KREUZ, partner=2), KREUZ_RULES, 4, "partner", "kreuz_partner_not_opposite"),
-    ("kreuz partner not opposite at five", with_(KREUZ, declarer=2, partner=3, dealer=1), KREUZ_RULES, 5,
-     "partner", "kreuz_partner_not_opposite"),
+    (
+        "kreuz partner not opposite at five",
+        with_(KREUZ, declarer=2, partner=3, dealer=1),
+        KREUZ_RULES,
+        5,
+        "partner",
+        "kreuz_partner_not_opposite",
+    ),
     ("kreuz partner no seat", with_(KREUZ, partner=6), KREUZ_RULES, 4, "partner", "seat_out_of_range"),
     ("kreuz without declarer", with_(KREUZ, declarer=None), KREUZ_RULES, 4, "declarer", "missing"),
     ("kreuz by the sitting-out dealer", with_(KREUZ, dealer=2), KREUZ_RULES, 5, "declarer", "declarer_sits_out"),
@@ -173,9 +179,7 @@ VALID = [
 ]
 
 
-@pytest.mark.parametrize(
-    "hand, rules, table_size", [case[1:] for case in VALID], ids=[case[0] for case in VALID]
-)
+@pytest.mark.parametrize("hand, rules, table_size", [case[1:] for case in VALID], ids=[case[0] for case in VALID])
 def test_valid_records_pass(hand, rules, table_size):
     ruleset = ruleset_from_dict(rules)
 

@@ -1,4 +1,5 @@
 """`manage.py score_hands` end to end, as a process: output, exit statuses 0 / 1 / 2, every golden case."""
+
 import json
 import subprocess
 import sys
@@ -12,7 +13,10 @@ CASES = json.loads((Path(__file__).parents[2] / "docs" / "cases" / "scoring.json
 
 def run(doc, *, raw: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "manage.py", "score_hands", "-"], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "manage.py", "score_hands", "-"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         input=raw if raw is not None else json.dumps(doc),
     )
 
@@ -44,7 +48,8 @@ def test_every_golden_case_through_the_command_field_for_field():
 
 def test_spec_example_output():
     doc = {
-        "rules": {"laufende_max": None}, "table_size": 4,
+        "rules": {"laufende_max": None},
+        "table_size": 4,
         "hands": [
             {"contract": "rufspiel", "declarer": 1, "partner": 3, "called": "gras", "augen": 72},
             {"contract": "wenz", "declarer": 2, "augen": 75, "laufende": 5},
@@ -53,8 +58,15 @@ def test_spec_example_output():
     result = run(doc)
     assert result.returncode == 1
     out = json.loads(result.stdout)
-    assert out["hands"][0] == {"points": {"1": 1, "2": -1, "3": 1, "4": -1}, "value": 1, "declarer_won": True,
-                               "schneider": False, "schwarz": False, "laufende": 0, "reuegeld": {}}
+    assert out["hands"][0] == {
+        "points": {"1": 1, "2": -1, "3": 1, "4": -1},
+        "value": 1,
+        "declarer_won": True,
+        "schneider": False,
+        "schwarz": False,
+        "laufende": 0,
+        "reuegeld": {},
+    }
     assert out["hands"][1] == {"error": "laufende: a Wenz has 4 trumps, 5 Laufende are impossible"}
     assert out["totals"] == {"1": 1, "2": -1, "3": 1, "4": -1}
 
@@ -83,9 +95,18 @@ def test_unreadable_document_or_rules_exit_2_with_nothing_on_stdout(doc, raw, ne
 
 def test_a_file_argument_works(tmp_path):
     path = tmp_path / "hands.json"
-    path.write_text(json.dumps({"table_size": 5, "hands": [
-        {"contract": "rufspiel", "declarer": 2, "partner": 3, "called": "eichel", "augen": 80, "dealer": 1}]}))
-    result = subprocess.run([sys.executable, "manage.py", "score_hands", str(path)], cwd=ROOT, capture_output=True,
-                            text=True)
+    path.write_text(
+        json.dumps(
+            {
+                "table_size": 5,
+                "hands": [
+                    {"contract": "rufspiel", "declarer": 2, "partner": 3, "called": "eichel", "augen": 80, "dealer": 1}
+                ],
+            }
+        )
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "score_hands", str(path)], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["hands"][0]["points"] == {"1": 0, "2": 1, "3": 1, "4": -1, "5": -1}

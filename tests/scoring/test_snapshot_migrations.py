@@ -2,6 +2,7 @@
 fills the solo and money columns from each game's stored outcome; scoring 0004 carries a snapshot of the
 old shape (JSON documents, each round's list stored, the whole ledger) over into the packed one (each
 overall row's ``round_solos`` from the round lists it drops, the money sums from the ledger)."""
+
 import json
 
 import pytest
@@ -10,13 +11,12 @@ from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import StandingsSnapshot
 from scoring.storage import solo_columns, stored_score
+from tests.conftest import IN_CI
 from tournaments.models import Hand
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import standings_compute, standings_view
 from tournaments.services.simulation import tournament_simulate
 from tournaments.services.standings import standings_recompute
-
-from tests.conftest import IN_CI
 
 
 def _migrate(targets=None) -> None:
@@ -27,11 +27,24 @@ def _migrate(targets=None) -> None:
 def _old_snapshot(tournament, snapshot, rounds) -> dict:
     """The snapshot's document as the code before 0004 wrote it."""
     result, info = standings_compute(tournament)
-    ledger = [{"start_number": info[e.player].start_number, "name": info[e.player].name, "round": e.round,
-               "table": e.table, "hand": e.hand, "kind": e.kind, "cents": e.cents} for e in result.ledger]
-    return {**{k: v for k, v in snapshot.data.items() if k != "money"}, "ledger": ledger,
-            "overall": [{k: v for k, v in row.items() if k != "round_solos"} for row in snapshot.overall],
-            "rounds": {str(r): rows for r, rows in rounds.items()}}
+    ledger = [
+        {
+            "start_number": info[e.player].start_number,
+            "name": info[e.player].name,
+            "round": e.round,
+            "table": e.table,
+            "hand": e.hand,
+            "kind": e.kind,
+            "cents": e.cents,
+        }
+        for e in result.ledger
+    ]
+    return {
+        **{k: v for k, v in snapshot.data.items() if k != "money"},
+        "ledger": ledger,
+        "overall": [{k: v for k, v in row.items() if k != "round_solos"} for row in snapshot.overall],
+        "rounds": {str(r): rows for r, rows in rounds.items()},
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -47,13 +60,17 @@ def test_solo_columns_and_the_packed_snapshot_are_carried_over():
     try:
         _migrate([("tournaments", "0016_hand_points_columns"), ("scoring", "0003_snapshot_parts")])
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE scoring_standingssnapshot SET data = %s, marker = %s, revision = %s",
-                           [json.dumps(old), snapshot.marker, snapshot.revision])
+            cursor.execute(
+                "UPDATE scoring_standingssnapshot SET data = %s, marker = %s, revision = %s",
+                [json.dumps(old), snapshot.marker, snapshot.revision],
+            )
         _migrate()
     finally:
         _migrate()  # whatever happened, the next tests find the schema they expect
-    filled = {pk: {"solo_won": won, "solo_lost": lost, "pays": pays}
-              for pk, won, lost, pays in games.values_list("pk", "solo_won", "solo_lost", "pays")}
+    filled = {
+        pk: {"solo_won": won, "solo_lost": lost, "pays": pays}
+        for pk, won, lost, pays in games.values_list("pk", "solo_won", "solo_lost", "pays")
+    }
     assert filled == expected  # as the one writer of these columns fills them
     migrated = StandingsSnapshot.objects.get(tournament=tournament)
     assert migrated.overall == snapshot.overall  # round_solos from the dropped round lists
@@ -67,9 +84,11 @@ def test_solo_columns_and_the_packed_snapshot_are_carried_over():
 def _compression() -> dict[str, str]:
     """The snapshot's documents' columns and their compression ("l": lz4, "p": pglz, "": the server's default)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT attname, attcompression FROM pg_attribute "
-                       "WHERE attrelid = 'scoring_standingssnapshot'::regclass AND attname = ANY(%s)",
-                       [["overall", "data", "parts", "overall_index"]])
+        cursor.execute(
+            "SELECT attname, attcompression FROM pg_attribute "
+            "WHERE attrelid = 'scoring_standingssnapshot'::regclass AND attname = ANY(%s)",
+            [["overall", "data", "parts", "overall_index"]],
+        )
         return dict(cursor.fetchall())
 
 
@@ -97,8 +116,11 @@ def test_the_snapshot_documents_are_compressed_with_lz4_and_read_back():
     written = standings_recompute(tournament_id=tournament.pk)
     # then it is stored with lz4 and reads back as written
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_column_compression(overall), pg_column_compression(data) "
-                       "FROM scoring_standingssnapshot WHERE id = %s", [written.pk])
+        cursor.execute(
+            "SELECT pg_column_compression(overall), pg_column_compression(data) "
+            "FROM scoring_standingssnapshot WHERE id = %s",
+            [written.pk],
+        )
         assert cursor.fetchone() == ("lz4", "lz4")
     stored = StandingsSnapshot.objects.get(pk=written.pk)
     as_written = json.loads(json.dumps(written.overall))  # its rows keep the standings' tuples

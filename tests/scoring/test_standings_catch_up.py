@@ -1,5 +1,6 @@
 """Issue 33: standings that missed their update (a send that failed, a chain that stopped) are caught
 up by a worker's own look (``schedule.standings_catch_up``), with no change, page view or restart."""
+
 import datetime
 import random
 import uuid
@@ -23,8 +24,12 @@ pytestmark = pytest.mark.django_db
 
 def _game(table, rng) -> None:
     number = table.hands.count() + 1
-    hand_record(table=table, record=random_hand(rng, table_size=table.size, dealer=((number - 1) % table.size) + 1),
-                client_id=uuid.uuid4(), device="test")
+    hand_record(
+        table=table,
+        record=random_hand(rng, table_size=table.size, dealer=((number - 1) % table.size) + 1),
+        client_id=uuid.uuid4(),
+        device="test",
+    )
 
 
 @pytest.fixture
@@ -55,7 +60,8 @@ def test_a_change_no_merge_counted_is_caught_up_once_it_is_older_than_a_chain_wo
 
     # older than that: recomputed, and the snapshot counts every game
     HandRevision.objects.filter(table__round__tournament=tournament).update(
-        at=timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS + 1))
+        at=timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS + 1)
+    )
     assert tournaments_lagging(timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS)) == [tournament.pk]
     assert standings_catch_up(missed_for=CATCH_UP_AFTER_SECONDS) == 1
     tournament.refresh_from_db()

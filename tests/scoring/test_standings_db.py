@@ -1,21 +1,21 @@
 """Standings from stored games: snapshots, idempotence, substitutes, coalescing, pages and downloads."""
+
 import csv
 import io
 import json
 
 import pytest
-
-from tournaments.selectors.standings import standings_view
 from django.core.management import call_command
 
-from tournaments.services import schedule
 from scoring.models import StandingsSnapshot
-from tournaments.services.standings import standings_recompute
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Tournament
+from tournaments.selectors.standings import standings_view
+from tournaments.services import schedule
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
 from tournaments.services.registration import player_create, registration_substitute
 from tournaments.services.simulation import tournament_simulate
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks):
     """committed(fn, ...) runs fn and then what it scheduled for after the commit (the recompute)."""
+
     def run(fn, *args, **kwargs):
         with django_capture_on_commit_callbacks(execute=True):
             result = fn(*args, **kwargs)
         return result
+
     return run
 
 
@@ -55,7 +57,9 @@ def test_a_substitute_takes_over_seat_and_points(committed):
     tournament = committed(tournament_simulate, slug="sim", players=12, rounds=2, games=8, seed=2)
     leaving = Registration.objects.filter(tournament=tournament).order_by("start_number").first()
     before = {r["registration"]: r["points"] for r in StandingsSnapshot.objects.get(tournament=tournament).overall}
-    substitute = committed(registration_substitute, withdrawn=leaving, player=player_create(first_name="Ersatz", last_name="Mann"))
+    substitute = committed(
+        registration_substitute, withdrawn=leaving, player=player_create(first_name="Ersatz", last_name="Mann")
+    )
     rows = StandingsSnapshot.objects.get(tournament=tournament).overall
     by_reg = {r["registration"]: r for r in rows}
     assert leaving.pk not in by_reg
@@ -70,7 +74,12 @@ def test_a_renamed_player_or_club_is_renamed_in_the_standings(committed):
 
     tournament = committed(tournament_simulate, slug="sim", players=8, rounds=1, games=8, seed=3)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)  # the evening goes on
-    reg = Registration.objects.filter(tournament=tournament).select_related("player__club").order_by("start_number").first()
+    reg = (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player__club")
+        .order_by("start_number")
+        .first()
+    )
     committed(player_update, player=reg.player, first_name="Xaver", last_name="Neuname", club=reg.player.club)
     rows = {r["registration"]: r for r in StandingsSnapshot.objects.get(tournament=tournament).overall}
     assert rows[reg.pk]["name"] == "Xaver Neuname"
@@ -162,8 +171,9 @@ def test_the_pages_show_standings_search_rounds_and_staleness(client, committed)
     assert "Newer games are still being counted" in stale
 
 
-def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_counted_again(client, committed,
-                                                                                            monkeypatch):
+def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_counted_again(
+    client, committed, monkeypatch
+):
     """GET only reads: the standings page, the projector and a poll of lagging standings enqueue nothing;
     the organiser's "count every game again" (a POST) sends the recompute."""
     committed(call_command, "demo", allow_without_debug=True)
@@ -171,8 +181,12 @@ def test_a_look_at_lagging_standings_sends_no_work_and_an_organiser_has_them_cou
     StandingsSnapshot.objects.filter(tournament=tournament).update(revision=0)  # a change not yet counted
     sent = []
     monkeypatch.setattr("tournaments.views.standings.standings_schedule", lambda *args: sent.append(args) or True)
-    for url in ("/t/herbstrennen/rangliste/", "/t/herbstrennen/rangliste/beamer/", "/t/herbstrennen/rangliste/?runde=1",
-                "/t/herbstrennen/rangliste.csv"):
+    for url in (
+        "/t/herbstrennen/rangliste/",
+        "/t/herbstrennen/rangliste/beamer/",
+        "/t/herbstrennen/rangliste/?runde=1",
+        "/t/herbstrennen/rangliste.csv",
+    ):
         assert client.get(url).status_code == 200
     assert client.get("/t/herbstrennen/rangliste/", HTTP_HX_REQUEST="true").status_code == 200
     assert sent == []
@@ -209,8 +223,13 @@ def test_prizes_and_cash_list(client, committed):
     client.login(username="organisator", password="herbstrennen-demo")
     page = client.get("/o/herbstrennen/preise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "last place" in page  # the DEFAULT: one prize per table of round 1, the last for the last place
-    prizes_set(tournament=tournament, prizes=[{"place": 1, "amount_cents": 5000, "goods": ""},
-                                              {"place": None, "amount_cents": None, "goods": "Ein Brotzeitbrettl"}])
+    prizes_set(
+        tournament=tournament,
+        prizes=[
+            {"place": 1, "amount_cents": 5000, "goods": ""},
+            {"place": None, "amount_cents": None, "goods": "Ein Brotzeitbrettl"},
+        ],
+    )
     page = client.get("/o/herbstrennen/preise/").content.decode()
     snapshot = StandingsSnapshot.objects.get(tournament=tournament)
     assert snapshot.overall[0]["name"] in page and "Brotzeitbrettl" in page
@@ -220,9 +239,17 @@ def test_prizes_and_cash_list(client, committed):
     assert cash.context["cash"].pot_cents == snapshot.data["pot_cents"]
     assert cash.context["cash"].entry_fees_cents == 22 * 1000
     # a bad prize row is a form error naming the field, nothing saved
-    bad = client.post("/o/herbstrennen/preise/", {
-        "prize-TOTAL_FORMS": "1", "prize-INITIAL_FORMS": "0", "prize-0-place": "2", "prize-0-amount_euro": "",
-        "prize-0-goods": ""}, HTTP_ACCEPT_LANGUAGE="en")
+    bad = client.post(
+        "/o/herbstrennen/preise/",
+        {
+            "prize-TOTAL_FORMS": "1",
+            "prize-INITIAL_FORMS": "0",
+            "prize-0-place": "2",
+            "prize-0-amount_euro": "",
+            "prize-0-goods": "",
+        },
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
     assert bad.status_code == 400 and "Enter an amount or the goods." in bad.content.decode()
     assert tournament.prizes.count() == 2
 

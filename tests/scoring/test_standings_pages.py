@@ -1,13 +1,14 @@
 """Cheap reads: an unchanged poll is a 304 before rendering, HTML is gzipped, the list comes in pages
 with a search and the viewer's own row, and the rendered list is reused per snapshot version."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.views import standings as standings_views
 from scoring.models import StandingsSnapshot
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.simulation import tournament_simulate
+from tournaments.views import standings as standings_views
 
 pytestmark = pytest.mark.django_db
 
@@ -84,8 +85,9 @@ def test_the_top_a_search_the_viewers_row_and_pages(client, field):
 def test_the_list_is_rendered_once_per_snapshot_version(client, field, monkeypatch):
     calls = []
     real = standings_views.render_to_string
-    monkeypatch.setattr(standings_views, "render_to_string",
-                        lambda name, *a, **k: calls.append(name) or real(name, *a, **k))
+    monkeypatch.setattr(
+        standings_views, "render_to_string", lambda name, *a, **k: calls.append(name) or real(name, *a, **k)
+    )
     for me in (1, 2, 3):  # three phones, each with its own row: one list for all of them
         assert client.get(f"/t/halle/rangliste/?seite=2&ich={me}", HTTP_HX_REQUEST="true").status_code == 200
     assert calls.count("standings/_rows.html") == 1 and calls.count("standings/_table.html") == 1
@@ -119,7 +121,11 @@ def test_a_snapshot_list_is_read_and_decoded_once_per_version(field):
     assert first == 1 and again == 0 and same.rows == view.rows and len(view.rows) == 61
     # a round's list is ranked from the kept overall list, not read again
     reads, round_view = reads_of_the_list(round=1)
-    assert reads == 0 and round_view.rows and {r["round_points"][0] for r in round_view.rows} <= {r["points"] for r in round_view.rows}
+    assert (
+        reads == 0
+        and round_view.rows
+        and {r["round_points"][0] for r in round_view.rows} <= {r["points"] for r in round_view.rows}
+    )
     standings_recompute(tournament_id=field.pk)  # a new version: read again
     assert reads_of_the_list()[0] == 1
 
@@ -156,7 +162,9 @@ def test_a_row_is_rendered_once_for_what_it_shows(field, monkeypatch):
     real = tags.render_to_string
     monkeypatch.setattr(tags, "render_to_string", lambda *a, **k: rendered.append(a[1]["row"]) or real(*a, **k))
     moved = {**rows[3], "points": rows[3]["points"] - 1000, "name": "Zenzi Umgezogen"}
-    again = render_to_string("standings/_rows.html", {**context, "view": replace(view, rows=[*rows[:3], moved, *rows[4:]])})
+    again = render_to_string(
+        "standings/_rows.html", {**context, "view": replace(view, rows=[*rows[:3], moved, *rows[4:]])}
+    )
     assert rendered == [moved]  # only the changed row
     assert "Zenzi Umgezogen" in again and "Zenzi Umgezogen" not in first
     assert again.count("<tr data-start-number") == len(rows)
@@ -209,7 +217,11 @@ def test_standings_behind_for_more_than_a_minute_say_so_plainly_on_the_pages_and
     german = f"Stand von {since} – die letzten Spiele sind noch nicht gezählt."
     polled = client.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de", HTTP_IF_NONE_MATCH=young["ETag"])
     assert polled.status_code == 200  # a polling phone gets the new sentence, not a 304
-    for page in (polled, client.get(url, HTTP_ACCEPT_LANGUAGE="de"), client.get(url + "beamer/", HTTP_ACCEPT_LANGUAGE="de")):
+    for page in (
+        polled,
+        client.get(url, HTTP_ACCEPT_LANGUAGE="de"),
+        client.get(url + "beamer/", HTTP_ACCEPT_LANGUAGE="de"),
+    ):
         text = page.content.decode()
         assert german in text and "Neuere Spiele werden noch gezählt" not in text
     lines = client.get(csv_url, HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig").splitlines()

@@ -1,15 +1,15 @@
 """Standings through a real Celery worker on Redis (required under CI=true, skipped without Redis)."""
+
 import uuid
 
 import pytest
 from django.test import Client
 
 from scoring.models import StandingsSnapshot
-from tournaments.selectors.standings import standings_is_current
-from tournaments.selectors.standings import games_marker
 from tests.points import points_from_hands
 from tests.worker import celery_worker, real_broker, wait_for
 from tournaments.models import Tournament
+from tournaments.selectors.standings import games_marker, standings_is_current
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import tournament_simulate_setup
 from tournaments.simulation import random_hand
@@ -34,8 +34,11 @@ def _enter_games(tables, count: int, seed: int) -> None:
         for _ in range(count):
             number = table.hands.count() + 1
             record = random_hand(rng, table_size=table.size, dealer=((number - 1) % table.size) + 1)
-            response = client.post(f"/api/tisch/{table.entry_key}/hands/", {**record, "client_id": str(uuid.uuid4())},
-                                   content_type="application/json")
+            response = client.post(
+                f"/api/tisch/{table.entry_key}/hands/",
+                {**record, "client_id": str(uuid.uuid4())},
+                content_type="application/json",
+            )
             assert response.status_code == 201, response.content
 
 
@@ -89,6 +92,7 @@ def test_two_workers_on_a_burst_of_saves_agree_with_a_full_recompute():
     tournament, tables = _published_round(players=20)
     queue = f"test-{uuid.uuid4().hex[:8]}"
     with real_broker(queue), celery_worker(queue), celery_worker(queue):
+
         def tablet(table, seed):
             try:
                 _enter_games([table], 5, seed=seed)
@@ -133,8 +137,9 @@ def test_a_chain_on_two_workers_with_the_cache_on_redis_counts_bursts_and_lulls_
     monkeypatch.setattr(schedule, "_held_until", {})
     started = []
     send = schedule.standings_chain_task.apply_async
-    monkeypatch.setattr(schedule.standings_chain_task, "apply_async",
-                        lambda *a, **k: started.append(k["args"]) or send(*a, **k))
+    monkeypatch.setattr(
+        schedule.standings_chain_task, "apply_async", lambda *a, **k: started.append(k["args"]) or send(*a, **k)
+    )
     tournament, tables = _published_round(players=20)
     broker = redis.Redis.from_url(BROKER_URL)
     lease = web_cache.make_key(schedule.lease_key(tournament.pk))
@@ -226,8 +231,9 @@ def test_games_entered_while_redis_was_away_are_counted_within_seconds_of_its_re
 
             time.sleep(max(0.0, gone + OUTAGE_SECONDS - time.monotonic()))
             own.start()  # back, empty (no persistence): nothing queued survived
-            assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=10), \
+            assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=10), (
                 "the games entered while Redis was away were not counted within 10 s of its return"
+            )
 
 
 def test_a_running_worker_counts_a_change_whose_send_failed_on_the_web_side_only(tmp_path):
@@ -250,13 +256,20 @@ def test_a_running_worker_counts_a_change_whose_send_failed_on_the_web_side_only
         with real_broker(queue):  # the worker is up, and the catch-up it sent on connecting is done
             _enter_games(tables, 1, seed=30)
             assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=60)
-            assert wait_for(lambda: broker.llen(queue) == 0  # (unacked: held by a worker; of this queue's)
-                            and not any(queue.encode() in held for held in broker.hvals("unacked")), timeout=30)
+            assert wait_for(
+                lambda: (
+                    broker.llen(queue) == 0  # (unacked: held by a worker; of this queue's)
+                    and not any(queue.encode() in held for held in broker.hvals("unacked"))
+                ),
+                timeout=30,
+            )
         with real_broker(queue, url=unreachable.url):
             _enter_games(tables, 2, seed=31)
         assert not _equals_a_full_recompute(tournament)
         # the changes are as old as the look waits for (a chain would have counted them long before)
         HandRevision.objects.filter(table__round__tournament=tournament).update(
-            at=timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS))
-        assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=3 * CATCH_UP_EVERY_SECONDS), \
+            at=timezone.now() - datetime.timedelta(seconds=CATCH_UP_AFTER_SECONDS)
+        )
+        assert wait_for(lambda: _equals_a_full_recompute(tournament), timeout=3 * CATCH_UP_EVERY_SECONDS), (
             "the worker's periodic look did not count the missed change"
+        )

@@ -1,5 +1,6 @@
 """The bad input the fuzz walk (test_fuzz.py) cannot reach from its fixture, each case once by name: a NUL in the
 reason that reopens a closed round, paper totals beyond any sheet, a body that is no JSON."""
+
 import pytest
 from django.test import Client
 
@@ -71,14 +72,17 @@ def test_paper_totals_beyond_any_sheet_are_refused_by_the_service(paper_table):
 
 
 def test_paper_totals_beyond_any_sheet_are_a_400_in_the_api_naming_the_seat(paper_table, orga):
-    response = client_for(orga).put("/api/tournaments/papier/rounds/1/tables/1/totals/", {"totals": HUGE},
-                                    format="json")
+    response = client_for(orga).put(
+        "/api/tournaments/papier/rounds/1/tables/1/totals/", {"totals": HUGE}, format="json"
+    )
     assert response.status_code == 400 and list(response.json()) == ["totals.1", "totals.2"]
     paper_table.refresh_from_db()
     assert paper_table.paper_totals is None
 
 
-@pytest.mark.parametrize("body", [b'{"reason": ', b"\xff\xfe", b"[" * 50 + b"]" * 50], ids=["cut off", "not UTF-8", "deep"])
+@pytest.mark.parametrize(
+    "body", [b'{"reason": ', b"\xff\xfe", b"[" * 50 + b"]" * 50], ids=["cut off", "not UTF-8", "deep"]
+)
 def test_a_body_that_is_no_json_is_a_400_in_the_documented_shape(closed, orga, body):
     response = client_for(orga).post("/api/tournaments/herbst/rounds/1/reopen/", body, content_type="application/json")
     assert response.status_code == 400

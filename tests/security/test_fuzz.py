@@ -16,6 +16,7 @@ table card's link, a player's link, a sign-up's key; the desk helper for desk pa
 
 Each request runs in a savepoint that is rolled back, as in the permission walk.
 """
+
 from __future__ import annotations
 
 from html.parser import HTMLParser
@@ -31,8 +32,19 @@ from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 
 from tests.test_permissions import (  # noqa: F401 (world and _isolated are fixtures used by name)
-    DESK, KEY, LOGIN, ORG_ANY, ORGANISER, PERMISSIONS, PUBLIC, VIEWER, _isolated, _ready_pack, kwargs_for,
-    site_urls, world,
+    DESK,
+    KEY,
+    LOGIN,
+    ORG_ANY,
+    ORGANISER,
+    PERMISSIONS,
+    PUBLIC,
+    VIEWER,
+    _isolated,
+    _ready_pack,
+    kwargs_for,
+    site_urls,
+    world,
 )
 
 pytestmark = pytest.mark.django_db
@@ -46,15 +58,26 @@ HOSTILE = {
     "garbage": "'\"><script>%00%s{{x}}\\",
 }
 DEEP_JSON = ("[" * 10_000 + "]" * 10_000).encode()
-JSON_BODIES = {"deep JSON": DEEP_JSON, "malformed JSON": b'{"a": ', "NUL in JSON": b'{"reason": "a\\u0000b"}',
-               "not UTF-8": b"\xff\xfe{\x00"}
+JSON_BODIES = {
+    "deep JSON": DEEP_JSON,
+    "malformed JSON": b'{"a": ',
+    "NUL in JSON": b'{"reason": "a\\u0000b"}',
+    "not UTF-8": b"\xff\xfe{\x00",
+}
 
 ONE_BY_ONE = ("superscript two", "NUL", "10**30")  # what int() and PostgreSQL refuse: each field alone
 ONE_BY_ONE_FIELDS = 12  # a longer form is a Django form, which cleans every field whatever the others hold
 
 # The role that gets in at each level (tests/test_permissions.py's table).
-ROLE = {PUBLIC: "anonymous", KEY: "anonymous", LOGIN: "organiser", ORG_ANY: "organiser", VIEWER: "organiser",
-        DESK: "desk", ORGANISER: "organiser"}
+ROLE = {
+    PUBLIC: "anonymous",
+    KEY: "anonymous",
+    LOGIN: "organiser",
+    ORG_ANY: "organiser",
+    VIEWER: "organiser",
+    DESK: "desk",
+    ORGANISER: "organiser",
+}
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
@@ -112,8 +135,15 @@ def _client(world, role: str) -> Client:
     return client
 
 
-def _send(client: Client, method: str, path: str, data=None, body: bytes | None = None,
-          content_type: str = "application/x-www-form-urlencoded", check=None):
+def _send(
+    client: Client,
+    method: str,
+    path: str,
+    data=None,
+    body: bytes | None = None,
+    content_type: str = "application/x-www-form-urlencoded",
+    check=None,
+):
     """One request in a savepoint that is rolled back; ``check(response)`` runs before the rollback."""
     with transaction.atomic():
         if method == "GET":
@@ -200,13 +230,22 @@ def _fuzz(client, method: str, path: str, forms: list[dict[str, str]], api: bool
             changed = sorted(k for k, v in _row_counts().items() if before[k] != v)
             problems.append(f"{method} {path} {what}: refused with {response.status_code} but wrote {changed}")
         if api and response.status_code == 400 and not _documented_errors(response):
-            problems.append(f"{method} {path} {what}: a 400 not in the shape {{field: [messages]}}: {response.content[:200]}")
+            problems.append(
+                f"{method} {path} {what}: a 400 not in the shape {{field: [messages]}}: {response.content[:200]}"
+            )
         if method in WRITES and response.status_code == 200 and _form_errors(response):
             problems.append(f"{method} {path} {what}: form errors answered 200, not 400: {_form_errors(response)}")
 
     def send(data=None, body=None, what="", content_type="application/x-www-form-urlencoded"):
-        _send(client, method, path, data, body=body, content_type=content_type,
-              check=lambda response: checked(response, what))
+        _send(
+            client,
+            method,
+            path,
+            data,
+            body=body,
+            content_type=content_type,
+            check=lambda response: checked(response, what),
+        )
 
     for form in forms:
         with monkeypatch.context() as m:
@@ -231,8 +270,13 @@ def _documented_errors(response) -> bool:
         errors = response.json()
     except ValueError:
         return False
-    return isinstance(errors, dict) and bool(errors) and all(
-        isinstance(messages, list) and all(isinstance(m, str) for m in messages) for messages in errors.values())
+    return (
+        isinstance(errors, dict)
+        and bool(errors)
+        and all(
+            isinstance(messages, list) and all(isinstance(m, str) for m in messages) for messages in errors.values()
+        )
+    )
 
 
 def _form_errors(response) -> dict:

@@ -1,5 +1,6 @@
 """Security headers: a Content-Security-Policy with no inline script, HSTS and the HTTPS redirect by
 environment, and `check --deploy` clean with the production variables set."""
+
 import os
 import re
 import secrets
@@ -23,16 +24,23 @@ def _template_files():
     return sorted(p for p in TEMPLATES.rglob("*.html"))
 
 
-@pytest.mark.parametrize("pattern,what", [
-    (INLINE_SCRIPT, "an inline <script> (move it to static/js/)"),
-    (EVENT_HANDLER, "an inline event handler (use static/js/app.js: data-confirm, data-no-submit)"),
-    (STYLE_ATTRIBUTE, "a style attribute (use a class in static/css/)"),
-    (STYLE_ELEMENT, "a <style> element (use static/css/)"),
-    (HTMX_EVAL, "htmx code that needs eval (hx-on, js: values, trigger filters)"),
-])
+@pytest.mark.parametrize(
+    "pattern,what",
+    [
+        (INLINE_SCRIPT, "an inline <script> (move it to static/js/)"),
+        (EVENT_HANDLER, "an inline event handler (use static/js/app.js: data-confirm, data-no-submit)"),
+        (STYLE_ATTRIBUTE, "a style attribute (use a class in static/css/)"),
+        (STYLE_ELEMENT, "a <style> element (use static/css/)"),
+        (HTMX_EVAL, "htmx code that needs eval (hx-on, js: values, trigger filters)"),
+    ],
+)
 def test_no_template_needs_what_the_policy_forbids(pattern, what):
-    offenders = [f"{p.relative_to(ROOT)}:{s.count(chr(10), 0, m.start()) + 1}"
-                 for p in _template_files() for s in [p.read_text()] for m in pattern.finditer(s)]
+    offenders = [
+        f"{p.relative_to(ROOT)}:{s.count(chr(10), 0, m.start()) + 1}"
+        for p in _template_files()
+        for s in [p.read_text()]
+        for m in pattern.finditer(s)
+    ]
     assert not offenders, f"{what}: " + ", ".join(offenders)
 
 
@@ -41,8 +49,7 @@ def test_pages_carry_a_policy_without_inline_script_or_eval(client):
     from tournaments.services.demo import demo_create
 
     demo_create()
-    for url in ["/", "/t/herbstrennen/", "/t/herbstrennen/sitzplan/", "/t/herbstrennen/rangliste/",
-                "/accounts/login/"]:
+    for url in ["/", "/t/herbstrennen/", "/t/herbstrennen/sitzplan/", "/t/herbstrennen/rangliste/", "/accounts/login/"]:
         response = client.get(url)
         assert response.status_code == 200, url
         policy = response["Content-Security-Policy"]
@@ -69,10 +76,13 @@ def test_only_the_api_docs_relax_styles_for_swagger_ui(client):
 def _production_env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "CI"))}
     env.update(
-        DJANGO_SETTINGS_MODULE="schafkopfrennen.settings", DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_ALLOWED_HOSTS="schafkopf.example.org",
+        DJANGO_SETTINGS_MODULE="schafkopfrennen.settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="schafkopf.example.org",
         DJANGO_CSRF_TRUSTED_ORIGINS="https://schafkopf.example.org",
-        DJANGO_SECURE_SSL_REDIRECT="true", DJANGO_SECURE_HSTS_SECONDS="31536000",
+        DJANGO_SECURE_SSL_REDIRECT="true",
+        DJANGO_SECURE_HSTS_SECONDS="31536000",
     )
     env.update(extra)
     return env
@@ -81,7 +91,10 @@ def _production_env(**extra) -> dict:
 def test_check_deploy_is_clean_with_the_production_variables():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=_production_env(), capture_output=True, text=True,
+        cwd=ROOT,
+        env=_production_env(),
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -90,15 +103,18 @@ def test_check_deploy_is_clean_with_the_production_variables():
 def test_check_deploy_names_the_missing_https_variables():
     env = _production_env()
     del env["DJANGO_SECURE_SSL_REDIRECT"], env["DJANGO_SECURE_HSTS_SECONDS"]
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert "security.W004" in result.stderr + result.stdout  # HSTS
     assert "security.W008" in result.stderr + result.stdout  # SSL redirect
 
 
 def test_https_settings_follow_the_environment():
-    code = ("import django; django.setup(); from django.conf import settings as s; "
-            "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS)")
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS)"
+    )
     on = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_production_env(), capture_output=True, text=True)
     assert on.stdout.split() == ["True", "31536000", "True"], on.stderr
     off_env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_SECURE")}

@@ -1,5 +1,6 @@
 """Login throttling (django-axes), API tokens instead of passwords, the table API's rate limit, and the
 password reset that is offered only with e-mail."""
+
 import io
 import re
 import uuid
@@ -41,6 +42,7 @@ def login(client, username, password, **extra):
 
 
 # --- Login throttling --------------------------------------------------------------------------------
+
 
 def test_five_wrong_passwords_lock_the_account_at_this_address(orga, settings):
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
@@ -91,6 +93,7 @@ def test_the_test_clients_login_still_works(orga):
 
 
 # --- API tokens --------------------------------------------------------------------------------------
+
 
 def test_a_token_is_made_shown_once_replaced_and_revoked_on_the_account_page(orga):
     tournament = make_tournament(orga.club_memberships.get().club, slug="fruehjahr")
@@ -145,6 +148,7 @@ def test_the_schema_documents_token_authentication(client):
 
 
 # --- The table API's rate limit ----------------------------------------------------------------------
+
 
 @contextmanager
 def two_tables_at_rate(settings, **rates: str):
@@ -210,9 +214,20 @@ def test_no_amount_of_reading_refuses_a_tables_save(settings):
         assert api.patch(f"{sheet}hands/1/", {"augen": 80}, format="json").status_code == 200
         assert api.post(f"{sheet}confirm/", {"seat": 1}, format="json").status_code != 429
         # The page's form (a write of the same key's budget) saves too.
-        form = page.post(f"/tisch/{table.entry_key}/spiel/", {
-            "number": "2", "client_id": str(uuid.uuid4()), "contract": "rufspiel", "called": "eichel",
-            "declarer": "1", "partner": "3", "augen": "72", "laufende": "0"}, HTTP_ACCEPT="application/json")
+        form = page.post(
+            f"/tisch/{table.entry_key}/spiel/",
+            {
+                "number": "2",
+                "client_id": str(uuid.uuid4()),
+                "contract": "rufspiel",
+                "called": "eichel",
+                "declarer": "1",
+                "partner": "3",
+                "augen": "72",
+                "laufende": "0",
+            },
+            HTTP_ACCEPT="application/json",
+        )
         assert form.status_code == 200 and form.json()["ok"] is True
         assert table.hands.count() == 2
 
@@ -242,6 +257,7 @@ def test_wrong_keys_are_limited_per_address_and_a_right_key_still_works(settings
 
 # --- Password reset only with e-mail ----------------------------------------------------------------
 
+
 def test_without_email_the_login_page_says_whom_to_ask(settings):
     settings.PASSWORD_RESET_BY_EMAIL = False
     settings.ACCOUNT_HELP = "Sepp Huber, Tel. 0171 1234567"
@@ -258,11 +274,12 @@ def test_with_email_a_reset_link_is_mailed_and_works(orga, settings):
     assert client.post("/accounts/password_reset/", {"email": "orga@example.org"}).status_code == 302
     assert len(mail.outbox) == 1
     link = next(line for line in mail.outbox[0].body.splitlines() if "/accounts/reset/" in line).strip()
-    path = link[link.index("/accounts/reset/"):]
+    path = link[link.index("/accounts/reset/") :]
     form = client.get(path, follow=True)
     assert form.status_code == 200
-    done = client.post(form.redirect_chain[-1][0], {"new_password1": "ganz-neu-geheim-7",
-                                                    "new_password2": "ganz-neu-geheim-7"})
+    done = client.post(
+        form.redirect_chain[-1][0], {"new_password1": "ganz-neu-geheim-7", "new_password2": "ganz-neu-geheim-7"}
+    )
     assert done.status_code == 302
     assert login(Client(), "orga", "ganz-neu-geheim-7").status_code == 302
 
@@ -320,8 +337,9 @@ def test_a_password_change_revokes_the_token(orga, how, monkeypatch):
     elif how == "password_change_page":
         client = Client()
         client.force_login(orga)
-        response = client.post(reverse("password_change"), {"old_password": "richtig-geheim-1", "new_password1": new,
-                                                             "new_password2": new})
+        response = client.post(
+            reverse("password_change"), {"old_password": "richtig-geheim-1", "new_password1": new, "new_password2": new}
+        )
         assert response.status_code == 302
     else:
         monkeypatch.setattr("getpass.getpass", lambda prompt="": new)

@@ -3,6 +3,7 @@
 First the four leaks the issue found, each replayed; then the rule itself, walked over every model and every
 URL (``test_club_bs_rows_are_never_read_listed_matched_or_written``).
 """
+
 import datetime
 import io
 import json
@@ -21,6 +22,7 @@ from tournaments.archive import archive_build
 from tournaments.models import (
     Club,
     ClubMembership,
+    Invitation,
     Player,
     Registration,
     Series,
@@ -30,7 +32,6 @@ from tournaments.models import (
     Tournament,
     Venue,
     Wildcard,
-    Invitation,
 )
 from tournaments.services.clubs import confirm_token
 from tournaments.services.errors import NotFound
@@ -130,9 +131,18 @@ def test_the_public_sign_up_naming_another_club_writes_nothing_into_it(a, b, cli
     """Typing club B's name into club A's sign-up form: a text on the registration (shown on the desk, the
     standings and the cash list), no player in club B's database."""
     before = rows_of(b.club)
-    response = client.post(reverse("tournaments:signup", args=[a.slug]), {
-        "first_name": "Wastl", "last_name": "Gast", "club_name": "sc anderswo", "email": "", "phone": "",
-        "consent": "on", "website": ""})
+    response = client.post(
+        reverse("tournaments:signup", args=[a.slug]),
+        {
+            "first_name": "Wastl",
+            "last_name": "Gast",
+            "club_name": "sc anderswo",
+            "email": "",
+            "phone": "",
+            "consent": "on",
+            "website": "",
+        },
+    )
     assert response.status_code == 302
     assert rows_of(b.club) == before
     reg = Registration.objects.get(tournament=a, player__last_name="Gast")
@@ -144,8 +154,10 @@ def test_the_public_sign_up_naming_another_club_writes_nothing_into_it(a, b, cli
 def test_a_desk_helpers_quick_add_naming_another_club_writes_nothing_into_it(a, b):
     before = rows_of(b.club)
     desk = logged_in(member(a.club, Role.DESK, "desk-a"))
-    response = desk.post(reverse("tournaments:desk_quick_add", args=[a.slug]),
-                         {"first_name": "Wastl", "last_name": "Gast", "club_name": "SC ANDERSWO"})
+    response = desk.post(
+        reverse("tournaments:desk_quick_add", args=[a.slug]),
+        {"first_name": "Wastl", "last_name": "Gast", "club_name": "SC ANDERSWO"},
+    )
     assert response.status_code == 302
     assert rows_of(b.club) == before
     reg = Registration.objects.get(tournament=a, player__last_name="Gast")
@@ -155,8 +167,10 @@ def test_a_desk_helpers_quick_add_naming_another_club_writes_nothing_into_it(a, 
 
 def test_naming_the_tournaments_own_club_makes_a_member(a, b):
     desk = logged_in(member(a.club, Role.DESK, "desk-a"))
-    desk.post(reverse("tournaments:desk_quick_add", args=[a.slug]),
-              {"first_name": "Vroni", "last_name": "Heim", "club_name": "schafkopffreunde musterdorf"})
+    desk.post(
+        reverse("tournaments:desk_quick_add", args=[a.slug]),
+        {"first_name": "Vroni", "last_name": "Heim", "club_name": "schafkopffreunde musterdorf"},
+    )
     reg = Registration.objects.get(tournament=a, player__last_name="Heim")
     assert reg.player.club == a.club and reg.club_name == "" and reg.club_label == a.club.name
 
@@ -168,8 +182,9 @@ def _shown_on_desk_standings_and_cash_list(tournament: Tournament, reg: Registra
     Registration.objects.filter(pk=reg.pk).update(checked_in=True)
     for _ in range(3):
         registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club), checked_in=True)
-    Tournament.objects.filter(pk=tournament.pk).update(rules={**tournament.rules, "rounds": 1, "games_per_round": 8},
-                                                       standings_public=True)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        rules={**tournament.rules, "rounds": 1, "games_per_round": 8}, standings_public=True
+    )
     tournament.refresh_from_db()
     tournament_play(tournament=tournament, seed=3)
     standings_recompute(tournament_id=tournament.pk)
@@ -194,8 +209,12 @@ def _shown_on_desk_standings_and_cash_list(tournament: Tournament, reg: Registra
 def b_played(b):
     """Club B's tournament played to the end, with its players' phone numbers."""
     for i in range(8):
-        registration_create(tournament=b, player=PlayerFactory(club=b.club, first_name=f"B{i}", last_name="Fremd",
-                                                               contact=f"0170 {i}"), paid=True, checked_in=True)
+        registration_create(
+            tournament=b,
+            player=PlayerFactory(club=b.club, first_name=f"B{i}", last_name="Fremd", contact=f"0170 {i}"),
+            paid=True,
+            checked_in=True,
+        )
     Tournament.objects.filter(pk=b.pk).update(rules={**b.rules, "rounds": 1, "games_per_round": 8})
     b.refresh_from_db()
     tournament_play(tournament=b, seed=5)
@@ -331,8 +350,10 @@ def _club_b(organiser):
 
     club = ClubFactory(name="SC Anderswo")
     ClubMembership.objects.create(user=organiser, club=club, role=Role.ORGANISER)
-    players = [PlayerFactory(club=club, first_name=f"B{i}", last_name=f"Fremdling{i}", contact=f"0170 555{i}")
-               for i in range(9)]
+    players = [
+        PlayerFactory(club=club, first_name=f"B{i}", last_name=f"Fremdling{i}", contact=f"0170 555{i}")
+        for i in range(9)
+    ]
     rules = {**TournamentFactory.build().rules, "rounds": 1, "games_per_round": 8}
     done = TournamentFactory(club=club, slug="anderswo-fruehjahr", name="Anderswo Frühjahr", rules=rules)
     running = TournamentFactory(club=club, slug="anderswo-herbst", name="Anderswo Herbst", rules=rules)
@@ -342,33 +363,44 @@ def _club_b(organiser):
     tournament_play(tournament=done, seed=11)
     prizes_set(tournament=done, prizes=[{"place": 1, "amount_cents": 2000, "goods": ""}], by=organiser)
     prize_plan_set(tournament=done, values={"curve": "nth", "every_n": 4, "goods_label": "B-Wurst"}, by=organiser)
-    prize_categories_set(tournament=done, categories=[{"name": "B-U30", "max_age": 29, "prizes": [{"goods": "B-Korb"}]}],
-                         by=organiser)
+    prize_categories_set(
+        tournament=done, categories=[{"name": "B-U30", "max_age": 29, "prizes": [{"goods": "B-Korb"}]}], by=organiser
+    )
     (rnd,) = round_draw(tournament=running, seed=12, by=organiser)
     round_publish(round=rnd, by=organiser)
     table = rnd.tables.get(number=1)
-    from tournaments.simulation import random_hand
     import random
 
+    from tournaments.simulation import random_hand
+
     rng = random.Random(1)
-    table_sheet_record(table=table, records=[random_hand(rng, table_size=table.size, dealer=1 + n % table.size)
-                                             for n in range(2)], device="b")
+    table_sheet_record(
+        table=table,
+        records=[random_hand(rng, table_size=table.size, dealer=1 + n % table.size) for n in range(2)],
+        device="b",
+    )
     first, second = rnd.seats.order_by("pk")[:2]
     SeatSwap.objects.create(round=rnd, first=first.registration, second=second.registration, description="B swap")
     PrintPack.objects.create(round=rnd, fingerprint="b")
-    Venue.objects.create(tournament=running, name="Fremdlings Wirtshaus", first_table=1, last_table=9,
-                         contact="0170 5559")
+    Venue.objects.create(
+        tournament=running, name="Fremdlings Wirtshaus", first_table=1, last_table=9, contact="0170 5559"
+    )
     for tournament in (done, running):
         standings_recompute(tournament_id=tournament.pk)
-    series = series_create(club=club, name="Meisterschaft B", slug="anderswo-meisterschaft", public=False,
-                           by=organiser)
+    series = series_create(club=club, name="Meisterschaft B", slug="anderswo-meisterschaft", public=False, by=organiser)
     series_tournament_add(series=series, tournament=done, by=organiser)
     Wildcard.objects.create(series=series, player=players[0], reason="B")
     Invitation.objects.create(series=series, player=players[1], how="evening")
     SignUpOptions.objects.create(tournament=running, open=True, capacity=8)
-    signup = SignUp.objects.create(tournament=running, first_name="Wendel", last_name="Fremdling-Wartend",
-                                   email="wartend@anderswo.example", consent_text="ok", consent_at=timezone.now(),
-                                   status=SignUp.Status.WAITING)
+    signup = SignUp.objects.create(
+        tournament=running,
+        first_name="Wendel",
+        last_name="Fremdling-Wartend",
+        email="wartend@anderswo.example",
+        consent_text="ok",
+        consent_at=timezone.now(),
+        status=SignUp.Status.WAITING,
+    )
     return club, done, running, table, series, signup, players[8]
 
 
@@ -411,9 +443,18 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
 
     b_reg = b_running.registrations.get(start_number=1)
     b_values = {
-        "slug": b_running.slug, "club_id": b_club.pk, "player_id": b_reg.player_id, "series": b_series.slug,
-        "table_id": b_table.pk, "pk": b_signup.pk, "number": 1, "start_number": 1, "game": 1, "table": 1,
-        "round": 1, "venue_id": b_running.venues.get().pk,
+        "slug": b_running.slug,
+        "club_id": b_club.pk,
+        "player_id": b_reg.player_id,
+        "series": b_series.slug,
+        "table_id": b_table.pk,
+        "pk": b_signup.pk,
+        "number": 1,
+        "start_number": 1,
+        "game": 1,
+        "table": 1,
+        "round": 1,
+        "venue_id": b_running.venues.get().pk,
     }
     # The keys are credentials: whoever holds club B's key holds B's table. Club A's people hold A's keys.
     a_keys = {"key": a_table.entry_key, "entry_key": a_table.entry_key, "player_key": a_player.key}
@@ -429,8 +470,10 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
         elif name.startswith(("tournaments:player", "api:player")) and "key" in params:
             keys = {"key": a_player.key}
         elif name.startswith("tournaments:signup_") and "key" in params:
-            keys = {"key": SignUp.objects.filter(tournament=a_tournament).values_list("key", flat=True).first()
-                    or a_player.key}
+            keys = {
+                "key": SignUp.objects.filter(tournament=a_tournament).values_list("key", flat=True).first()
+                or a_player.key
+            }
         else:
             keys = a_keys
         values.update(keys)
@@ -489,34 +532,70 @@ def test_club_bs_rows_are_never_read_listed_matched_or_written(settings, tmp_pat
     body_cases = [
         ("tournaments:desk_register", {"slug": a_slug}, {"player": b_spare.pk, "paid": "on"}),
         ("tournaments:desk_register", {"slug": a_slug}, {"player": b_reg.player_id}),
-        ("tournaments:desk_quick_add", {"slug": a_slug},
-         {"first_name": "Wastl", "last_name": "Gast", "club_name": b_club.name}),
+        (
+            "tournaments:desk_quick_add",
+            {"slug": a_slug},
+            {"first_name": "Wastl", "last_name": "Gast", "club_name": b_club.name},
+        ),
         ("tournaments:checkin_code", {"slug": a_slug}, {"code": b_reg.key}),
         # a start number of club B's tournament checked in at club A's venue: A's own number 1, never B's row
         ("tournaments:venue_checkin", {"slug": a_slug, "venue_id": a_venue.pk}, {"start_number": 1}),
-        ("tournaments:venue_totals", {"slug": a_slug, "venue_id": a_venue.pk, "table_id": b_table.pk},
-         {"seat_1": 1, "seat_2": -1, "seat_3": 0, "seat_4": 0}),
+        (
+            "tournaments:venue_totals",
+            {"slug": a_slug, "venue_id": a_venue.pk, "table_id": b_table.pk},
+            {"seat_1": 1, "seat_2": -1, "seat_3": 0, "seat_4": 0},
+        ),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_done.pk}),
-        ("tournaments:qualification_manage", {"series": quali_a.slug},
-         {"action": "settings", "per_evening": 2, "mode": "top", "lottery_places": 0, "lottery_min_evenings": 1,
-          "final": b_running.pk}),
-        ("tournaments:qualification_manage", {"series": quali_a.slug},
-         {"action": "wildcard", "player": b_spare.pk, "reason": "fremd"}),
-        ("tournaments:qualification_manage", {"series": quali_a.slug},
-         {"action": "decline", "invitation": Invitation.objects.get(series__club=b_club).pk}),
+        (
+            "tournaments:qualification_manage",
+            {"series": quali_a.slug},
+            {
+                "action": "settings",
+                "per_evening": 2,
+                "mode": "top",
+                "lottery_places": 0,
+                "lottery_min_evenings": 1,
+                "final": b_running.pk,
+            },
+        ),
+        (
+            "tournaments:qualification_manage",
+            {"series": quali_a.slug},
+            {"action": "wildcard", "player": b_spare.pk, "reason": "fremd"},
+        ),
+        (
+            "tournaments:qualification_manage",
+            {"series": quali_a.slug},
+            {"action": "decline", "invitation": Invitation.objects.get(series__club=b_club).pk},
+        ),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "add", "tournament": b_running.pk}),
         ("tournaments:series_manage", {"series": series_a.slug}, {"action": "remove", "tournament": b_done.pk}),
-        ("tournaments:series_manage_list", {}, {"club": b_club.pk, "name": "Fremd", "slug": "fremd",
-                                                "kind": "cup", "scoring": "sum", "min_participations": 1,
-                                                "tiebreaks": "lot"}),
+        (
+            "tournaments:series_manage_list",
+            {},
+            {
+                "club": b_club.pk,
+                "name": "Fremd",
+                "slug": "fremd",
+                "kind": "cup",
+                "scoring": "sum",
+                "min_participations": 1,
+                "tiebreaks": "lot",
+            },
+        ),
         ("tournaments:archive_upload", {}, {"club": b_club.pk, "file": archive, "slug": "kopie"}),
-        ("tournaments:tournament_new", {}, {"club": b_club.pk, "name": "Fremd", "slug": "fremd",
-                                            "date": "2030-01-01"}),
+        ("tournaments:tournament_new", {}, {"club": b_club.pk, "name": "Fremd", "slug": "fremd", "date": "2030-01-01"}),
         ("tournaments:club_merge", {"club_id": a_club.pk}, {"keep": a_player.player_id, "remove": b_spare.pk}),
-        ("tournaments:player_edit", {"player_id": a_player.player_id},
-         {"first_name": "A", "last_name": "Umzug", "club": b_club.pk, "contact": ""}),
-        ("tournaments:signup", {"slug": a_slug}, {"first_name": "B8", "last_name": "Fremdling8",
-                                                  "club_name": b_club.name, "consent": "on", "website": ""}),
+        (
+            "tournaments:player_edit",
+            {"player_id": a_player.player_id},
+            {"first_name": "A", "last_name": "Umzug", "club": b_club.pk, "contact": ""},
+        ),
+        (
+            "tournaments:signup",
+            {"slug": a_slug},
+            {"first_name": "B8", "last_name": "Fremdling8", "club_name": b_club.name, "consent": "on", "website": ""},
+        ),
     ]
     api_cases = [
         ("api:registrations", {"slug": a_slug}, {"player_id": b_spare.pk}),
@@ -553,8 +632,10 @@ def test_a_clubs_organiser_never_reaches_the_operators_page_nor_sets_another_clu
     organiser = member(a.club, Role.ORGANISER, "a-org-status")
     client = logged_in(organiser)
     assert client.get(reverse("tournaments:operator_clubs")).status_code == 403
-    assert client.post(reverse("tournaments:operator_club_status", args=[b.club_id]),
-                       {"status": "suspended"}).status_code == 403
+    assert (
+        client.post(reverse("tournaments:operator_club_status", args=[b.club_id]), {"status": "suspended"}).status_code
+        == 403
+    )
     assert Club.objects.get(pk=b.club_id).status == Club.Status.ACTIVE
 
 
@@ -570,8 +651,9 @@ def test_a_bank_statement_marks_only_the_own_tournaments_registrations(a, b):
     client = logged_in(organiser)
     # B's statement page is not A's to open, and A's upload names B's tournament: nothing of B is marked
     assert client.get(reverse("tournaments:bank_statement", args=[b.slug])).status_code == 404
-    client.post(reverse("tournaments:bank_statement", args=[a.slug]),
-                {"file": SimpleUploadedFile("k.csv", csv.encode())})
+    client.post(
+        reverse("tournaments:bank_statement", args=[a.slug]), {"file": SimpleUploadedFile("k.csv", csv.encode())}
+    )
     assert set(Registration.objects.filter(tournament=a, paid=True).values_list("start_number", flat=True)) == {1, 2}
     assert rows_of(b.club) == before
 

@@ -1,6 +1,7 @@
 """A qualifier series into a final (issue 38): the list from the evenings, wildcards, invitations that register
 for the final, a decline moving the next one up, the final's round 1 seating the evenings' winners apart, and
 the host clubs' and the owner's pages."""
+
 import datetime
 from itertools import combinations
 
@@ -23,12 +24,23 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def qualifier(club, season_tournaments):
-    final = tournament_create(club=club, name="Finale", slug="finale", date=datetime.date(2026, 6, 1),
-                              rules={"rounds": 1, "games_per_round": 8})
+    final = tournament_create(
+        club=club,
+        name="Finale",
+        slug="finale",
+        date=datetime.date(2026, 6, 1),
+        rules={"rounds": 1, "games_per_round": 8},
+    )
     series = make_series(club, season_tournaments, slug="qualifikation", public=True)
     Series.objects.filter(pk=series.pk).update(lot_seed=20260038)  # a fixed lot: the same list every run
-    series = qualification_settings(series=series, per_evening=2, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
-                                    lottery_places=1, lottery_min_evenings=3, final=final)
+    series = qualification_settings(
+        series=series,
+        per_evening=2,
+        mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
+        lottery_places=1,
+        lottery_min_evenings=3,
+        final=final,
+    )
     return series, final
 
 
@@ -49,8 +61,7 @@ def test_the_list_follows_the_evenings(qualifier):
     assert len(lottery) == 1
     # the lottery: among those with at least three evenings who did not qualify otherwise
     played = Registration.objects.filter(tournament__series=series).exclude(tournament=series.final)
-    three = {p for p in played.values_list("player_id", flat=True)
-             if played.filter(player_id=p).count() >= 3} - taken
+    three = {p for p in played.values_list("player_id", flat=True) if played.filter(player_id=p).count() >= 3} - taken
     assert lottery[0].player.pk in three
     assert qualification_list(series).rows == data.rows  # the same seed draws the same
 
@@ -83,8 +94,14 @@ def test_invitations_register_for_the_final_and_a_decline_moves_the_next_one_up(
 def test_the_finals_round_one_seats_the_evenings_winners_apart(qualifier):
     series, final = qualifier
     # four per evening: all twelve players of the evenings go on, three tables for the (up to four) winners
-    series = qualification_settings(series=series, per_evening=4, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
-                                    lottery_places=0, lottery_min_evenings=1, final=final)
+    series = qualification_settings(
+        series=series,
+        per_evening=4,
+        mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
+        lottery_places=0,
+        lottery_min_evenings=1,
+        final=final,
+    )
     final_fill(series=series)
     final.registrations.update(checked_in=True, paid=True)
     assert final.registrations.count() == 12
@@ -106,8 +123,9 @@ def test_settings_refuse_another_clubs_final_and_a_wildcard_without_reason(quali
 
     foreign = TournamentFactory(slug="fremdes-finale")
     with pytest.raises(ServiceError) as err:
-        qualification_settings(series=series, per_evening=2, mode="top", lottery_places=0, lottery_min_evenings=1,
-                               final=foreign)
+        qualification_settings(
+            series=series, per_evening=2, mode="top", lottery_places=0, lottery_min_evenings=1, final=foreign
+        )
     assert err.value.field == "final"
     with pytest.raises(ServiceError) as err:
         wildcard_give(series=series, player=Player.objects.first(), reason="  ")
@@ -129,8 +147,9 @@ def test_the_public_list_and_the_owners_page(qualifier, club):
     assert client.get(url).status_code == 200
     assert client.post(url, {"action": "fill"}).status_code == 302
     assert final.registrations.count() == len(qualification_list(series).rows)
-    bad = client.post(url, {"action": "settings", "per_evening": "-1", "mode": "top", "lottery_places": 0,
-                            "lottery_min_evenings": 1})
+    bad = client.post(
+        url, {"action": "settings", "per_evening": "-1", "mode": "top", "lottery_places": 0, "lottery_min_evenings": 1}
+    )
     assert bad.status_code == 400
     desk = get_user_model().objects.create_user("helfer")
     ClubMembership.objects.create(user=desk, club=club, role=ClubMembership.Role.DESK)
@@ -147,7 +166,6 @@ def test_pairs_in_a_final_drawn_without_winners_apart_are_unconstrained(club, se
     assert list(combinations([1], 2)) == []
 
 
-
 def test_the_qualification_list_as_pdf(qualifier):
     import io
 
@@ -160,4 +178,3 @@ def test_the_qualification_list_as_pdf(qualifier):
     assert "Qualifikationsliste" in text
     for row in qualification_list(series).rows:
         assert row.player.last_name in text
-

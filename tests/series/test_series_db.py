@@ -1,4 +1,5 @@
 """Series standings over four simulated tournaments equal sums computed here from each tournament's archive."""
+
 import csv
 import io
 import json
@@ -70,8 +71,13 @@ def test_placement_points_equal_the_archives(club, season_tournaments):
 
     series = series_update(series=series, placement_points=None, per_player_beaten=True)
     fields = {t.slug: sum(1 for res in archive.values() if t.slug in res) for t in season_tournaments}
-    beaten = {name: sum(sum(1 for other in archive.values() if slug in other and other[slug][0] > r)
-                        for slug, (r, _p) in res.items()) for name, res in archive.items()}
+    beaten = {
+        name: sum(
+            sum(1 for other in archive.values() if slug in other and other[slug][0] > r)
+            for slug, (r, _p) in res.items()
+        )
+        for name, res in archive.items()
+    }
     assert {row.name: row.points for row in series_standings(series).rows} == beaten
     assert max(beaten.values()) <= sum(fields.values())
 
@@ -88,8 +94,13 @@ def test_minimum_participations_lists_but_does_not_rank(club, season_tournaments
 
 def test_ties_are_broken_as_configured(club, season_tournaments):
     # placement points with a table of one point for the winner only: many players tie on 0
-    series = make_series(club, season_tournaments, scoring="placement", placement_points=[1],
-                         tiebreaks=["participations", "wins", "best_result"])
+    series = make_series(
+        club,
+        season_tournaments,
+        scoring="placement",
+        placement_points=[1],
+        tiebreaks=["participations", "wins", "best_result"],
+    )
     data = series_standings(series)
     rows = data.rows
     for above, below in zip(rows, rows[1:]):
@@ -161,14 +172,17 @@ def test_a_tournament_is_added_once_and_can_be_taken_out(club, season_tournament
     assert not SeriesTournament.objects.filter(series=series).exists()
 
 
-@pytest.mark.parametrize("settings, field", [
-    ({"scoring": "best_n"}, "best"),
-    ({"scoring": "placement"}, "placement_points"),
-    ({"scoring": "sum", "placement_points": [3, 2, 1]}, "placement_points"),
-    ({"scoring": "placement", "placement_points": [3, "x"]}, "placement_points"),
-    ({"scoring": "nonsense"}, "scoring"),
-    ({"tiebreaks": ["height"]}, "tiebreaks"),
-])
+@pytest.mark.parametrize(
+    "settings, field",
+    [
+        ({"scoring": "best_n"}, "best"),
+        ({"scoring": "placement"}, "placement_points"),
+        ({"scoring": "sum", "placement_points": [3, 2, 1]}, "placement_points"),
+        ({"scoring": "placement", "placement_points": [3, "x"]}, "placement_points"),
+        ({"scoring": "nonsense"}, "scoring"),
+        ({"tiebreaks": ["height"]}, "tiebreaks"),
+    ],
+)
 def test_bad_settings_name_the_field_and_write_nothing(club, settings, field):
     from tournaments.services.series import series_create
 
@@ -185,7 +199,11 @@ def test_command_json_csv_and_list(club, season_tournaments, capsys):
     document = json.loads(capsys.readouterr().out)
     assert set(document) >= {"series", "scoring", "best", "placement_points", "tournaments", "standings"}
     assert (document["series"], document["scoring"], document["best"], document["placement_points"]) == (
-        "jahreswertung", "best_n", 2, None)
+        "jahreswertung",
+        "best_n",
+        2,
+        None,
+    )
     assert document["tournaments"] == [t.slug for t in season_tournaments]
     data = series_standings(series)
     assert document == json.loads(json.dumps(series_document(data)))
@@ -221,8 +239,9 @@ def test_the_series_csv_neutralises_formulas_in_names_and_clubs(club, people, se
     people[0].save()
     people[11].club.name = "@SUM(A1:A9)"
     people[11].club.save()
-    rows = list(csv.reader(io.StringIO(series_csv(series_standings(make_series(club, season_tournaments)))),
-                           delimiter=";"))
+    rows = list(
+        csv.reader(io.StringIO(series_csv(series_standings(make_series(club, season_tournaments)))), delimiter=";")
+    )
     cells = [cell for row in rows for cell in row]
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
     assert "'@SUM(A1:A9)" in {row[2] for row in rows[1:]}

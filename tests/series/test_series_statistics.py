@@ -6,6 +6,7 @@ The archive is read with the rules of rules.md (win line 61, a Muss wins with 60
 for a Muss 90 / under 30), so the database's mapping of seats, dealers and stored outcomes is checked
 against an independent reading, not against itself.
 """
+
 from collections import Counter, defaultdict
 
 import pytest
@@ -95,9 +96,18 @@ def count(archives: list[dict]) -> dict:
                 for seat, name in seat_name.items():
                     if totals[seat] == best:
                         tischbester[name] += 1
-    return {"mix": dict(mix), "solo": (solo_games, solo_won), "schneider": schneider_count, "schwarz": schwarz,
-            "biggest": biggest, "games": dict(games), "declared": {n: dict(c) for n, c in declared.items()},
-            "won": {n: dict(c) for n, c in won.items()}, "tischbester": dict(tischbester), "won_solos": won_solos}
+    return {
+        "mix": dict(mix),
+        "solo": (solo_games, solo_won),
+        "schneider": schneider_count,
+        "schwarz": schwarz,
+        "biggest": biggest,
+        "games": dict(games),
+        "declared": {n: dict(c) for n, c in declared.items()},
+        "won": {n: dict(c) for n, c in won.items()},
+        "tischbester": dict(tischbester),
+        "won_solos": won_solos,
+    }
 
 
 def shown(stats) -> dict:
@@ -105,12 +115,13 @@ def shown(stats) -> dict:
     games = stats.games
     by_player = {stats.name(p): g for p, g in games.players.items()}
     return {
-        "mix": {m.category: m.games for m in games.mix}, "solo": (games.solo_games, games.solo_won),
-        "schneider": games.schneider, "schwarz": games.schwarz,
+        "mix": {m.category: m.games for m in games.mix},
+        "solo": (games.solo_games, games.solo_won),
+        "schneider": games.schneider,
+        "schwarz": games.schwarz,
         "biggest": (stats.biggest_size, stats.biggest_declarer),
         "games": {name: g.games for name, g in by_player.items()},
-        "declared": {name: {s.category: s.games for s in g.by_category} for name, g in by_player.items()
-                     if g.declared},
+        "declared": {name: {s.category: s.games for s in g.by_category} for name, g in by_player.items() if g.declared},
         "won": {name: {s.category: s.won for s in g.by_category} for name, g in by_player.items() if g.declared},
     }
 
@@ -139,7 +150,7 @@ def test_each_evenings_statistics_equal_the_archive(season_tournaments):
         assert stats.steps == ["1", "2"]  # the progression goes round by round
         placings = {row["start_number"]: row for row in archive["standings"]}
         names = {p["start_number"]: p["name"] for p in archive["players"]}
-        top = sorted(placings.values(), key=lambda r: r["rank"])[:len(stats.progression)]
+        top = sorted(placings.values(), key=lambda r: r["rank"])[: len(stats.progression)]
         assert [name for name, _line in stats.progression] == [names[r["start_number"]] for r in top]
         assert [line[-1] for _name, line in stats.progression] == [r["points"] for r in top]
 
@@ -170,7 +181,7 @@ def test_the_seasons_statistics_equal_the_archives(club, season_tournaments, cli
     # The per-player table: games, declarer share and wins by contract of a player who declared.
     name = max(expected["declared"], key=lambda n: sum(expected["declared"][n].values()))
     share = round(100 * sum(expected["declared"][name].values()) / expected["games"][name])
-    assert f"<tr><td>{name}</td><td class=\"num\">{expected['games'][name]}</td><td class=\"num\">{share} %</td>" in html
+    assert f'<tr><td>{name}</td><td class="num">{expected["games"][name]}</td><td class="num">{share} %</td>' in html
 
 
 def test_a_players_own_games_and_his_history_equal_the_archives(people, season_tournaments):
@@ -193,11 +204,14 @@ def test_a_players_own_games_and_his_history_equal_the_archives(people, season_t
         for archive in archives:
             names = {p["start_number"]: p["name"] for p in archive["players"]}
             tables_won[archive["tournament"]["slug"]] = sum(
-                1 for rnd in archive["rounds"] for table in rnd["tables"]
-                if name in {names[s] for s in table["seats"].values()}
-                and _table_best(table, names, name))
+                1
+                for rnd in archive["rounds"]
+                for table in rnd["tables"]
+                if name in {names[s] for s in table["seats"].values()} and _table_best(table, names, name)
+            )
         assert {r.tournament.slug: r.tischbester for r in history.rows} == {
-            slug: n for slug, n in tables_won.items() if slug in {r.tournament.slug for r in history.rows}}
+            slug: n for slug, n in tables_won.items() if slug in {r.tournament.slug for r in history.rows}
+        }
     assert sum(expected["tischbester"].values()) >= 4 * 2 * 2  # every table of every round has one at least
 
 
@@ -218,8 +232,13 @@ def test_at_a_table_of_five_the_dealer_sitting_out_has_not_played_the_game(club,
     from tournaments.services.simulation import tournament_play
     from tournaments.services.tournament import tournament_create
 
-    tournament = tournament_create(club=club, name="Neunerrennen", slug="neuner", date=datetime.date(2026, 6, 1),
-                                   rules={"rounds": 2, "games_per_round": 8})
+    tournament = tournament_create(
+        club=club,
+        name="Neunerrennen",
+        slug="neuner",
+        date=datetime.date(2026, 6, 1),
+        rules={"rounds": 2, "games_per_round": 8},
+    )
     for person in people[:9]:
         registration_create(tournament=tournament, player=person, paid=True, checked_in=True)
     tournament = tournament_play(tournament=tournament, seed=99)

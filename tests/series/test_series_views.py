@@ -1,4 +1,5 @@
 """The series pages, downloads, histories and organiser setup, on the demo's season and a season of four."""
+
 import csv
 import io
 import json
@@ -81,7 +82,7 @@ def test_pdf_holds_every_ranked_name_and_the_points(demo, client):
     lines = [line.strip() for line in text.splitlines()]
     for row in data.rows:  # each string drawn is a line: the name, the club (maybe two lines), the points
         at = lines.index(row.name)
-        assert printed(row.points) in lines[at + 1:at + 5], (row.name, row.points, lines[at:at + 5])
+        assert printed(row.points) in lines[at + 1 : at + 5], (row.name, row.points, lines[at : at + 5])
         assert lines[at - 1] == f"{row.rank}."
     assert "Contract mix" in text or "Spielarten" in text
 
@@ -118,7 +119,10 @@ def test_tournament_statistics_page(demo, client):
     html = client.get(url("tournament_statistics", "fruehjahrsrennen-2026")).content.decode()
     assert 'data-testid="progression-chart"' in html and 'data-testid="mix-chart"' in html
     Tournament.objects.filter(slug="fruehjahrsrennen-2026").update(standings_public=False)
-    assert 'data-testid="standings-hidden"' in client.get(url("tournament_statistics", "fruehjahrsrennen-2026")).content.decode()
+    assert (
+        'data-testid="standings-hidden"'
+        in client.get(url("tournament_statistics", "fruehjahrsrennen-2026")).content.decode()
+    )
 
 
 def test_tournament_statistics_as_a_pdf_with_reportlab_charts(demo, client):
@@ -135,8 +139,14 @@ def test_tournament_statistics_as_a_pdf_with_reportlab_charts(demo, client):
     for name, _line in stats.progression:  # the line plot's legend
         assert name in text
     for share in stats.games.mix:  # the bar chart's categories
-        assert {"rufspiel": "Rufspiel", "wenz": "Wenz", "farbsolo": "Farbsolo", "tout": "Tout",
-                "muss": "Muss", "sie": "Sie"}[share.category] in text
+        assert {
+            "rufspiel": "Rufspiel",
+            "wenz": "Wenz",
+            "farbsolo": "Farbsolo",
+            "tout": "Tout",
+            "muss": "Muss",
+            "sie": "Sie",
+        }[share.category] in text
     with translation.override("de"):
         for label, value in statistics_facts(stats):
             assert label in text and value.split(" ")[0] in text
@@ -173,23 +183,50 @@ def organiser(club, client):
 
 
 def test_an_organiser_sets_up_a_series_and_adds_a_tournament(club, organiser, client, season_tournaments):
-    response = client.post(url("series_manage_list"), {
-        "club": club.pk, "name": "Cup 2026", "slug": "", "kind": "cup", "scoring": "placement",
-        "placement_points": "25, 20, 16", "min_participations": 1,
-        "tiebreaks": "participations,wins,best_result,lot"})
+    response = client.post(
+        url("series_manage_list"),
+        {
+            "club": club.pk,
+            "name": "Cup 2026",
+            "slug": "",
+            "kind": "cup",
+            "scoring": "placement",
+            "placement_points": "25, 20, 16",
+            "min_participations": 1,
+            "tiebreaks": "participations,wins,best_result,lot",
+        },
+    )
     assert response.status_code == 302
     series = Series.objects.get(slug="cup-2026")
     assert series.placement_points == [25, 20, 16]
     client.post(url("series_manage", series.slug), {"action": "add", "tournament": season_tournaments[0].pk})
     assert SeriesTournament.objects.filter(series=series, tournament=season_tournaments[0]).exists()
-    bad = client.post(url("series_manage", series.slug), {
-        "action": "settings", "name": "Cup 2026", "kind": "cup", "scoring": "best_n", "best": "",
-        "min_participations": 1, "tiebreaks": "lot"})
+    bad = client.post(
+        url("series_manage", series.slug),
+        {
+            "action": "settings",
+            "name": "Cup 2026",
+            "kind": "cup",
+            "scoring": "best_n",
+            "best": "",
+            "min_participations": 1,
+            "tiebreaks": "lot",
+        },
+    )
     assert bad.status_code == 400 and "best" in bad.context["form"].errors
     assert Series.objects.get(pk=series.pk).scoring == "placement"  # nothing half-written
-    bad = client.post(url("series_manage_list"), {"club": club.pk, "name": "X", "kind": "cup", "scoring": "placement",
-                                                  "placement_points": "25, zwanzig", "min_participations": 1,
-                                                  "tiebreaks": "lot"})
+    bad = client.post(
+        url("series_manage_list"),
+        {
+            "club": club.pk,
+            "name": "X",
+            "kind": "cup",
+            "scoring": "placement",
+            "placement_points": "25, zwanzig",
+            "min_participations": 1,
+            "tiebreaks": "lot",
+        },
+    )
     assert "placement_points" in bad.context["form"].errors
 
 
@@ -202,8 +239,13 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
     series = make_series(club, season_tournaments[:2], public=True)  # a cup open to other clubs
     private = make_series(club, [], slug="vereinsmeisterschaft")
     other = Club.objects.create(name="SC Anderswo")
-    away = tournament_create(club=other, name="Gastspiel", slug="gastspiel", date=season_tournaments[1].date,
-                             rules={"rounds": 1, "games_per_round": 8})
+    away = tournament_create(
+        club=other,
+        name="Gastspiel",
+        slug="gastspiel",
+        date=season_tournaments[1].date,
+        rules={"rounds": 1, "games_per_round": 8},
+    )
     for person in people[:8]:
         registration_create(tournament=away, player=person, paid=True, checked_in=True)
     tournament_play(tournament=away, seed=5)
@@ -220,9 +262,17 @@ def test_another_clubs_organiser_adds_his_tournament_but_not_the_scoring(club, s
     client.post(url("series_manage", series.slug), {"action": "add", "tournament": away.pk})
     assert SeriesTournament.objects.filter(series=series, tournament=away).exists()
     assert "gastspiel" in {t.slug for t in series_standings(series).played}
-    response = client.post(url("series_manage", series.slug), {"action": "settings", "name": "Gekapert",
-                                                               "kind": "cup", "scoring": "sum",
-                                                               "min_participations": 1, "tiebreaks": "lot"})
+    response = client.post(
+        url("series_manage", series.slug),
+        {
+            "action": "settings",
+            "name": "Gekapert",
+            "kind": "cup",
+            "scoring": "sum",
+            "min_participations": 1,
+            "tiebreaks": "lot",
+        },
+    )
     assert response.status_code == 403 and Series.objects.get(pk=series.pk).name != "Gekapert"
 
     # the owning club's organiser may take the guest tournament out again (an unwanted addition)
@@ -287,4 +337,6 @@ def test_the_history_shows_no_place_of_a_tournament_whose_standings_are_hidden(d
         cells = _history_row(html, hidden.name)
         assert 'class="num rank">–' in cells and 'class="num points">–' in cells, page
         assert "Die Rangliste ist noch nicht veröffentlicht." in cells
-        assert "data-testid=\"history-chart\"" not in html or hidden.name not in html.split('data-testid="history-chart"')[1]
+        assert (
+            'data-testid="history-chart"' not in html or hidden.name not in html.split('data-testid="history-chart"')[1]
+        )

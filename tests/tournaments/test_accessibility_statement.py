@@ -1,5 +1,6 @@
 """Issue 35: the accessibility statement, in German and English, linked from every page's footer, says what is
 met, what is not and whom to tell (DJANGO_ACCESSIBILITY_CONTACT, else the site's sender address)."""
+
 import pytest
 from django.urls import reverse
 
@@ -13,8 +14,13 @@ def test_the_statement_says_what_is_met_what_is_not_and_whom_to_tell_in_german(c
     page = client.get(reverse("tournaments:accessibility"), HTTP_ACCEPT_LANGUAGE="de")
     text = page.content.decode()
     assert page.status_code == 200
-    for words in ("Barrierefreiheit", "Was erfüllt ist", "Was noch nicht erfüllt ist", "Eine Barriere melden",
-                  "keine getaggten PDFs"):
+    for words in (
+        "Barrierefreiheit",
+        "Was erfüllt ist",
+        "Was noch nicht erfüllt ist",
+        "Eine Barriere melden",
+        "keine getaggten PDFs",
+    ):
         assert words in text
     assert 'href="mailto:barrieren@rennen.example.org"' in text
 
@@ -29,8 +35,14 @@ def test_the_statement_in_english_names_a_contact_that_is_not_an_address_as_it_i
 def test_every_page_links_the_statement_from_its_footer_but_the_projector(client):
     tournament = TournamentFactory()
     link = f'href="{reverse("tournaments:accessibility")}"'
-    for path in (reverse("tournaments:home"), reverse("login"),
-                 reverse("tournaments:public_tournament", args=[tournament.slug])):
+    for path in (
+        reverse("tournaments:home"),
+        reverse("login"),
+        reverse("tournaments:public_tournament", args=[tournament.slug]),
+    ):
         page = client.get(path, HTTP_ACCEPT_LANGUAGE="de")
-        assert page.status_code == 200 and '<footer class="site-footer">' in page.content.decode() and \
-            link in page.content.decode(), path
+        assert (
+            page.status_code == 200
+            and '<footer class="site-footer">' in page.content.decode()
+            and link in page.content.decode()
+        ), path

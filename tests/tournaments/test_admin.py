@@ -1,5 +1,6 @@
 """Django's admin: registrations added there get their start number like at the desk; game revisions are
 open to inspect and closed to change."""
+
 import pytest
 from django.urls import reverse
 
@@ -36,9 +37,16 @@ def test_a_registration_added_in_the_admin_takes_the_next_start_number(admin_cli
     # given a tournament whose last start number given is 2
     player = PlayerFactory()
     # when a registration is added through the admin's form
-    response = admin_client.post(reverse("admin:tournaments_registration_add"), {
-        "tournament": tournament.pk, "player": player.pk, "paid": "on", "withdrawn_after_round": "",
-        "substitute_for": ""})
+    response = admin_client.post(
+        reverse("admin:tournaments_registration_add"),
+        {
+            "tournament": tournament.pk,
+            "player": player.pk,
+            "paid": "on",
+            "withdrawn_after_round": "",
+            "substitute_for": "",
+        },
+    )
     # then it gets number 3, and the tournament remembers it
     assert response.status_code == 302
     registration = Registration.objects.get(tournament=tournament, player=player)
@@ -47,8 +55,10 @@ def test_a_registration_added_in_the_admin_takes_the_next_start_number(admin_cli
     assert tournament.last_start_number == 3
 
     # the same player again is a form error, and takes no number
-    again = admin_client.post(reverse("admin:tournaments_registration_add"), {
-        "tournament": tournament.pk, "player": player.pk, "withdrawn_after_round": "", "substitute_for": ""})
+    again = admin_client.post(
+        reverse("admin:tournaments_registration_add"),
+        {"tournament": tournament.pk, "player": player.pk, "withdrawn_after_round": "", "substitute_for": ""},
+    )
     assert again.status_code == 200 and again.context["adminform"].form.errors
     tournament.refresh_from_db()
     assert tournament.last_start_number == 3
@@ -69,8 +79,11 @@ def test_a_registration_added_in_the_tournaments_inline_takes_the_next_start_num
         data |= _form_data(form)
     player = PlayerFactory()
     new = formset.total_form_count()
-    data |= {f"{formset.prefix}-TOTAL_FORMS": new + 1, f"{formset.prefix}-{new}-player": player.pk,
-             f"{formset.prefix}-{new}-tournament": tournament.pk}
+    data |= {
+        f"{formset.prefix}-TOTAL_FORMS": new + 1,
+        f"{formset.prefix}-{new}-player": player.pk,
+        f"{formset.prefix}-{new}-tournament": tournament.pk,
+    }
 
     response = admin_client.post(url, data)
 
@@ -86,8 +99,14 @@ def test_game_revisions_can_be_inspected_but_not_changed(admin_client, tournamen
     Registration.objects.filter(tournament=tournament).update(checked_in=True)
     (rnd,) = round_draw(tournament=tournament, seed=1)
     revision = HandRevision.objects.create(
-        table=rnd.tables.get(), number=1, action=HandRevision.Action.UPDATE, old={"augen": 61}, new={"augen": 91},
-        device="Tablet Tisch 1", reason="Augen falsch gezählt")
+        table=rnd.tables.get(),
+        number=1,
+        action=HandRevision.Action.UPDATE,
+        old={"augen": 61},
+        new={"augen": 91},
+        device="Tablet Tisch 1",
+        reason="Augen falsch gezählt",
+    )
 
     changelist = admin_client.get(reverse("admin:tournaments_handrevision_changelist"))
     assert changelist.status_code == 200
@@ -98,8 +117,12 @@ def test_game_revisions_can_be_inspected_but_not_changed(admin_client, tournamen
     assert admin_client.get(detail).status_code == 200  # view only
     assert admin_client.post(detail, {"reason": "überschrieben"}).status_code == 403
     assert admin_client.get(reverse("admin:tournaments_handrevision_add")).status_code == 403
-    assert admin_client.post(reverse("admin:tournaments_handrevision_delete", args=[revision.pk]),
-                             {"post": "yes"}).status_code == 403
+    assert (
+        admin_client.post(
+            reverse("admin:tournaments_handrevision_delete", args=[revision.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
     revision.refresh_from_db()
     assert revision.reason == "Augen falsch gezählt"
 
@@ -116,8 +139,11 @@ def played(tournament):
     (rnd,) = round_draw(tournament=tournament, seed=1)
     round_publish(round=rnd)
     table = rnd.tables.get()
-    hand, _ = hand_record(table=table, client_id=__import__("uuid").uuid4(), record={
-        "contract": "rufspiel", "declarer": 1, "partner": 3, "called": "gras", "augen": 72})
+    hand, _ = hand_record(
+        table=table,
+        client_id=__import__("uuid").uuid4(),
+        record={"contract": "rufspiel", "declarer": 1, "partner": 3, "called": "gras", "augen": 72},
+    )
     return hand
 
 
@@ -135,8 +161,10 @@ def test_games_rounds_and_tables_can_be_inspected_but_not_changed_in_the_admin(a
     assert page.status_code == 200 and not page.context["has_change_permission"]
     assert admin_client.post(change, {"augen": "120", "status": "closed", "size": "5"}).status_code == 403
     assert admin_client.get(reverse(f"admin:tournaments_{model}_add")).status_code == 403
-    assert admin_client.post(reverse(f"admin:tournaments_{model}_delete", args=[obj.pk]),
-                             {"post": "yes"}).status_code == 403
+    assert (
+        admin_client.post(reverse(f"admin:tournaments_{model}_delete", args=[obj.pk]), {"post": "yes"}).status_code
+        == 403
+    )
     obj.refresh_from_db()
     assert {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields} == before
     assert HandRevision.objects.filter(action=HandRevision.Action.UPDATE).count() == 0
@@ -169,15 +197,18 @@ def test_registrations_and_tournament_details_changed_in_the_admin_are_logged(ad
     from tournaments.models import AuditEntry
 
     player = PlayerFactory()
-    added = admin_client.post(reverse("admin:tournaments_registration_add"), {
-        "tournament": tournament.pk, "player": player.pk, "checked_in": "on"})
+    added = admin_client.post(
+        reverse("admin:tournaments_registration_add"),
+        {"tournament": tournament.pk, "player": player.pk, "checked_in": "on"},
+    )
     assert added.status_code == 302
     registration = Registration.objects.get(tournament=tournament, player=player)
     assert registration.start_number == 3 and registration.checked_in
 
     url = reverse("admin:tournaments_registration_change", args=[registration.pk])
     assert {"withdrawn_after_round", "substitute_for", "player"} <= set(
-        admin_client.get(url).context["adminform"].readonly_fields)  # the desk withdraws and substitutes
+        admin_client.get(url).context["adminform"].readonly_fields
+    )  # the desk withdraws and substitutes
     assert _post_form(admin_client, url, paid="on").status_code == 302
 
     tournament_url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])

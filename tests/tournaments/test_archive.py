@@ -1,4 +1,5 @@
 """Export, import into an empty database, export again: the same document."""
+
 import copy
 import json
 import uuid
@@ -16,22 +17,37 @@ from tournaments.services.registration import registration_create
 pytestmark = pytest.mark.django_db
 
 HANDS = [  # (number, dealer, record, points)
-    (1, 1, {"contract": "rufspiel", "declarer": 2, "partner": 4, "called": "eichel", "augen": 72, "laufende": 0},
-     {"1": -1, "2": 1, "3": -1, "4": 1}),
+    (
+        1,
+        1,
+        {"contract": "rufspiel", "declarer": 2, "partner": 4, "called": "eichel", "augen": 72, "laufende": 0},
+        {"1": -1, "2": 1, "3": -1, "4": 1},
+    ),
     (2, 2, {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}, {"1": 21, "2": -7, "3": -7, "4": -7}),
-    (3, 3, {"contract": "solo", "declarer": 3, "trump": "herz", "tout": True, "won": True, "laufende": 5},
-     {"1": -20, "2": -20, "3": 60, "4": -20}),  # laufende_max null: 2 × (5 + 5)
-    (4, 4, {"contract": "solo", "declarer": 4, "trump": "gras", "augen": 40, "laufende": 0},
-     {"1": 5, "2": 5, "3": 5, "4": -15}),  # lost: 50 cents Reuegeld
+    (
+        3,
+        3,
+        {"contract": "solo", "declarer": 3, "trump": "herz", "tout": True, "won": True, "laufende": 5},
+        {"1": -20, "2": -20, "3": 60, "4": -20},
+    ),  # laufende_max null: 2 × (5 + 5)
+    (
+        4,
+        4,
+        {"contract": "solo", "declarer": 4, "trump": "gras", "augen": 40, "laufende": 0},
+        {"1": 5, "2": 5, "3": 5, "4": -15},
+    ),  # lost: 50 cents Reuegeld
 ]
 
 
 def _tournament_with_a_played_table() -> Tournament:
     club = ClubFactory(name="Schafkopffreunde Musterdorf")
-    tournament = TournamentFactory(club=club, slug="herbstrennen-2026", name="Herbstrennen 2026",
-                                   rules={"laufende_max": None, "solo_base": 5})
-    regs = [registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
-            for _ in range(5)]
+    tournament = TournamentFactory(
+        club=club, slug="herbstrennen-2026", name="Herbstrennen 2026", rules={"laufende_max": None, "solo_base": 5}
+    )
+    regs = [
+        registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
+        for _ in range(5)
+    ]
     regs[4].withdrawn_after_round = 1
     regs[4].save()
     rnd = Round.objects.create(tournament=tournament, number=1, seed=912731, status=Round.Status.CLOSED)
@@ -79,8 +95,7 @@ def test_export_import_export_gives_the_same_document(tmp_path):
     assert first["format"] == "schafkopfrennen-archive"
     assert first["rules"]["laufende_max"] is None
     assert [(s["points"], s["won_solos"]) for s in first["standings"][:4]] == [(57, 1), (5, 1), (-21, 0), (-41, 0)]
-    assert [(e["kind"], e["cents"], e["hand"]) for e in first["ledger"]] == [
-        ("reuegeld", 50, 4), ("payout", -25, None)]
+    assert [(e["kind"], e["cents"], e["hand"]) for e in first["ledger"]] == [("reuegeld", 50, 4), ("payout", -25, None)]
     assert first["rounds"][0]["tables"][0]["hands"][2]["points"] == {"1": -20, "2": -20, "3": 60, "4": -20}
     path = tmp_path / "archive.json"
     path.write_text(json.dumps({**first, "exported_at": "2026-11-22T21:15:00+01:00"}), encoding="utf-8")
@@ -179,12 +194,18 @@ def test_import_refuses_an_existing_slug_and_takes_a_new_one(tmp_path):
 @pytest.mark.parametrize(
     ("mutate", "bad_path"),
     [
-        (lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", 121),
-         "rounds[0].tables[0].hands[1].augen"),
-        (lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("partner", 2),
-         "rounds[0].tables[0].hands[0].partner"),
-        (lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("points", {"1": 5, "2": 1, "3": -1, "4": 1}),
-         "rounds[0].tables[0].hands[0].points"),
+        (
+            lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", 121),
+            "rounds[0].tables[0].hands[1].augen",
+        ),
+        (
+            lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("partner", 2),
+            "rounds[0].tables[0].hands[0].partner",
+        ),
+        (
+            lambda d: d["rounds"][0]["tables"][0]["hands"][0].__setitem__("points", {"1": 5, "2": 1, "3": -1, "4": 1}),
+            "rounds[0].tables[0].hands[0].points",
+        ),
         (lambda d: d["rounds"][0]["tables"][0]["seats"].__setitem__("3", 99), "rounds[0].tables[0].seats.3"),
         (lambda d: d["players"][2].__setitem__("start_number", 1), "players[2].start_number"),
         (lambda d: d["rules"].__setitem__("solo_base", "fünf"), "rules.solo_base"),
@@ -217,8 +238,10 @@ def test_a_broken_archive_is_refused_naming_the_path_and_nothing_is_written(tmp_
         (lambda d: d["players"][0].__setitem__("paid", "true"), "players[0].paid"),
         (lambda d: d["players"][1].__setitem__("club", 7), "players[1].club"),
         (lambda d: d["rounds"][0].__setitem__("number", True), "rounds[0].number"),
-        (lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", "61"),
-         "rounds[0].tables[0].hands[1].augen"),
+        (
+            lambda d: d["rounds"][0]["tables"][0]["hands"][1].__setitem__("augen", "61"),
+            "rounds[0].tables[0].hands[1].augen",
+        ),
         (lambda d: d["rounds"][0]["tables"][0].__setitem__("hands", {}), "rounds[0].tables[0].hands"),
         (lambda d: d.__setitem__("players", [1]), "players[0]"),
         (lambda d: d["audit"].append({"at": "2026-11-21T19:30:00", "action": "x"}), "audit[0].at"),

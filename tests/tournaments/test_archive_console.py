@@ -1,4 +1,5 @@
 """The archive in the console: download, and upload validated first (the bad path named, nothing written)."""
+
 import json
 
 import pytest
@@ -33,8 +34,9 @@ def evening():
     table_paper_totals(table=t1, totals={"1": 10, "2": -5, "3": -5, "4": 0}, by=None, reason="")
     rng = random.Random(7)
     for table in (t2, t3):
-        table_sheet_record(table=table, records=[random_hand(rng, table_size=4, dealer=(n - 1) % 4 + 1)
-                                                 for n in range(1, 9)])
+        table_sheet_record(
+            table=table, records=[random_hand(rng, table_size=4, dealer=(n - 1) % 4 + 1) for n in range(1, 9)]
+        )
     table_confirm(table=t3, seat=1)
     table_confirm(table=t3, seat=3)
     user = get_user_model().objects.create_user("archivar", password="pw")
@@ -46,8 +48,11 @@ def evening():
 
 
 def upload(client, doc, slug="", club=None, tournament=None):
-    data = {"file": SimpleUploadedFile("archiv.json", json.dumps(doc).encode(), "application/json"),
-            "club": club or tournament.club_id, "slug": slug}
+    data = {
+        "file": SimpleUploadedFile("archiv.json", json.dumps(doc).encode(), "application/json"),
+        "club": club or tournament.club_id,
+        "slug": slug,
+    }
     return client.post("/o/neu/archiv/", data, **EN)
 
 
@@ -57,21 +62,26 @@ def test_download_and_upload_keep_confirmations_paper_totals_and_show_the_standi
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     doc = json.loads(response.content)
     # a running tournament's download holds none of its keys (they open its tables and players' pages)
-    keys = [*Table.objects.filter(round__tournament=tournament).values_list("entry_key", flat=True),
-            *tournament.registrations.values_list("key", flat=True)]
+    keys = [
+        *Table.objects.filter(round__tournament=tournament).values_list("entry_key", flat=True),
+        *tournament.registrations.values_list("key", flat=True),
+    ]
     assert keys and not [key for key in keys if key and key in response.content.decode()]
     response = upload(client, doc, slug="archiv-kopie", tournament=tournament)
     assert response.status_code == 302 and response["Location"] == "/t/archiv-kopie/rangliste/"
     copy = Tournament.objects.get(slug="archiv-kopie")
-    new_keys = [*Table.objects.filter(round__tournament=copy).values_list("entry_key", flat=True),
-                *copy.registrations.values_list("key", flat=True)]
+    new_keys = [
+        *Table.objects.filter(round__tournament=copy).values_list("entry_key", flat=True),
+        *copy.registrations.values_list("key", flat=True),
+    ]
     assert len(new_keys) == len(keys) and all(new_keys) and not set(new_keys) & set(keys)  # new ones made
     assert copy.club == tournament.club
     for table in Table.objects.filter(round__tournament=tournament):
         twin = Table.objects.get(round__tournament=copy, round__number=table.round.number, number=table.number)
         assert twin.paper_totals == table.paper_totals and twin.closed_reason == table.closed_reason
-        assert (sorted(TableConfirmation.objects.filter(table=twin).values_list("seat", flat=True))
-                == sorted(table.confirmations.values_list("seat", flat=True)))
+        assert sorted(TableConfirmation.objects.filter(table=twin).values_list("seat", flat=True)) == sorted(
+            table.confirmations.values_list("seat", flat=True)
+        )
         assert (twin.completed_at is None) == (table.completed_at is None)
     assert StandingsSnapshot.objects.filter(tournament=copy).exists()  # standings at once
     page = client.get("/t/archiv-kopie/rangliste/", **EN).content.decode()
@@ -92,8 +102,9 @@ def test_a_bad_archive_names_the_path_and_writes_nothing(evening):
     assert (Tournament.objects.count(), Table.objects.count(), TableConfirmation.objects.count()) == before
     taken = upload(client, good, tournament=tournament)  # the archive's own slug exists already
     assert taken.status_code == 400 and "tournament.slug" in taken.content.decode()
-    not_json = client.post("/o/neu/archiv/", {"file": SimpleUploadedFile("a.json", b"{nope"),
-                                              "club": tournament.club_id}, **EN)
+    not_json = client.post(
+        "/o/neu/archiv/", {"file": SimpleUploadedFile("a.json", b"{nope"), "club": tournament.club_id}, **EN
+    )
     assert not_json.status_code == 400 and "file: not JSON" in not_json.content.decode()
 
 
@@ -112,7 +123,14 @@ def test_a_polled_page_with_a_message_waiting_renders_instead_of_failing(evening
     view still finds its polled state."""
     tournament, client = evening
     doc = json.loads(client.get(f"/o/{tournament.slug}/archiv.json").content)
-    response = client.post("/o/neu/archiv/", {
-        "file": SimpleUploadedFile("a.json", json.dumps(doc).encode()), "club": tournament.club_id,
-        "slug": "mit-meldung"}, follow=True, **EN)
+    response = client.post(
+        "/o/neu/archiv/",
+        {
+            "file": SimpleUploadedFile("a.json", json.dumps(doc).encode()),
+            "club": tournament.club_id,
+            "slug": "mit-meldung",
+        },
+        follow=True,
+        **EN,
+    )
     assert response.status_code == 200 and "Imported" in response.content.decode()

@@ -1,6 +1,7 @@
 """A hostile archive is refused with its field's path, on the web (400, a form error) and by import_tournament
 (a CommandError), and nothing is written: NUL characters, deep nesting, a binary file, numbers beyond any
 column, a published round before closed ones, a withdrawal after a round the tournament does not have."""
+
 import json
 
 import pytest
@@ -25,7 +26,9 @@ def _nul_audit(doc):
 
 
 def _deep_audit(doc):
-    doc["audit"] = [{"at": "2026-11-21T19:30:00+01:00", "action": "round.close", "after": json.loads("[" * 500 + "]" * 500)}]
+    doc["audit"] = [
+        {"at": "2026-11-21T19:30:00+01:00", "action": "round.close", "after": json.loads("[" * 500 + "]" * 500)}
+    ]
 
 
 def _huge_totals(doc):
@@ -37,8 +40,11 @@ def _huge_points(doc):
 
 
 def _huge_cents(doc):
-    doc["ledger"] = [{**doc["ledger"][0], "cents": 10**30}] if doc["ledger"] else [
-        {"start_number": 1, "round": 1, "table": 1, "kind": "payout", "cents": 10**30}]
+    doc["ledger"] = (
+        [{**doc["ledger"][0], "cents": 10**30}]
+        if doc["ledger"]
+        else [{"start_number": 1, "round": 1, "table": 1, "kind": "payout", "cents": 10**30}]
+    )
 
 
 def _published_before_closed(doc):
@@ -66,14 +72,21 @@ def _counts():
 
 
 @pytest.fixture
-def archive(evening):  # noqa: F811 (the fixture imported above)
+def archive(evening):
     tournament, client = evening
     return json.loads(client.get(f"/o/{tournament.slug}/archiv.json").content), tournament, client
 
 
 def _post(client, tournament, content: bytes):
-    return client.post("/o/neu/archiv/", {"file": SimpleUploadedFile("archiv.json", content, "application/json"),
-                                          "club": tournament.club_id, "slug": "kaputt"}, **EN)
+    return client.post(
+        "/o/neu/archiv/",
+        {
+            "file": SimpleUploadedFile("archiv.json", content, "application/json"),
+            "club": tournament.club_id,
+            "slug": "kaputt",
+        },
+        **EN,
+    )
 
 
 def _form_error(response) -> str:

@@ -1,4 +1,5 @@
 """The archive as the tester broke it (issue 13, fix 2) and what it keeps secret (keys only with --with-keys)."""
+
 import copy
 import io
 import json
@@ -21,8 +22,10 @@ def simulated():
     """The report's tournament: ``simulate_tournament --players 40 --rounds 3 --games 8 --seed 7``."""
     call_command("simulate_tournament", players=40, rounds=3, games=8, seed=7, stdout=io.StringIO())
     tournament = Tournament.objects.get(slug=SIMULATED)
-    names = Counter((r.player.first_name, r.player.last_name, r.player.club_id)
-                    for r in tournament.registrations.select_related("player"))
+    names = Counter(
+        (r.player.first_name, r.player.last_name, r.player.club_id)
+        for r in tournament.registrations.select_related("player")
+    )
     assert max(names.values()) >= 2, "the seed must give namesakes in one club"
     return tournament
 
@@ -48,8 +51,9 @@ def without_volatile(doc: dict) -> dict:
 
 
 def keys_in(doc: dict) -> list[str]:
-    return ([p["key"] for p in doc["players"] if "key" in p]
-            + [t["entry_key"] for r in doc["rounds"] for t in r["tables"] if "entry_key" in t])
+    return [p["key"] for p in doc["players"] if "key" in p] + [
+        t["entry_key"] for r in doc["rounds"] for t in r["tables"] if "entry_key" in t
+    ]
 
 
 def test_an_archive_with_namesakes_round_trips_under_a_new_slug(simulated, tmp_path):
@@ -101,11 +105,14 @@ def test_the_archive_holds_no_keys_unless_asked_and_an_import_makes_new_ones(sim
 
 def test_with_keys_the_keys_travel_and_are_kept_where_they_are_free(simulated, tmp_path):
     doc = export(SIMULATED, tmp_path, "--with-keys")
-    tables = {(r.round.number, r.number): r.entry_key for r in Table.objects.filter(round__tournament=simulated)
-              .select_related("round")}
+    tables = {
+        (r.round.number, r.number): r.entry_key
+        for r in Table.objects.filter(round__tournament=simulated).select_related("round")
+    }
     assert {(r["number"], t["number"]): t["entry_key"] for r in doc["rounds"] for t in r["tables"]} == tables
     assert {p["start_number"]: p["key"] for p in doc["players"]} == dict(
-        simulated.registrations.values_list("start_number", "key"))
+        simulated.registrations.values_list("start_number", "key")
+    )
     path = write(doc, tmp_path)
 
     # on this server the keys are taken: the copy gets new ones
@@ -132,23 +139,26 @@ def simulated_doc(tmp_path) -> dict:
     return copy.deepcopy(_DOC)
 
 
-@pytest.mark.parametrize(("mutate", "bad_path"), [
-    (lambda d: d["ledger"][0].__setitem__("table", 99), "ledger[0].table"),
-    (lambda d: d["ledger"][0].__setitem__("round", 9), "ledger[0].round"),
-    (lambda d: d["ledger"][0].__setitem__("hand", 999), "ledger[0].hand"),
-    (lambda d: d["ledger"][0].pop("table"), "ledger[0].table"),
-    (lambda d: d["players"][3].__setitem__("last_name", "x" * 101), "players[3].last_name"),
-    (lambda d: d["players"][3].__setitem__("first_name", "x" * 101), "players[3].first_name"),
-    (lambda d: d["players"][5].__setitem__("club", "V" * 201), "players[5].club"),
-    (lambda d: d["tournament"].__setitem__("name", "N" * 201), "tournament.name"),
-    (lambda d: d["tournament"].__setitem__("venue", "O" * 201), "tournament.venue"),
-    (lambda d: d["tournament"].__setitem__("club", "C" * 201), "tournament.club"),
-    (lambda d: d["tournament"].__setitem__("entry_fee_cents", 2**31), "tournament.entry_fee_cents"),
-    (lambda d: d["players"][0].__setitem__("withdrawn_after_round", 40000), "players[0].withdrawn_after_round"),
-    (lambda d: d["rounds"][0].__setitem__("seed", 2**63), "rounds[0].seed"),
-    (lambda d: d["rounds"][0]["tables"][0].__setitem__("entry_key", "k" * 65), "rounds[0].tables[0].entry_key"),
-    (lambda d: d["players"][0].__setitem__("key", "<script>"), "players[0].key"),
-])
+@pytest.mark.parametrize(
+    ("mutate", "bad_path"),
+    [
+        (lambda d: d["ledger"][0].__setitem__("table", 99), "ledger[0].table"),
+        (lambda d: d["ledger"][0].__setitem__("round", 9), "ledger[0].round"),
+        (lambda d: d["ledger"][0].__setitem__("hand", 999), "ledger[0].hand"),
+        (lambda d: d["ledger"][0].pop("table"), "ledger[0].table"),
+        (lambda d: d["players"][3].__setitem__("last_name", "x" * 101), "players[3].last_name"),
+        (lambda d: d["players"][3].__setitem__("first_name", "x" * 101), "players[3].first_name"),
+        (lambda d: d["players"][5].__setitem__("club", "V" * 201), "players[5].club"),
+        (lambda d: d["tournament"].__setitem__("name", "N" * 201), "tournament.name"),
+        (lambda d: d["tournament"].__setitem__("venue", "O" * 201), "tournament.venue"),
+        (lambda d: d["tournament"].__setitem__("club", "C" * 201), "tournament.club"),
+        (lambda d: d["tournament"].__setitem__("entry_fee_cents", 2**31), "tournament.entry_fee_cents"),
+        (lambda d: d["players"][0].__setitem__("withdrawn_after_round", 40000), "players[0].withdrawn_after_round"),
+        (lambda d: d["rounds"][0].__setitem__("seed", 2**63), "rounds[0].seed"),
+        (lambda d: d["rounds"][0]["tables"][0].__setitem__("entry_key", "k" * 65), "rounds[0].tables[0].entry_key"),
+        (lambda d: d["players"][0].__setitem__("key", "<script>"), "players[0].key"),
+    ],
+)
 def test_a_broken_archive_is_refused_with_its_path_and_nothing_written(simulated_doc, tmp_path, mutate, bad_path):
     doc = simulated_doc
     assert doc["ledger"], "the simulated evening has Reuegeld"

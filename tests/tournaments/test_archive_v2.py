@@ -1,6 +1,7 @@
 """Archive version 2 (docs/archive-v2.md, issue 34): who played which games of a seat, a table of five that
 played on with four, the substitute rule, a table closed with its reason and a substitute's fee round-trip;
 version-1 archives stay importable (tests/tournaments/fixtures/archive_v1.json, written by version 1)."""
+
 import json
 from pathlib import Path
 
@@ -41,8 +42,9 @@ def night(rules):
     table_sheet_record(table=five, records=[ruf(1, 2), solo(4, 85), ruf(5, 1), ruf(2, 4, 40), ruf(1, 5)])
     table_sheet_record(table=four, records=[solo(1, 90), ruf(2, 3)])
     leaving = Seat.objects.get(table=four, number=1).registration
-    registration_substitute(withdrawn=leaving, pays_fee=True,
-                            player=player_create(first_name="Quirin", last_name="Ächter", club=club))
+    registration_substitute(
+        withdrawn=leaving, pays_fee=True, player=player_create(first_name="Quirin", last_name="Ächter", club=club)
+    )
     table_sheet_record(table=four, records=[solo(1, 20), ruf(1, 3), ruf(2, 4), ruf(3, 4), ruf(1, 2), ruf(4, 1)])
     for table, seats in ((five, (1, 2, 4, 5)), (four, (1, 2, 3, 4))):
         for seat in seats:
@@ -67,7 +69,10 @@ def test_version_2_carries_who_played_which_games_and_the_table_with_four_and_ro
     assert four["shared_seats"] == {"1": {"from_game": 3, "before": leaving.start_number}}
     players = {p["start_number"]: p for p in document["players"]}
     assert (players[10]["substitute_for"], players[10]["fee_due"], players[10]["paid"]) == (
-        leaving.start_number, True, False)
+        leaving.start_number,
+        True,
+        False,
+    )
     ranked = {s["start_number"] for s in document["standings"]}
     assert (10 in ranked, leaving.start_number in ranked) == ((True, False) if rule == "take_over" else (False, True))
     copy = archive_import(doc=document, slug="nacht-kopie")
@@ -99,16 +104,25 @@ def test_a_version_1_archive_is_still_imported_with_version_2s_defaults():
     assert Round.objects.get(tournament=tournament).status == Round.Status.CLOSED
 
 
-@pytest.mark.parametrize("change, path", [
-    (lambda d: d.update(version=3), "version"),
-    (lambda d: d["rounds"][0]["tables"][1].update(shared_seats={"7": {"from_game": 3, "before": 1}}),
-     "rounds[0].tables[1].shared_seats"),
-    (lambda d: d["rounds"][0]["tables"][1]["shared_seats"]["1"].update(from_game=1),
-     "rounds[0].tables[1].shared_seats.1.from_game"),
-    (lambda d: d["rounds"][0]["tables"][0].update(games_with_four=None), "rounds[0].tables[0].seat_left"),
-    (lambda d: d["rounds"][0]["tables"][1].update(seat_left=2, seat_left_from=3, games_with_four=8),
-     "rounds[0].tables[1].seat_left"),
-])
+@pytest.mark.parametrize(
+    "change, path",
+    [
+        (lambda d: d.update(version=3), "version"),
+        (
+            lambda d: d["rounds"][0]["tables"][1].update(shared_seats={"7": {"from_game": 3, "before": 1}}),
+            "rounds[0].tables[1].shared_seats",
+        ),
+        (
+            lambda d: d["rounds"][0]["tables"][1]["shared_seats"]["1"].update(from_game=1),
+            "rounds[0].tables[1].shared_seats.1.from_game",
+        ),
+        (lambda d: d["rounds"][0]["tables"][0].update(games_with_four=None), "rounds[0].tables[0].seat_left"),
+        (
+            lambda d: d["rounds"][0]["tables"][1].update(seat_left=2, seat_left_from=3, games_with_four=8),
+            "rounds[0].tables[1].seat_left",
+        ),
+    ],
+)
 def test_a_bad_version_2_value_is_refused_with_its_path(change, path):
     tournament, _leaving = night({})
     document = archive_build(tournament)

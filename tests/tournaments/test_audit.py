@@ -1,5 +1,6 @@
 """The audit log: every organiser action of the evening leaves one entry (who, when, what, before → after),
 organisers read it per tournament and per club, and it travels in the archive."""
+
 import json
 
 import pytest
@@ -13,8 +14,12 @@ from tournaments.archive import archive_build, archive_import
 from tournaments.models import AuditEntry, ClubMembership, Round
 from tournaments.services.hands import table_sheet_record
 from tournaments.services.prizes import prizes_set, tournament_standings_publish
-from tournaments.services.registration import (registration_create, registration_substitute, registration_update,
-                                               registration_withdraw)
+from tournaments.services.registration import (
+    registration_create,
+    registration_substitute,
+    registration_update,
+    registration_withdraw,
+)
 from tournaments.services.rounds import round_close, round_draw, round_publish, round_redraw, seat_swap
 from tournaments.services.tournament import tournament_update
 from tournaments.simulation import random_hand
@@ -45,8 +50,10 @@ def play_round(rnd, seed=3):
     from tournaments.selectors.tables import tournament_games_required
 
     for table in rnd.tables.all():
-        records = [random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
-                   for n in range(1, tournament_games_required(rnd.tournament, table.size) + 1)]
+        records = [
+            random_hand(rng, table_size=table.size, dealer=((n - 1) % table.size) + 1)
+            for n in range(1, tournament_games_required(rnd.tournament, table.size) + 1)
+        ]
         table_sheet_record(table=table, records=records, device="test")
     from tournaments.services.hands import table_confirm
 
@@ -70,8 +77,10 @@ def test_each_organiser_action_is_logged_with_who_and_before_after(club, orga):
     round_redraw(round=rnd, seed=9, by=orga)
     (redraw,) = entries(tournament, "round.redraw")
     assert redraw.before == {"seed": old_seed} and redraw.after == {"seed": 9}
-    first, second = (s.registration for s in rnd.seats.select_related("registration__player")
-                     .order_by("table__number", "number")[:5:4])
+    first, second = (
+        s.registration
+        for s in rnd.seats.select_related("registration__player").order_by("table__number", "number")[:5:4]
+    )
     seat_swap(round=rnd, first=first, second=second, by=orga)
     (swap,) = entries(tournament, "round.swap")
     assert swap.reason and len(swap.before) == 2
@@ -82,8 +91,11 @@ def test_each_organiser_action_is_logged_with_who_and_before_after(club, orga):
 
     registration_withdraw(registration=tournament.registrations.get(start_number=8), by=orga)
     assert entries(tournament, "registration.withdraw")[0].after == {"withdrawn_after_round": 1}
-    registration_substitute(withdrawn=tournament.registrations.get(start_number=8),
-                            player=PlayerFactory(club=club, first_name="Ersatz", last_name="Mann"), by=orga)
+    registration_substitute(
+        withdrawn=tournament.registrations.get(start_number=8),
+        player=PlayerFactory(club=club, first_name="Ersatz", last_name="Mann"),
+        by=orga,
+    )
     (sub,) = entries(tournament, "registration.substitute")
     assert sub.after == {"substitute": "9: Mann, Ersatz", "pays_fee": False}
 
@@ -125,7 +137,10 @@ def test_role_changes_in_the_admin_are_logged(club, orga, rf):
     admin.delete_model(request, membership)
     log = list(AuditEntry.objects.filter(club=club, action="role.change").order_by("id"))
     assert [(e.subject, e.before, e.after) for e in log] == [
-        ("resi", None, "desk"), ("resi", "desk", "organiser"), ("resi", "organiser", None)]
+        ("resi", None, "desk"),
+        ("resi", "desk", "organiser"),
+        ("resi", "organiser", None),
+    ]
     assert not ClubMembership.objects.filter(user=helper, club=club).exists()
 
 
@@ -143,7 +158,11 @@ def test_the_web_and_the_api_log_the_user(club, orga):
     response = api.post(f"/api/tournaments/{tournament.slug}/registrations/", {"last_name": "Neu"}, format="json")
     assert response.status_code == 201
     (created,) = entries(tournament, "registration.create")
-    assert (created.by_name, created.subject, created.after) == ("kasse", "9: Neu", {"paid": False, "checked_in": False})
+    assert (created.by_name, created.subject, created.after) == (
+        "kasse",
+        "9: Neu",
+        {"paid": False, "checked_in": False},
+    )
 
 
 def test_organisers_read_the_log_per_tournament_and_per_club(club, orga):
@@ -177,8 +196,15 @@ def test_the_archive_carries_the_log_and_an_import_keeps_it(club, orga):
     round_publish(round=rnd, by=orga)
     doc = archive_build(tournament)
     assert [e["action"] for e in doc["audit"]] == ["registration.paid", "round.draw", "round.publish"]
-    assert doc["audit"][0] == {"at": doc["audit"][0]["at"], "action": "registration.paid", "by": "sepp",
-                               "subject": "1: Nach1, Vor1", "before": True, "after": False, "reason": ""}
+    assert doc["audit"][0] == {
+        "at": doc["audit"][0]["at"],
+        "action": "registration.paid",
+        "by": "sepp",
+        "subject": "1: Nach1, Vor1",
+        "before": True,
+        "after": False,
+        "reason": "",
+    }
     copy = archive_import(doc=json.loads(json.dumps(doc)), slug="archiv-kopie")
     again = archive_build(copy)
     assert again["audit"] == doc["audit"]
@@ -227,17 +253,21 @@ def test_every_action_kind_the_code_logs_has_a_describer():
 
 def test_the_log_speaks_german_sentences_not_keys_and_json(club, orga):
     tournament = make_tournament(club, players=8, slug="saetze")
-    prizes_set(tournament=tournament, by=orga, prizes=[{"place": 1, "amount_cents": 12000, "goods": ""},
-                                                       {"place": 2, "amount_cents": 8000, "goods": "Brotzeitbrettl"},
-                                                       {"place": None, "amount_cents": None, "goods": "Kartenspiel"}])
-    tournament_update(tournament=tournament, by=orga, rules={**tournament.rules, "solo_base": 10},
-                      entry_fee_cents=1200)
+    prizes_set(
+        tournament=tournament,
+        by=orga,
+        prizes=[
+            {"place": 1, "amount_cents": 12000, "goods": ""},
+            {"place": 2, "amount_cents": 8000, "goods": "Brotzeitbrettl"},
+            {"place": None, "amount_cents": None, "goods": "Kartenspiel"},
+        ],
+    )
+    tournament_update(tournament=tournament, by=orga, rules={**tournament.rules, "solo_base": 10}, entry_fee_cents=1200)
     (rnd,) = round_draw(tournament=tournament, seed=1, by=orga)
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
     client.force_login(orga)
     page = client.get(f"/o/{tournament.slug}/protokoll/").content.decode()
-    assert ("Preise geändert: 1. Platz 120,00 €, 2. Platz 80,00 € + Brotzeitbrettl, letzter Platz Kartenspiel"
-            in page)
+    assert "Preise geändert: 1. Platz 120,00 €, 2. Platz 80,00 € + Brotzeitbrettl, letzter Platz Kartenspiel" in page
     assert "Regeln geändert: Grundwert Wenz und Farbsolo 5 → 10" in page
     assert "Startgeld (Cent) 1000 → 1200" in page
     assert f"Runde 1 ausgelost: {rnd.tables.count()} Tische (Losnummer {rnd.seed})" in page

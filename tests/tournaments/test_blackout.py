@@ -1,6 +1,7 @@
 """The blackout (issue 39): publishing the last round hides the standings from every public surface (page,
 projector, CSV, JSON, the player's page and its API) through the one rule they all ask
 (``Tournament.standings_public``), until the organiser reveals them with one tap at the prize-giving."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.django_db
 def evening():
     club = ClubFactory(name="SK Dunkel")
     rules = {**TournamentFactory.build().rules, "rounds": 2, "games_per_round": 8}
-    tournament = TournamentFactory(club=club, slug="dunkel", rules=rules, standings_public=True,
-                                   blackout_last_round=True)
+    tournament = TournamentFactory(
+        club=club, slug="dunkel", rules=rules, standings_public=True, blackout_last_round=True
+    )
     for _ in range(8):
         registration_create(tournament=tournament, player=PlayerFactory(club=club), paid=True, checked_in=True)
     (first,) = round_draw(tournament=tournament, seed=1)
@@ -41,9 +43,15 @@ def surfaces(tournament: Tournament) -> dict[str, bool]:
         response = client.get(reverse(f"tournaments:{name}", args=[tournament.slug]))
         shown[name] = "standings/hidden.html" not in [t.name for t in response.templates]
     for fmt in ("csv", "json"):
-        shown[fmt] = client.get(reverse("tournaments:standings_download",
-                                        kwargs={"slug": tournament.slug, "fmt": fmt})).status_code == 200
-    shown["top 10 image"] = client.get(reverse("tournaments:standings_top_ten", args=[tournament.slug])).status_code == 200
+        shown[fmt] = (
+            client.get(
+                reverse("tournaments:standings_download", kwargs={"slug": tournament.slug, "fmt": fmt})
+            ).status_code
+            == 200
+        )
+    shown["top 10 image"] = (
+        client.get(reverse("tournaments:standings_top_ten", args=[tournament.slug])).status_code == 200
+    )
     page = client.get(reverse("tournaments:player", args=[key])).content.decode()
     shown["player page"] = 'data-testid="player-rank"' in page
     shown["player API"] = client.get(reverse("api:player", args=[key])).json()["rank"] is not None
@@ -63,8 +71,9 @@ def test_the_last_round_hides_the_standings_everywhere_and_one_tap_reveals_them(
 
     club_side = Client()
     club_side.force_login(organiser)
-    assert "standings/hidden.html" not in [t.name for t in club_side.get(
-        reverse("tournaments:standings", args=[tournament.slug])).templates]  # the club still sees them
+    assert "standings/hidden.html" not in [
+        t.name for t in club_side.get(reverse("tournaments:standings", args=[tournament.slug])).templates
+    ]  # the club still sees them
     club_side.post(reverse("tournaments:standings_publish", args=[tournament.slug]), {"public": "1"})  # the tap
     assert set(surfaces(tournament).values()) == {True}
 

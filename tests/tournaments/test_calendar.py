@@ -1,6 +1,7 @@
 """The public calendar (issue 39): /kalender/ and both iCal feeds list exactly the upcoming tournaments clubs
 listed (never a hidden, past, finished or suspended club's one); filters by date, postcode area, distance; the
 schema.org markup and the share image; the clash warning at 10 km on the same day."""
+
 import datetime
 import io
 import json
@@ -26,18 +27,27 @@ def world():
     regensburg = ClubFactory(name="Schafkopffreunde Regensburg", town="Regensburg", postcode="93047")
     muenchen = ClubFactory(name="SK München", town="München", postcode="80331")
     gesperrt = ClubFactory(name="SC Gesperrt", postcode="93059", status=Club.Status.SUSPENDED)
-    shown = TournamentFactory(club=regensburg, slug="sommerrennen", name="Sommerrennen", date=DAY, listed=True,
-                              venue="Gasthof Kneitinger", entry_fee_cents=1500,
-                              rules={**TournamentFactory.build().rules, "rounds": 3})
+    shown = TournamentFactory(
+        club=regensburg,
+        slug="sommerrennen",
+        name="Sommerrennen",
+        date=DAY,
+        listed=True,
+        venue="Gasthof Kneitinger",
+        entry_fee_cents=1500,
+        rules={**TournamentFactory.build().rules, "rounds": 3},
+    )
     SignUpOptions.objects.create(tournament=shown, open=True, capacity=40, start_time=datetime.time(19, 30))
     Prize.objects.create(tournament=shown, place=1, amount_cents=20000)
     Prize.objects.create(tournament=shown, place=2, goods="Geräuchertes")
-    TournamentFactory(club=muenchen, slug="isarrennen", name="Isarrennen", date=DAY + datetime.timedelta(days=30),
-                      listed=True)
+    TournamentFactory(
+        club=muenchen, slug="isarrennen", name="Isarrennen", date=DAY + datetime.timedelta(days=30), listed=True
+    )
     TournamentFactory(club=regensburg, slug="vereinsabend", name="Vereinsabend", date=DAY, listed=False)
     TournamentFactory(club=regensburg, slug="vorjahr", name="Vorjahr", date=datetime.date(2020, 6, 13), listed=True)
-    TournamentFactory(club=muenchen, slug="vorbei", name="Vorbei", date=DAY, listed=True,
-                      status=Tournament.Status.FINISHED)
+    TournamentFactory(
+        club=muenchen, slug="vorbei", name="Vorbei", date=DAY, listed=True, status=Tournament.Status.FINISHED
+    )
     TournamentFactory(club=gesperrt, slug="gesperrt", name="Gesperrtes Rennen", date=DAY, listed=True)
     return regensburg, muenchen
 
@@ -60,14 +70,24 @@ def test_the_calendar_lists_exactly_the_listed_upcoming_tournaments(world):
     assert response.status_code == 200
     content = response.content.decode()
     assert slugs_on_page(content) == ["sommerrennen", "isarrennen"]
-    card = content[content.index('data-slug="sommerrennen"'):content.index('data-slug="isarrennen"')]
-    for fact in ("19:30", "Gasthof Kneitinger", "93047 Regensburg", "3 Runden × 32 Spiele", "Muss", "15,00 €",
-                 "1. 200,00 €", "2. Geräuchertes", "noch 40 Plätze frei", "Schafkopffreunde Regensburg"):
+    card = content[content.index('data-slug="sommerrennen"') : content.index('data-slug="isarrennen"')]
+    for fact in (
+        "19:30",
+        "Gasthof Kneitinger",
+        "93047 Regensburg",
+        "3 Runden × 32 Spiele",
+        "Muss",
+        "15,00 €",
+        "1. 200,00 €",
+        "2. Geräuchertes",
+        "noch 40 Plätze frei",
+        "Schafkopffreunde Regensburg",
+    ):
         assert fact in card, fact
     assert "https://www.openstreetmap.org/search?query=Gasthof+Kneitinger%2C+93047%2C+Regensburg" in card
     assert reverse("tournaments:signup", args=["sommerrennen"]) in card
     # the one without open sign-up has no button
-    rest = content[content.index('data-slug="isarrennen"'):]
+    rest = content[content.index('data-slug="isarrennen"') :]
     assert 'data-testid="calendar-signup"' not in rest
 
 
@@ -87,21 +107,25 @@ def test_both_ical_feeds_list_exactly_the_listed_upcoming_tournaments_and_parse(
     club_feed = events(german().get(reverse("tournaments:club_calendar_ics", args=[regensburg.pk])).content)
     assert set(club_feed) == {"Sommerrennen (Schafkopffreunde Regensburg)"}
     assert set(events(german().get(reverse("tournaments:club_calendar_ics", args=[muenchen.pk])).content)) == {
-        "Isarrennen (SK München)"}
+        "Isarrennen (SK München)"
+    }
     suspended = Club.objects.get(name="SC Gesperrt")
     assert german().get(reverse("tournaments:club_calendar_ics", args=[suspended.pk])).status_code == 404
 
 
-@pytest.mark.parametrize("query, expected", [
-    ({"plz": "9"}, ["sommerrennen"]),
-    ({"plz": "80"}, ["isarrennen"]),
-    ({"plz": "93047", "km": "10"}, ["sommerrennen"]),
-    ({"plz": "85354", "km": "40"}, ["isarrennen"]),  # Freising: 30 km from Munich, 80 from Regensburg
-    ({"plz": "85354", "km": "100"}, ["sommerrennen", "isarrennen"]),
-    ({"von": (DAY + datetime.timedelta(days=1)).isoformat()}, ["isarrennen"]),
-    ({"bis": DAY.isoformat()}, ["sommerrennen"]),
-    ({"plz": "00000", "km": "50"}, []),
-])
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ({"plz": "9"}, ["sommerrennen"]),
+        ({"plz": "80"}, ["isarrennen"]),
+        ({"plz": "93047", "km": "10"}, ["sommerrennen"]),
+        ({"plz": "85354", "km": "40"}, ["isarrennen"]),  # Freising: 30 km from Munich, 80 from Regensburg
+        ({"plz": "85354", "km": "100"}, ["sommerrennen", "isarrennen"]),
+        ({"von": (DAY + datetime.timedelta(days=1)).isoformat()}, ["isarrennen"]),
+        ({"bis": DAY.isoformat()}, ["sommerrennen"]),
+        ({"plz": "00000", "km": "50"}, []),
+    ],
+)
 def test_the_filters(world, query, expected):
     response = german().get(reverse("tournaments:calendar"), query)
     assert response.status_code == 200
@@ -137,9 +161,21 @@ def organiser_of(club: Club) -> Client:
 
 
 def new_tournament(client, club, name, date, postcode):
-    return client.post(reverse("tournaments:tournament_new"), {
-        "club": club.pk, "name": name, "slug": "", "date": date.isoformat(), "venue": "", "postcode": postcode,
-        "entry_fee": "10,00", "payout_percent": 100, "preset": "default"}, follow=True)
+    return client.post(
+        reverse("tournaments:tournament_new"),
+        {
+            "club": club.pk,
+            "name": name,
+            "slug": "",
+            "date": date.isoformat(),
+            "venue": "",
+            "postcode": postcode,
+            "entry_fee": "10,00",
+            "payout_percent": 100,
+            "preset": "default",
+        },
+        follow=True,
+    )
 
 
 def test_the_clash_warning_at_10_km_on_the_same_day(world):
@@ -149,7 +185,7 @@ def test_the_clash_warning_at_10_km_on_the_same_day(world):
 
     near = new_tournament(client, neighbour, "Nahes Rennen", DAY, "93073").content.decode()
     assert 'data-testid="clash-warning"' in near
-    warning = near[near.index('data-testid="clash-warning"'):near.index("</section>", near.index("clash-warning"))]
+    warning = near[near.index('data-testid="clash-warning"') : near.index("</section>", near.index("clash-warning"))]
     assert "Sommerrennen" in warning and "Schafkopffreunde Regensburg" in warning and "9 km" in warning
     assert "Vereinsabend" not in warning and "Gesperrtes Rennen" not in warning  # not listed; suspended
 
@@ -160,9 +196,20 @@ def test_the_clash_warning_at_10_km_on_the_same_day(world):
 
     # moving the other day's tournament onto the day shows it
     moved = Tournament.objects.get(name="Anderer Tag")
-    page = client.post(reverse("tournaments:settings", args=[moved.slug]), {
-        "details": "1", "name": moved.name, "date": DAY.isoformat(), "venue": "", "postcode": "93073",
-        "entry_fee": "10,00", "payout_percent": 100, "sponsored": "0,00"}, follow=True)
+    page = client.post(
+        reverse("tournaments:settings", args=[moved.slug]),
+        {
+            "details": "1",
+            "name": moved.name,
+            "date": DAY.isoformat(),
+            "venue": "",
+            "postcode": "93073",
+            "entry_fee": "10,00",
+            "payout_percent": 100,
+            "sponsored": "0,00",
+        },
+        follow=True,
+    )
     assert 'data-testid="clash-warning"' in page.content.decode()
     moved.refresh_from_db()
     assert moved.date == DAY

@@ -4,34 +4,35 @@ Issue 34 (part A): table 7 closed at 24 of 32 games with a reason. Its phone sai
 Danke!", still offered the next game, took game 25 and so silently reopened the table, and the round could not
 be closed any more. Here a table closed at 5 of 8 games stands in for it.
 """
+
 import uuid
 
 import pytest
-from django.utils import translation
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
+from scoring.rules.standings import scaled_points
 from tests.api.conftest import make_tournament, publish_first_round
 from tests.factories import ClubFactory
 from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_services_hands import fill, make_table, organiser, rufspiel
-from tournaments.models import AuditEntry, Hand, HandRevision, Round, TableConfirmation
-from scoring.rules.standings import scaled_points
+from tests.tournaments.test_table_actions import organiser_client
 from tournaments.archive.build import archive_build
 from tournaments.archive.load import archive_import
+from tournaments.models import AuditEntry, HandRevision, Round, TableConfirmation
 from tournaments.pdf.score_sheet import render_score_sheet
 from tournaments.pdf.standings import render_standings
 from tournaments.selectors.entry import table_entry_version
 from tournaments.selectors.printing import score_sheet_data, standings_data
 from tournaments.selectors.standings import standings_view
-from tournaments.views.signup import rules_sheet_data
 from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import StateConflict
 from tournaments.services.hands import hand_correct, hand_delete, hand_record, table_confirm
 from tournaments.services.rounds import round_close
 from tournaments.services.standings import standings_recompute
 from tournaments.services.tables import table_close, table_confirm_for, table_reopen
-from tests.tournaments.test_table_actions import organiser_client
+from tournaments.views.signup import rules_sheet_data
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,12 @@ def closed():
 
 def unchanged(table) -> tuple:
     table.refresh_from_db()
-    return (table.closed_reason, list(table.hands.order_by("number").values_list("number", "augen")),
-            HandRevision.objects.filter(table=table).count(), TableConfirmation.objects.filter(table=table).count())
+    return (
+        table.closed_reason,
+        list(table.hands.order_by("number").values_list("number", "augen")),
+        HandRevision.objects.filter(table=table).count(),
+        TableConfirmation.objects.filter(table=table).count(),
+    )
 
 
 WRITES = {
@@ -62,7 +67,8 @@ WRITES = {
     "a confirmation": lambda t: table_confirm(table=t, seat=1),
     "a confirmation for a player": lambda t: table_confirm_for(table=t, seat=1, by=None, reason="x"),
     "a conflict's other version": lambda t: hand_conflict_resolve(
-        hand=t.hands.get(number=5), record={**rufspiel(5), "augen": 100}, keep="rival", client_id=uuid.uuid4()),
+        hand=t.hands.get(number=5), record={**rufspiel(5), "augen": 100}, keep="rival", client_id=uuid.uuid4()
+    ),
 }
 
 
@@ -110,8 +116,15 @@ def test_the_phone_says_the_table_is_closed_and_why_and_offers_no_next_game(clos
 def test_every_page_write_of_the_tablet_is_a_409_naming_the_reason(closed):
     client, base = Client(), f"/tisch/{closed.entry_key}/"
     before = unchanged(closed)
-    game = {"contract": "rufspiel", "called": "gras", "declarer": "1", "partner": "3", "augen": "72",
-            "laufende": "0", "client_id": str(uuid.uuid4())}
+    game = {
+        "contract": "rufspiel",
+        "called": "gras",
+        "declarer": "1",
+        "partner": "3",
+        "augen": "72",
+        "laufende": "0",
+        "client_id": str(uuid.uuid4()),
+    }
     for response in (
         client.post(base + "spiel/", {**game, "number": "6"}, **JSON, **DE),
         client.post(base + "spiel/2/", game, **JSON, **DE),
@@ -141,7 +154,9 @@ def test_only_the_organiser_reopens_it_with_a_reason_logged_and_then_it_takes_ga
     assert 'data-testid="table-reopen-form"' in page
     assert client.post(f"/o/{slug}/tisch/{closed.pk}/oeffnen/", {"reopen-reason": " "}).status_code == 400
     assert unchanged(closed)[0] == REASON
-    assert Client().post(f"/o/{slug}/tisch/{closed.pk}/oeffnen/", {"reopen-reason": "war ein Versehen"}).status_code == 302
+    assert (
+        Client().post(f"/o/{slug}/tisch/{closed.pk}/oeffnen/", {"reopen-reason": "war ein Versehen"}).status_code == 302
+    )
     assert unchanged(closed)[0] == REASON  # not logged in: the login page, nothing changed
     response = client.post(f"/o/{slug}/tisch/{closed.pk}/oeffnen/", {"reopen-reason": "war ein Versehen"})
     assert response.status_code == 302
@@ -186,18 +201,23 @@ def test_the_standings_mark_who_played_fewer_games_and_why_and_count_them_as_pla
         view = standings_view(tournament)
     assert set(view.short) == seated
     assert view.short[min(seated)] == f"Round 1: 5 of 8 games (table 2: {REASON})"
-    games = {n: sum(h.points.get(str(seat), 0) for h in short.hands.all()) for seat, n in
-             short.seats.values_list("number", "registration__start_number")}
+    games = {
+        n: sum(h.points.get(str(seat), 0) for h in short.hands.all())
+        for seat, n in short.seats.values_list("number", "registration__start_number")
+    }
     assert {r["start_number"]: r["points"] for r in view.rows if r["start_number"] in seated} == games
     html = Client().get(f"/t/{tournament.slug}/rangliste/", **DE).content.decode()
     assert html.count(f"Runde 1: 5 von 8 Spielen (Tisch 2: {REASON})") == 4
 
 
 def test_scaled_to_the_full_round_as_a_ruleset_option(django_capture_on_commit_callbacks):
-    tournament, short = closed_in_a_round_of_two_tables({"closed_table_points": "scaled"},
-                                                        django_capture_on_commit_callbacks)
-    played = {n: sum(h.points.get(str(seat), 0) for h in short.hands.all()) for seat, n in
-              short.seats.values_list("number", "registration__start_number")}
+    tournament, short = closed_in_a_round_of_two_tables(
+        {"closed_table_points": "scaled"}, django_capture_on_commit_callbacks
+    )
+    played = {
+        n: sum(h.points.get(str(seat), 0) for h in short.hands.all())
+        for seat, n in short.seats.values_list("number", "registration__start_number")
+    }
     scaled = {n: scaled_points({0: p}, 5, 8)[0] for n, p in played.items()}
     assert scaled != played  # the figures of this sheet do change
     with translation.override("en"):
@@ -225,9 +245,11 @@ def test_the_printed_rules_state_the_chosen_option():
 
 
 def test_the_archive_round_trips_a_table_closed_early_with_its_reason_and_scaled_points(
-        django_capture_on_commit_callbacks):
-    tournament, short = closed_in_a_round_of_two_tables({"closed_table_points": "scaled"},
-                                                        django_capture_on_commit_callbacks)
+    django_capture_on_commit_callbacks,
+):
+    tournament, short = closed_in_a_round_of_two_tables(
+        {"closed_table_points": "scaled"}, django_capture_on_commit_callbacks
+    )
     document = archive_build(tournament)
     (table,) = [t for t in document["rounds"][0]["tables"] if t["number"] == short.number]
     assert table["closed_reason"] == REASON and len(table["hands"]) == 5

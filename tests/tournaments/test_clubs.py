@@ -1,5 +1,6 @@
 """A club joins a hosted instance itself (issue 39): "Verein anlegen", the mail's link, the operator's approval,
 then its first tournament; a suspended club's pages and logins stop, its data stays."""
+
 import datetime
 import re
 
@@ -15,16 +16,25 @@ from tournaments.services.clubs import club_status_set
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "Kreuz-Ober-1957"
-FORM = {"name": "Schafkopfclub Hinterdupfing", "town": "Hinterdupfing", "postcode": "84028",
-        "username": "sepp", "email": "sepp@hinterdupfing.example", "password": PASSWORD, "password_again": PASSWORD}
+FORM = {
+    "name": "Schafkopfclub Hinterdupfing",
+    "town": "Hinterdupfing",
+    "postcode": "84028",
+    "username": "sepp",
+    "email": "sepp@hinterdupfing.example",
+    "password": PASSWORD,
+    "password_again": PASSWORD,
+}
 
 
 @pytest.fixture
 def register(django_capture_on_commit_callbacks):
     """Sends the form; the confirmation mail goes after the commit, as the request ends."""
+
     def send(client: Client, data: dict):
         with django_capture_on_commit_callbacks(execute=True):
             return client.post(reverse("tournaments:club_register"), data)
+
     return send
 
 
@@ -85,9 +95,21 @@ def test_a_club_registers_is_approved_and_creates_its_first_tournament(settings,
 
     # now the organiser logs in and creates the club's first tournament
     assert log_in(client).status_code == 302 and "_auth_user_id" in client.session
-    created = client.post(reverse("tournaments:tournament_new"), {
-        "club": club.pk, "name": "Erstes Rennen", "slug": "", "date": "2031-03-14", "venue": "Gasthof Post",
-        "postcode": "", "listed": "on", "entry_fee": "12,00", "payout_percent": 100, "preset": "default"})
+    created = client.post(
+        reverse("tournaments:tournament_new"),
+        {
+            "club": club.pk,
+            "name": "Erstes Rennen",
+            "slug": "",
+            "date": "2031-03-14",
+            "venue": "Gasthof Post",
+            "postcode": "",
+            "listed": "on",
+            "entry_fee": "12,00",
+            "payout_percent": 100,
+            "preset": "default",
+        },
+    )
     assert created.status_code == 302
     tournament = Tournament.objects.get(name="Erstes Rennen")
     assert tournament.club == club and tournament.listed
@@ -108,14 +130,17 @@ def test_registration_off_offers_no_form(settings):
     assert german().get(reverse("tournaments:club_register")).status_code == 404
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("name", "Schafkopffreunde musterdorf", "Ein Verein dieses Namens gibt es schon"),
-    ("postcode", "8402", "fünf Ziffern"),
-    ("postcode", "00000", "nicht bekannt"),
-    ("username", "Vorhanden", "Benutzername ist vergeben"),
-    ("password_again", "anders-1957-xy", "unterscheiden sich"),
-    ("password", "1234", "Passwort"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("name", "Schafkopffreunde musterdorf", "Ein Verein dieses Namens gibt es schon"),
+        ("postcode", "8402", "fünf Ziffern"),
+        ("postcode", "00000", "nicht bekannt"),
+        ("username", "Vorhanden", "Benutzername ist vergeben"),
+        ("password_again", "anders-1957-xy", "unterscheiden sich"),
+        ("password", "1234", "Passwort"),
+    ],
+)
 def test_bad_input_is_named_at_its_field_and_nothing_is_written(field, value, message, register):
     ClubFactory(name="Schafkopffreunde Musterdorf")
     get_user_model().objects.create_user("vorhanden")
@@ -155,7 +180,8 @@ def test_a_suspended_clubs_pages_and_logins_stop_and_its_data_stays(operator):
     assert anonymous.get(reverse("tournaments:standings", args=["gesperrt"])).status_code == 404
     assert "gesperrt" not in anonymous.get(reverse("tournaments:calendar")).content.decode()
     assert "gesperrt" not in anonymous.get(reverse("tournaments:home")).content.decode().lower().replace(
-        "sc gesperrt", "")
+        "sc gesperrt", ""
+    )
     assert Tournament.objects.filter(pk=tournament.pk).exists()  # the data stays
 
     club_status_set(club=club, status=Club.Status.ACTIVE, by=operator)
@@ -170,7 +196,9 @@ def test_only_the_operator_reaches_the_page_of_clubs(operator):
     client = german()
     client.force_login(organiser)
     assert client.get(reverse("tournaments:operator_clubs")).status_code == 403
-    assert client.post(reverse("tournaments:operator_club_status", args=[club.pk]),
-                       {"status": "suspended"}).status_code == 403
+    assert (
+        client.post(reverse("tournaments:operator_club_status", args=[club.pk]), {"status": "suspended"}).status_code
+        == 403
+    )
     club.refresh_from_db()
     assert club.status == Club.Status.ACTIVE

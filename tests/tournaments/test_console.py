@@ -1,4 +1,5 @@
 """The organiser console: tournament setup and rules, the club's player database, the control panel."""
+
 import datetime
 
 import pytest
@@ -38,10 +39,12 @@ def test_csv_import_refuses_a_file_with_a_bad_row_naming_the_line_and_imports_no
 
 
 def test_csv_import_names_the_line_a_record_starts_on_after_a_value_spanning_lines(organiser):
-    text = ("Vorname;Nachname;Kontakt\n"
-            'Anna;Huber;"Hauptstraße 1\n12345 Musterdorf"\n'  # lines 2-3: one record
-            "Josef;;\n"  # line 4: no last name
-            'Maria;;"Tel.\n0171 1234567"\n')  # lines 5-6: no last name
+    text = (
+        "Vorname;Nachname;Kontakt\n"
+        'Anna;Huber;"Hauptstraße 1\n12345 Musterdorf"\n'  # lines 2-3: one record
+        "Josef;;\n"  # line 4: no last name
+        'Maria;;"Tel.\n0171 1234567"\n'
+    )  # lines 5-6: no last name
     with translation.override("en"), pytest.raises(ServiceError) as exc:
         players_import_csv(club=organiser, text=text)
     assert exc.value.message == "line 4: the name is missing; line 5: the name is missing"
@@ -49,8 +52,7 @@ def test_csv_import_names_the_line_a_record_starts_on_after_a_value_spanning_lin
 
 
 def test_csv_import_of_a_clean_file(organiser):
-    text = ("name,club,contact\nAnna Huber,,anna@example.org\nJosef Bauer,schafkopffreunde  musterdorf,\n"
-            "Anna Huber,,\n")
+    text = "name,club,contact\nAnna Huber,,anna@example.org\nJosef Bauer,schafkopffreunde  musterdorf,\nAnna Huber,,\n"
     created, known = players_import_csv(club=organiser, text=text)
     assert (created, known) == (2, 1)
     assert Player.objects.get(last_name="Bauer").club == Player.objects.get(last_name="Huber").club == organiser
@@ -63,14 +65,16 @@ def test_csv_import_refuses_a_row_naming_another_club_and_writes_nothing_into_it
     with translation.override("en"), pytest.raises(ServiceError) as exc:
         players_import_csv(club=organiser, text=text)
     assert exc.value.field == "file"
-    assert exc.value.message == ("line 3: SK Hinterdorf is not this club; a club imports only its own players; "
-                                 "line 4: Neuer Verein is not this club; a club imports only its own players")
+    assert exc.value.message == (
+        "line 3: SK Hinterdorf is not this club; a club imports only its own players; "
+        "line 4: Neuer Verein is not this club; a club imports only its own players"
+    )
     assert Player.objects.count() == 0 and not other.players.exists()
     assert not Club.objects.filter(name="Neuer Verein").exists()
 
 
 def test_csv_import_page_shows_the_error(client, organiser):
-    upload = SimpleUploadedFile("spieler.csv", "Vorname,Nachname\nAnna,\n".encode())
+    upload = SimpleUploadedFile("spieler.csv", b"Vorname,Nachname\nAnna,\n")
     page = client.post(f"/o/verein/{organiser.pk}/import/", {"file": upload}, **EN)
     assert page.status_code == 400  # a form refused: 400, not 200
     assert "line 2: the name is missing" in page.content.decode()
@@ -91,18 +95,40 @@ def test_merge_moves_registrations_and_refuses_two_people_in_one_tournament(orga
 
 
 def test_new_tournament_from_a_preset(client, organiser):
-    response = client.post("/o/neu/", {
-        "club": organiser.pk, "name": "Frühjahrsrennen 2027", "slug": "", "date": "2027-03-20", "venue": "Post",
-        "entry_fee": "12.50", "payout_percent": "80", "preset": "sechs_zwei"}, **EN)
+    response = client.post(
+        "/o/neu/",
+        {
+            "club": organiser.pk,
+            "name": "Frühjahrsrennen 2027",
+            "slug": "",
+            "date": "2027-03-20",
+            "venue": "Post",
+            "entry_fee": "12.50",
+            "payout_percent": "80",
+            "preset": "sechs_zwei",
+        },
+        **EN,
+    )
     assert response.status_code == 302
     tournament = Tournament.objects.get(slug="fruehjahrsrennen-2027")  # German transliteration: ü → ue
     assert tournament.entry_fee_cents == 1250 and tournament.rules["solo_base"] == 2
 
 
 def test_a_new_short_name_is_transliterated_the_german_way(client, organiser):
-    response = client.post("/o/neu/", {
-        "club": organiser.pk, "name": "Großes Kärwa-Rennen Öd", "slug": "", "date": "2027-07-20", "venue": "Post",
-        "entry_fee": "10", "payout_percent": "100", "preset": "default"}, **EN)
+    response = client.post(
+        "/o/neu/",
+        {
+            "club": organiser.pk,
+            "name": "Großes Kärwa-Rennen Öd",
+            "slug": "",
+            "date": "2027-07-20",
+            "venue": "Post",
+            "entry_fee": "10",
+            "payout_percent": "100",
+            "preset": "default",
+        },
+        **EN,
+    )
     assert response.status_code == 302
     assert Tournament.objects.filter(slug="grosses-kaerwa-rennen-oed").exists()
 
@@ -142,8 +168,9 @@ def test_rules_are_locked_once_play_started(client, organiser):
 
 def test_copy_for_next_year(client, organiser):
     tournament = TournamentFactory(club=organiser, rules={"solo_base": 2}, venue="Post")
-    response = client.post(f"/o/{tournament.slug}/kopieren/", {"name": "Rennen 2027", "slug": "rennen-2027",
-                                                                "date": "2027-11-20"})
+    response = client.post(
+        f"/o/{tournament.slug}/kopieren/", {"name": "Rennen 2027", "slug": "rennen-2027", "date": "2027-11-20"}
+    )
     assert response.status_code == 302
     copy = Tournament.objects.get(slug="rennen-2027")
     assert copy.ruleset == tournament.ruleset and copy.venue == "Post" and copy.date == datetime.date(2027, 11, 20)
@@ -166,8 +193,9 @@ def test_control_panel_shows_tables_and_warnings(client):
     assert all(tile.quiet for tile in panel.tiles)
 
 
-def test_control_panel_offers_the_print_pack_of_a_drawn_round_to_those_who_may_print(client, organiser, settings,
-                                                                                      tmp_path):
+def test_control_panel_offers_the_print_pack_of_a_drawn_round_to_those_who_may_print(
+    client, organiser, settings, tmp_path
+):
     settings.MEDIA_ROOT = tmp_path
     tournament = TournamentFactory(club=organiser)
     for _ in range(4):
@@ -221,8 +249,9 @@ def test_club_logo_upload(client, organiser, tmp_path, settings):
     buffer = io.BytesIO()
     Image.new("RGB", (40, 20), "darkgreen").save(buffer, "PNG")
     upload = SimpleUploadedFile("logo.png", buffer.getvalue(), content_type="image/png")
-    response = client.post(f"/o/verein/{organiser.pk}/stammdaten/", {"name": organiser.name, "town": "Musterdorf",
-                                                                      "logo": upload})
+    response = client.post(
+        f"/o/verein/{organiser.pk}/stammdaten/", {"name": organiser.name, "town": "Musterdorf", "logo": upload}
+    )
     assert response.status_code == 302
     organiser.refresh_from_db()
     assert organiser.logo.name.startswith("logos/") and organiser.town == "Musterdorf"
@@ -232,9 +261,20 @@ def test_club_logo_upload(client, organiser, tmp_path, settings):
 
 
 def test_kreuz_statt_muss_preset_rules_form_and_worked_examples(client, organiser):
-    response = client.post("/o/neu/", {
-        "club": organiser.pk, "name": "Kreuzrennen", "slug": "kreuz", "date": "2027-03-20", "venue": "Post",
-        "entry_fee": "10", "payout_percent": "100", "preset": "kreuz_statt_muss"}, **EN)
+    response = client.post(
+        "/o/neu/",
+        {
+            "club": organiser.pk,
+            "name": "Kreuzrennen",
+            "slug": "kreuz",
+            "date": "2027-03-20",
+            "venue": "Post",
+            "entry_fee": "10",
+            "payout_percent": "100",
+            "preset": "kreuz_statt_muss",
+        },
+        **EN,
+    )
     assert response.status_code == 302
     tournament = Tournament.objects.get(slug="kreuz")
     assert (tournament.rules["all_pass"], tournament.rules["kreuz_tie"]) == ("kreuz", "lost")

@@ -1,5 +1,6 @@
 """One declaration each for the hand record and the ruleset: the API's fields, the stored columns, the
 organiser's form, the defaults and the range checks all come from the dataclasses' fields and metadata."""
+
 import dataclasses
 
 import pytest
@@ -17,7 +18,7 @@ def test_the_hand_record_is_declared_once():
     declared = [f.name for f in dataclasses.fields(HandRecord)]
     assert list(HAND_FIELDS) == declared
     assert list(HandRecordSerializer().fields) == declared  # the API's body, in the same order
-    assert RECORD_COLUMNS == tuple(name for name in declared if name != "dealer")
+    assert tuple(name for name in declared if name != "dealer") == RECORD_COLUMNS
     columns = {f.name for f in Hand._meta.get_fields()}
     assert set(declared) <= columns  # the model stores every key (the dealer from the game number)
     fields = HandRecordSerializer().fields
@@ -46,8 +47,9 @@ def test_the_rules_form_has_a_field_per_declared_key_with_its_range():
             assert [value for value, _label in field.choices] == list(meta["choices"]), name
 
 
-@pytest.mark.parametrize("declared", [f for f in dataclasses.fields(Ruleset) if "max" in f.metadata],
-                         ids=lambda f: f.name)
+@pytest.mark.parametrize(
+    "declared", [f for f in dataclasses.fields(Ruleset) if "max" in f.metadata], ids=lambda f: f.name
+)
 def test_the_engine_refuses_one_above_the_declared_maximum(declared):
     with pytest.raises(RuleError) as raised:
         ruleset_from_dict({declared.name: declared.metadata["max"] + 1})

@@ -8,10 +8,10 @@ from django.core.management import CommandError, call_command
 
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
-from tournaments.selectors.public import round_current_public
 from tournaments.models import Registration, Round, Seat, Tournament
-from tournaments.selectors.tables import table_progress, tournament_games_required
 from tournaments.seating import draw_tables
+from tournaments.selectors.public import round_current_public
+from tournaments.selectors.tables import table_progress, tournament_games_required
 from tournaments.services.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USERNAME
 
 pytestmark = pytest.mark.django_db
@@ -57,10 +57,12 @@ def test_home_page_lists_the_demo(client):
 @pytest.fixture
 def demo(django_capture_on_commit_callbacks):
     """demo() runs the command and then what it scheduled for after the commit (the recompute)."""
+
     def run():
         with django_capture_on_commit_callbacks(execute=True):
             call_command("demo", allow_without_debug=True)
         return Tournament.objects.get(slug=DEMO_SLUG)
+
     return run
 
 
@@ -77,7 +79,9 @@ def test_demo_draws_and_publishes_round_one(demo, client):
     assert sorted(seated) == sorted(reg.pk for reg in registrations)
     # the seats are the draw of the round's stored seed
     again = draw_tables(
-        [reg.pk for reg in registrations], seed=rnd.seed, clubs={reg.pk: reg.player.club_id for reg in registrations},
+        [reg.pk for reg in registrations],
+        seed=rnd.seed,
+        clubs={reg.pk: reg.player.club_id for reg in registrations},
         keep_clubs_apart=tournament.ruleset.keep_clubs_apart,
     )
     stored = [
@@ -159,6 +163,7 @@ def test_the_demo_refuses_to_run_with_debug_off_unless_asked(settings):
 
 def test_check_deploy_warns_while_a_login_has_the_demo_password():
     """Issue 33.11c: ``check --deploy`` names the logins the demo's published password opens."""
+
     def warned() -> list:
         return [m for m in run_checks(include_deployment_checks=True) if m.id == "schafkopfrennen.W002"]
 

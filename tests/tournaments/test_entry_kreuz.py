@@ -1,5 +1,6 @@
 """The tablet under all_pass = kreuz: a Kreuz button where Muss would be, the Vorhand's pair proposed,
 a replayed 60:60 saved as thrown in (same dealer, the game does not count). And the services' side."""
+
 import uuid
 
 import pytest
@@ -45,21 +46,46 @@ def test_the_contract_buttons_under_muss_and_redeal_have_no_kreuz(client):
 
 def test_a_kreuz_is_entered_with_the_pair_augen_schwarz_and_laufende_only(client):
     table = make_table(size=5, rules=KREUZ, names=NAMES)
-    preview = client.post(url("entry_preview", table.entry_key),
-                          {"contract": "kreuz", "pair": "2", "augen": "95", "laufende": "3", "number": "1",
-                           "declarer": "5", "called": "gras"}, HTTP_HX_REQUEST="true")
+    preview = client.post(
+        url("entry_preview", table.entry_key),
+        {
+            "contract": "kreuz",
+            "pair": "2",
+            "augen": "95",
+            "laufende": "3",
+            "number": "1",
+            "declarer": "5",
+            "called": "gras",
+        },
+        HTTP_HX_REQUEST="true",
+    )
     p = preview.context["p"]
     assert p["state"] == "ok" and p["kreuz_pair"] == (2, 4)
     assert [(s["seat"], s["points"], s["plays"]) for s in p["seats"]] == [
-        (1, 0, False), (2, 5, True), (3, -5, False), (4, 5, True), (5, -5, False)]
+        (1, 0, False),
+        (2, 5, True),
+        (3, -5, False),
+        (4, 5, True),
+        (5, -5, False),
+    ]
     assert "2+4 über Kreuz" in preview.content.decode()
 
-    response = post_game(client, table, {"contract": "kreuz", "pair": "2", "augen": "95", "laufende": "3",
-                                         "declarer": "5", "called": "gras"}, number=1)
+    response = post_game(
+        client,
+        table,
+        {"contract": "kreuz", "pair": "2", "augen": "95", "laufende": "3", "declarer": "5", "called": "gras"},
+        number=1,
+    )
     assert response.status_code == 200, response.content
     hand = table.hands.get()
     assert (hand.contract, hand.declarer, hand.partner, hand.called, hand.augen, hand.laufende) == (
-        "kreuz", 2, None, None, 95, 3)  # only what a Kreuz has; the partner sits opposite
+        "kreuz",
+        2,
+        None,
+        None,
+        95,
+        3,
+    )  # only what a Kreuz has; the partner sits opposite
     assert hand.points == {"1": 0, "2": 5, "3": -5, "4": 5, "5": -5} and not hand.thrown_in
     sheet = client.get(url("entry_table", table.entry_key))
     row = sheet.context["rows"][0]
@@ -73,8 +99,11 @@ def test_a_replayed_60_to_60_is_thrown_in_and_the_same_dealer_deals_again(client
     before = client.get(url("entry_table", table.entry_key)).context
     assert (before["dealer"], before["sheet"].games_entered) == (2, 1)
 
-    preview = client.post(url("entry_preview", table.entry_key),
-                          {"contract": "kreuz", "pair": "3", "augen": "60", "number": "2"}, HTTP_HX_REQUEST="true")
+    preview = client.post(
+        url("entry_preview", table.entry_key),
+        {"contract": "kreuz", "pair": "3", "augen": "60", "number": "2"},
+        HTTP_HX_REQUEST="true",
+    )
     assert preview.context["p"]["score"].thrown_in
     assert "thrown in without Weitergeld" in preview.content.decode()
     assert post_game(client, table, {"contract": "kreuz", "pair": "3", "augen": "60"}, number=2).status_code == 200
@@ -93,8 +122,9 @@ def test_a_replayed_60_to_60_is_thrown_in_and_the_same_dealer_deals_again(client
 
 def test_under_lost_a_60_to_60_is_lost_and_counts():
     table = make_table(rules=KREUZ)
-    hand, _ = hand_record(table=table, record={"contract": "kreuz", "declarer": 1, "augen": 60},
-                          client_id=uuid.uuid4(), number=1)
+    hand, _ = hand_record(
+        table=table, record={"contract": "kreuz", "declarer": 1, "augen": 60}, client_id=uuid.uuid4(), number=1
+    )
     assert not hand.thrown_in and hand.points == {"1": -1, "2": 1, "3": -1, "4": 1}
 
 
@@ -103,8 +133,9 @@ def test_a_replayed_kreuz_only_as_the_latest_game_and_never_swapped_with_a_playe
     table_sheet_record(table=table, records=[{"contract": "kreuz", "declarer": 1, "augen": 70}] * 3)
     hand_delete(hand=table.hands.get(number=2))
     with pytest.raises(ServiceError) as err:
-        hand_record(table=table, record={"contract": "kreuz", "declarer": 1, "augen": 60},
-                    client_id=uuid.uuid4(), number=2)
+        hand_record(
+            table=table, record={"contract": "kreuz", "declarer": 1, "augen": 60}, client_id=uuid.uuid4(), number=2
+        )
     assert err.value.code == "weiter_not_last"
     with pytest.raises(ServiceError) as err:
         hand_correct(hand=table.hands.get(number=3), record={"contract": "kreuz", "declarer": 1, "augen": 60})
@@ -125,8 +156,9 @@ def test_a_round_of_kreuz_needs_its_games_played_not_counting_the_replays():
 
 def test_the_preview_of_a_thrown_in_game_at_five_says_the_dealer_does_not_pay(client):
     table = make_table(size=5, rules={"all_pass": "redeal"}, names=NAMES)
-    preview = client.post(url("entry_preview", table.entry_key), {"contract": "weiter", "number": "1"},
-                          HTTP_HX_REQUEST="true")
+    preview = client.post(
+        url("entry_preview", table.entry_key), {"contract": "weiter", "number": "1"}, HTTP_HX_REQUEST="true"
+    )
     p = preview.context["p"]
     assert p["score"].weitergeld == {2: 10, 3: 10, 4: 10, 5: 10} and p["weitergeld"] == 10
     assert "pays 10 ct Weitergeld; the dealer sat out" in preview.content.decode()

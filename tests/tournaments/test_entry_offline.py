@@ -1,17 +1,18 @@
 """The table page's server side of offline-first entry: the service worker and manifest, the page's
 version for polling (304 while nothing changed), the same game from two devices, and a conflict
 resolved by keeping one version (the other a revision)."""
+
 import uuid
 
 import pytest
 from django.urls import reverse
 
 from tests.tournaments.test_services_hands import make_table, rufspiel
+from tournaments.http import error_status
 from tournaments.models import HandRevision
 from tournaments.services.conflicts import hand_conflict_resolve
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import hand_record
-from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,10 @@ def test_the_manifest_makes_the_table_page_installable(client):
     assert data["start_url"] == page and data["scope"] == page and data["display"] == "standalone"
     assert data["short_name"] == "Tisch 1"
     assert {(i["sizes"], i.get("purpose", "any")) for i in data["icons"]} == {
-        ("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+        ("192x192", "any"),
+        ("512x512", "any"),
+        ("512x512", "maskable"),
+    }
     assert client.get(reverse("tournaments:entry_manifest", args=["nope"])).status_code == 404
     page_html = client.get(page).content.decode()
     assert f'<link rel="manifest" href="{page}manifest.webmanifest">' in page_html

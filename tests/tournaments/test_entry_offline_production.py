@@ -1,6 +1,7 @@
 """The table page's service worker as production serves it (issue 33): DEBUG off, the static files collected
 by the manifest storage (``production`` fixture). It answered 500 there (``static("")`` has no manifest
 entry), so no phone ever installed it."""
+
 import json
 import re
 from pathlib import Path
@@ -50,8 +51,11 @@ def test_every_static_file_of_the_table_pages_is_in_the_shell(client, production
     table = make_table()
     registration = table.seats.get(number=1).registration
     shell = set(shell_of(service_worker(client)))
-    pages = [f"/tisch/{table.entry_key}/", f"/tk/{table_link_key(table.round.tournament_id, table.number)}/",
-             f"/s/{registration.key}/tisch/"]
+    pages = [
+        f"/tisch/{table.entry_key}/",
+        f"/tk/{table_link_key(table.round.tournament_id, table.number)}/",
+        f"/s/{registration.key}/tisch/",
+    ]
     for page in pages:
         response = client.get(page, follow=True)
         assert response.status_code == 200, page

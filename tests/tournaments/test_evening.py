@@ -1,4 +1,5 @@
 """The organiser's evening (issue 15): the warnings, corrections and closing actions of the console."""
+
 import re
 import subprocess
 from pathlib import Path
@@ -21,8 +22,12 @@ def tournament(client):
     client.force_login(user)
     tournament = TournamentFactory(club=club)
     for number in range(1, 9):
-        RegistrationFactory(tournament=tournament, start_number=number, paid=number != 5,
-                            player=PlayerFactory(club=club, first_name="Spieler", last_name=f"Nummer{number}"))
+        RegistrationFactory(
+            tournament=tournament,
+            start_number=number,
+            paid=number != 5,
+            player=PlayerFactory(club=club, first_name="Spieler", last_name=f"Nummer{number}"),
+        )
     return tournament
 
 
@@ -45,9 +50,16 @@ def test_no_warning_when_everybody_paid(client, tournament):
 def test_money_fields_speak_german_a_decimal_comma_shown_and_accepted(client, tournament):
     page = client.get(f"/o/{tournament.slug}/einstellungen/").content.decode()
     assert 'name="entry_fee" value="10,00"' in page
-    response = client.post(f"/o/{tournament.slug}/preise/", {
-        "prize-TOTAL_FORMS": "1", "prize-INITIAL_FORMS": "0", "prize-0-place": "1", "prize-0-amount_euro": "12,50",
-        "prize-0-goods": ""})
+    response = client.post(
+        f"/o/{tournament.slug}/preise/",
+        {
+            "prize-TOTAL_FORMS": "1",
+            "prize-INITIAL_FORMS": "0",
+            "prize-0-place": "1",
+            "prize-0-amount_euro": "12,50",
+            "prize-0-goods": "",
+        },
+    )
     assert response.status_code == 302
     assert tournament.prizes.get().amount_cents == 1250
     assert 'value="12,50"' in client.get(f"/o/{tournament.slug}/preise/").content.decode()
@@ -66,11 +78,12 @@ def test_an_empty_tournament_leads_to_the_desk_not_the_draw(client, tournament):
 
 
 def test_forms_that_no_longer_apply_are_gone(client, tournament):
+    import random
+
     from tournaments.models import Tournament
     from tournaments.services.hands import table_sheet_record
     from tournaments.services.rounds import round_draw, round_publish
     from tournaments.simulation import random_hand
-    import random
 
     (rnd,) = round_draw(tournament=tournament, seed=1)
     assert 'data-testid="swap-1"' in client.get(f"/o/{tournament.slug}/runden/").content.decode()
@@ -97,6 +110,10 @@ def test_german_wording_anmelden_is_log_in_registrieren_and_zurueckziehen_are_th
 
 
 def test_make_run_prints_the_console_address():
-    out = subprocess.run(["make", "-n", "run", "HOST=127.0.0.1:8160"], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[2]).stdout
+    out = subprocess.run(
+        ["make", "-n", "run", "HOST=127.0.0.1:8160"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    ).stdout
     assert "http://127.0.0.1:8160/o/" in out

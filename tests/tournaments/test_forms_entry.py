@@ -3,6 +3,7 @@
 GameForm.record() builds the record from it and the page hands it to entry.js (the form's data-buttons),
 whose sync() shows just the parts it names: no second list of fields in the script.
 """
+
 import html
 import json
 import re
@@ -50,23 +51,74 @@ def test_the_page_hands_the_declaration_to_the_script(client):
 
 
 def test_a_record_has_only_the_keys_of_its_button():
-    common = {"declarer": "1", "partner": "3", "called": "eichel", "trump": "herz", "augen": "72", "laufende": "3",
-              "kontra": "1", "won": "1", "schwarz": "on", "renonce": "on", "called_card": "zehn", "pair": "2"}
+    common = {
+        "declarer": "1",
+        "partner": "3",
+        "called": "eichel",
+        "trump": "herz",
+        "augen": "72",
+        "laufende": "3",
+        "kontra": "1",
+        "won": "1",
+        "schwarz": "on",
+        "renonce": "on",
+        "called_card": "zehn",
+        "pair": "2",
+    }
     assert type(record(contract="muss", **common)["contract"]) is str  # the engine takes plain text only
     assert record(contract="rufspiel", **common) == {
-        "contract": "rufspiel", "declarer": 1, "partner": 3, "called": "eichel", "augen": 72, "schwarz": True,
-        "laufende": 3, "kontra": 1}
+        "contract": "rufspiel",
+        "declarer": 1,
+        "partner": 3,
+        "called": "eichel",
+        "augen": 72,
+        "schwarz": True,
+        "laufende": 3,
+        "kontra": 1,
+    }
     # a Muss has no Kontra: a Kontra tapped before switching to Muss stays out, like every hidden part
     assert record(contract="muss", **common) == {
-        "contract": "rufspiel", "declarer": 1, "partner": 3, "called": "eichel", "muss": True, "called_card": "zehn",
-        "renonce": True, "augen": 72, "schwarz": True, "laufende": 3}
+        "contract": "rufspiel",
+        "declarer": 1,
+        "partner": 3,
+        "called": "eichel",
+        "muss": True,
+        "called_card": "zehn",
+        "renonce": True,
+        "augen": 72,
+        "schwarz": True,
+        "laufende": 3,
+    }
     assert record(contract="solo", announce="tout", **common) == {
-        "contract": "solo", "declarer": 1, "trump": "herz", "tout": True, "won": True, "laufende": 3, "kontra": 1}
+        "contract": "solo",
+        "declarer": 1,
+        "trump": "herz",
+        "tout": True,
+        "won": True,
+        "laufende": 3,
+        "kontra": 1,
+    }
     assert record(contract="wenz", announce="", **common) == {
-        "contract": "wenz", "declarer": 1, "augen": 72, "schwarz": True, "laufende": 3, "kontra": 1}
-    assert record(contract="kreuz", **common) == {"contract": "kreuz", "declarer": 2, "augen": 72, "schwarz": True,
-                                                  "laufende": 3}
+        "contract": "wenz",
+        "declarer": 1,
+        "augen": 72,
+        "schwarz": True,
+        "laufende": 3,
+        "kontra": 1,
+    }
+    assert record(contract="kreuz", **common) == {
+        "contract": "kreuz",
+        "declarer": 2,
+        "augen": 72,
+        "schwarz": True,
+        "laufende": 3,
+    }
     assert record(contract="sie", **common) == {"contract": "solo", "declarer": 1, "sie": True}
     assert record(contract="weiter", **common) == {"contract": "weiter"}
     assert record(contract="rufspiel", declarer="1", partner="3", augen="0", laufende="0", kontra="0") == {
-        "contract": "rufspiel", "declarer": 1, "partner": 3, "augen": 0, "laufende": 0}
+        "contract": "rufspiel",
+        "declarer": 1,
+        "partner": 3,
+        "augen": 0,
+        "laufende": 0,
+    }

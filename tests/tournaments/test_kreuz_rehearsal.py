@@ -1,5 +1,6 @@
 """A rehearsal played über Kreuz (simulate_tournament --rules FILE): its archive's standings are the sum
 of its games' points, its replayed 60:60 games travel as thrown in, and the archive imports again."""
+
 import json
 
 import pytest
@@ -21,10 +22,24 @@ def rules_file(tmp_path):
 
 
 def test_a_kreuz_rehearsal_exports_an_archive_whose_standings_are_the_sum_of_its_hands(
-        rules_file, tmp_path, django_capture_on_commit_callbacks):
+    rules_file, tmp_path, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("simulate_tournament", "--players", "21", "--rounds", "2", "--games", "32", "--seed", "7",
-                     "--slug", "kreuz", "--rules", str(rules_file))
+        call_command(
+            "simulate_tournament",
+            "--players",
+            "21",
+            "--rounds",
+            "2",
+            "--games",
+            "32",
+            "--seed",
+            "7",
+            "--slug",
+            "kreuz",
+            "--rules",
+            str(rules_file),
+        )
     tournament = Tournament.objects.get(slug="kreuz")
     assert tournament.ruleset.all_pass == "kreuz" and tournament.ruleset.kreuz_tie == "replay"
     kreuz = Hand.objects.filter(table__round__tournament=tournament, contract="kreuz")
@@ -68,12 +83,15 @@ def test_a_kreuz_rehearsal_exports_an_archive_whose_standings_are_the_sum_of_its
     assert copy["rounds"] == doc["rounds"] and copy["standings"] == doc["standings"]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{not json", "rules: "),
-    ('["kreuz"]', "rules: "),
-    ('{"all_pass": "ramsch"}', "rules.all_pass: "),
-    ('{"kreuz_tie": "draw"}', "rules.kreuz_tie: "),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "rules: "),
+        ('["kreuz"]', "rules: "),
+        ('{"all_pass": "ramsch"}', "rules.all_pass: "),
+        ('{"kreuz_tie": "draw"}', "rules.kreuz_tie: "),
+    ],
+)
 def test_a_bad_rules_file_is_refused_naming_the_key(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)

@@ -1,11 +1,11 @@
 """The evening's private links: a table card's all-evening link (tk/<key>/) and a player's page (s/<key>/)."""
+
 import uuid
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments.services.standings import standings_recompute
 from tests.api.conftest import make_tournament, member
 from tests.factories import ClubFactory
 from tournaments.links import table_link_key, table_link_parse
@@ -14,14 +14,21 @@ from tournaments.services.hands import table_sheet_record
 from tournaments.services.registration import registration_withdraw
 from tournaments.services.rounds import round_draw, round_publish
 from tournaments.services.simulation import round_simulate
+from tournaments.services.standings import standings_recompute
 from tournaments.services.tournament import tournament_finish
 from tournaments.simulation import random_hand
 
 pytestmark = pytest.mark.django_db
 
 JSON = {"HTTP_ACCEPT": "application/json"}
-RUF_FIELDS = {"contract": "rufspiel", "called": "eichel", "declarer": "1", "partner": "3", "augen": "72",
-              "laufende": "0"}
+RUF_FIELDS = {
+    "contract": "rufspiel",
+    "called": "eichel",
+    "declarer": "1",
+    "partner": "3",
+    "augen": "72",
+    "laufende": "0",
+}
 RULES = {"rounds": 3, "games_per_round": 8}
 
 
@@ -79,8 +86,7 @@ def test_before_the_first_round_the_link_waits_and_a_wrong_key_is_404(client, to
     assert response.status_code == 200
     assert b'data-testid="link-waiting"' in response.content
     assert b"The first round is not published yet" in response.content
-    assert status(client, tournament, 1) == {"signature": "waiting:0", "state": "waiting", "round": None,
-                                             "table": 1}
+    assert status(client, tournament, 1) == {"signature": "waiting:0", "state": "waiting", "round": None, "table": 1}
     assert client.get(reverse("tournaments:table_link", args=["1-1-nothing"])).status_code == 404
     round_draw(tournament=tournament, seed=1)  # drawn, not published: still nothing to see
     assert b'data-testid="link-waiting"' in client.get(link(tournament, 1)).content
@@ -167,10 +173,12 @@ def test_after_the_last_round_the_link_says_thank_you(client, tournament):
 def test_confirming_through_the_link(client, tournament):
     rnd = draw_and_publish(tournament)
     table = rnd.tables.get(number=1)
-    table_sheet_record(table=table, records=[
-        random_hand(__import__("random").Random(n), table_size=4, dealer=((n - 1) % 4) + 1)
-        for n in range(1, 9)
-    ])
+    table_sheet_record(
+        table=table,
+        records=[
+            random_hand(__import__("random").Random(n), table_size=4, dealer=((n - 1) % 4) + 1) for n in range(1, 9)
+        ],
+    )
     key = table_link_key(tournament.pk, 1)
     response = client.post(f"/tk/{key}/1/bestaetigen/", {"seat": "2"})
     assert response.status_code == 302 and response.url == f"/tk/{key}/#confirm"
@@ -210,8 +218,11 @@ def test_the_player_page_shows_his_seat_mates_and_games_per_round(client, tourna
     assert response.status_code == 200
     html = response.content.decode()
     assert f"Round 2: table {seat2.table.number}, seat {seat2.number}" in html
-    mates = [s.registration.player.name for s in seat2.table.seats.select_related("registration__player")
-             if s.registration_id != registration.pk]
+    mates = [
+        s.registration.player.name
+        for s in seat2.table.seats.select_related("registration__player")
+        if s.registration_id != registration.pk
+    ]
     for name in mates:
         assert name in html
     page = response.context["page"]
@@ -279,8 +290,12 @@ def test_he_confirms_his_own_tables_sheet_from_his_phone(client, tournament):
     assert "0 of 8 games are entered; confirm when all are." in response.content.decode()
     assert not TableConfirmation.objects.exists()
     rng = __import__("random").Random(3)
-    table_sheet_record(table=seat.table, records=[
-        random_hand(rng, table_size=seat.table.size, dealer=((n - 1) % seat.table.size) + 1) for n in range(1, 9)])
+    table_sheet_record(
+        table=seat.table,
+        records=[
+            random_hand(rng, table_size=seat.table.size, dealer=((n - 1) % seat.table.size) + 1) for n in range(1, 9)
+        ],
+    )
     page = client.get(player_url(registration))
     assert b'data-testid="player-confirm"' in page.content
     response = client.post(player_url(registration, "player_confirm"))
@@ -360,11 +375,15 @@ def test_new_table_cards_revoke_the_old_ones(client, tournament):
     desk = member(tournament.club, ClubMembership.Role.DESK, "tisch-helfer")
     client.force_login(desk)
     assert client.post(renew).status_code == 404  # organisers only
-    assert 'data-testid="table-cards-renew"' not in client.get(
-        reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    assert (
+        'data-testid="table-cards-renew"'
+        not in client.get(reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    )
     client.force_login(member(tournament.club, ClubMembership.Role.ORGANISER, "orga-karten"))
-    assert 'data-testid="table-cards-renew"' in client.get(
-        reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    assert (
+        'data-testid="table-cards-renew"'
+        in client.get(reverse("tournaments:print_round", args=[tournament.slug, rnd.number])).content.decode()
+    )
     assert client.post(renew).status_code == 302
     client.logout()
     gone = client.get(f"/tk/{old}/")

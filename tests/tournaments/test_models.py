@@ -1,4 +1,5 @@
 """Every natural key is a database constraint: the database itself refuses duplicates."""
+
 import uuid
 
 import pytest
@@ -26,7 +27,10 @@ def test_duplicate_start_number_is_refused_by_the_database():
 
 
 def test_second_seat_3_at_a_table_is_refused_by_the_database(table):
-    a, b = RegistrationFactory(tournament=table.round.tournament), RegistrationFactory(tournament=table.round.tournament)
+    a, b = (
+        RegistrationFactory(tournament=table.round.tournament),
+        RegistrationFactory(tournament=table.round.tournament),
+    )
     Seat.objects.create(table=table, round=table.round, number=3, registration=a)
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(table=table, round=table.round, number=3, registration=b)
@@ -41,8 +45,18 @@ def test_a_player_sits_once_per_round(table):
 
 
 def _hand(table, number):
-    return Hand(table=table, number=number, dealer=1, contract="rufspiel", declarer=2, partner=4, called="eichel",
-                augen=72, points={"1": -1, "2": 1, "3": -1, "4": 1}, client_id=uuid.uuid4())
+    return Hand(
+        table=table,
+        number=number,
+        dealer=1,
+        contract="rufspiel",
+        declarer=2,
+        partner=4,
+        called="eichel",
+        augen=72,
+        points={"1": -1, "2": 1, "3": -1, "4": 1},
+        client_id=uuid.uuid4(),
+    )
 
 
 def test_second_hand_number_17_at_a_table_is_refused_by_the_database(table):

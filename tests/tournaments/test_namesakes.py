@@ -1,5 +1,6 @@
 """Two Hans Meiers (issue 34): wherever two registrations of a tournament share a name, every list shows
 their start numbers, and their clubs when those differ (``scoring.rules.collation.namesake_suffixes``)."""
+
 import pytest
 from django.test import Client
 
@@ -15,8 +16,13 @@ from tournaments.services.standings import standings_recompute
 
 
 def test_only_shared_names_get_the_start_number_and_the_club_only_when_the_clubs_differ():
-    people = [(1, "Hans Meier", 3, "SK Öd"), (2, "hans  meier", 7, "Kartler Au"), (3, "Sepp Huber", 4, "SK Öd"),
-              (4, "Anna Wirth", 5, "SK Öd"), (5, "Anna Wirth", 9, "SK Öd")]
+    people = [
+        (1, "Hans Meier", 3, "SK Öd"),
+        (2, "hans  meier", 7, "Kartler Au"),
+        (3, "Sepp Huber", 4, "SK Öd"),
+        (4, "Anna Wirth", 5, "SK Öd"),
+        (5, "Anna Wirth", 9, "SK Öd"),
+    ]
     assert namesake_suffixes(people) == {1: " (3, SK Öd)", 2: " (7, Kartler Au)", 4: " (5)", 5: " (9)"}
     assert namesake_suffixes([(1, "Hans Meier", 3, "")]) == {}
 
@@ -26,10 +32,12 @@ def meiers(db):
     """A played round of eight with two Hans Meiers from different clubs, the standings public."""
     tournament = tournament_simulate_setup(slug="namen", players=8, rounds=1, games=8, seed=1)
     first, second = tournament.registrations.order_by("start_number")[:2]
-    Player.objects.filter(pk=first.player_id).update(first_name="Hans", last_name="Meier",
-                                                     club=Club.objects.create(name="SK Öd"))
-    Player.objects.filter(pk=second.player_id).update(first_name="Hans", last_name="Meier",
-                                                      club=Club.objects.create(name="Kartler Au"))
+    Player.objects.filter(pk=first.player_id).update(
+        first_name="Hans", last_name="Meier", club=Club.objects.create(name="SK Öd")
+    )
+    Player.objects.filter(pk=second.player_id).update(
+        first_name="Hans", last_name="Meier", club=Club.objects.create(name="Kartler Au")
+    )
     (rnd,) = round_draw(tournament=tournament, seed=1)
     round_simulate(rnd=rnd, seed=2, close=False)
     standings_recompute(tournament_id=tournament.pk)

@@ -5,6 +5,7 @@ a table card's all-evening link, a player's own link, the organiser's paper mode
 (``/api/tisch/<key>/hands/``). Each case checks that the entry point called ``hand_record`` exactly
 once and stored the very rows the others store; a refusal is the same refusal (status, field, code).
 """
+
 import inspect
 import sys
 import uuid
@@ -33,8 +34,9 @@ def _form(record: dict, number, client_id) -> dict:
 
 
 def _page(client, table: Table, url: str, record: dict, number, client_id):
-    response = client.post(url, _form(record, number, client_id), HTTP_ACCEPT="application/json",
-                           HTTP_ACCEPT_LANGUAGE="en")
+    response = client.post(
+        url, _form(record, number, client_id), HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     return response.status_code, response.json()
 
 
@@ -89,6 +91,7 @@ def send(request, client):
             return request.param(client, table, record, number, client_id or uuid.uuid4())
         finally:
             sys.setprofile(previous)
+
     sender.calls = calls
     return sender
 
@@ -104,8 +107,10 @@ def _said(body: dict) -> str:
 
 
 def _stored(table: Table) -> list:
-    return [(h.number, h.dealer, stored_record(h, table.size), h.points, h.client_id is not None)
-            for h in Hand.objects.filter(table=table).order_by("number")]
+    return [
+        (h.number, h.dealer, stored_record(h, table.size), h.points, h.client_id is not None)
+        for h in Hand.objects.filter(table=table).order_by("number")
+    ]
 
 
 def test_a_new_game_is_stored_by_hand_record_once_and_alike_from_every_entry_point(send):

@@ -1,4 +1,5 @@
 """A player's personal data: an organiser exports it as JSON and anonymises the player; results stay."""
+
 import io
 import json
 import pathlib
@@ -7,18 +8,18 @@ import pypdf
 import pytest
 from django.test import Client
 
-from tournaments.services.standings import standings_recompute
 from tests.api.conftest import make_tournament, member
 from tests.factories import ClubFactory
 from tests.pdf.conftest import pdf_pages
 from tests.tournaments.test_audit import play_round
 from tests.tournaments.test_links import player_url
+from tournaments.models import AuditEntry, ClubMembership, SeatSwap
+from tournaments.services.personal_data import player_anonymise
 from tournaments.services.printing import round_print_pack_build
 from tournaments.services.prizes import tournament_standings_publish
-from tournaments.models import AuditEntry, ClubMembership, SeatSwap
 from tournaments.services.registration import registration_update
 from tournaments.services.rounds import round_close, round_draw, round_publish, seat_swap
-from tournaments.services.personal_data import player_anonymise
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 Role = ClubMembership.Role
@@ -51,8 +52,13 @@ def test_an_organiser_exports_everything_about_one_player(played):
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
     data = json.loads(response.content)
-    assert data["player"] == {"id": reg.player.pk, "first_name": "Vor2", "last_name": "Nach2",
-                              "club": "SK Musterdorf", "contact": "0171 555 1234, vor2@example.org"}
+    assert data["player"] == {
+        "id": reg.player.pk,
+        "first_name": "Vor2",
+        "last_name": "Nach2",
+        "club": "SK Musterdorf",
+        "contact": "0171 555 1234, vor2@example.org",
+    }
     (entry,) = data["registrations"]
     assert entry["tournament"]["slug"] == "herbst" and entry["start_number"] == 2 and entry["paid"] is False
     (played_round,) = entry["rounds"]
@@ -86,11 +92,14 @@ def test_anonymising_keeps_the_results_and_forgets_the_person(played):
     names = {s["start_number"]: s["name"] for s in _overall(tournament)}
     assert names[2] == f"Spieler {player.pk}"
     # The old name is gone from the log, the seat swaps, the standings and the public pages.
-    texts = [json.dumps([e.subject, e.before, e.after, e.reason], ensure_ascii=False)
-             for e in AuditEntry.objects.filter(tournament=tournament)]
+    texts = [
+        json.dumps([e.subject, e.before, e.after, e.reason], ensure_ascii=False)
+        for e in AuditEntry.objects.filter(tournament=tournament)
+    ]
     texts += [s.description for s in SeatSwap.objects.filter(round__tournament=tournament)]
-    texts.append(json.dumps([tournament.standings_snapshot.overall, tournament.standings_snapshot.data],
-                            ensure_ascii=False))
+    texts.append(
+        json.dumps([tournament.standings_snapshot.overall, tournament.standings_snapshot.data], ensure_ascii=False)
+    )
     assert not [t for t in texts if "Nach2" in t]
     assert "Nach2" not in Client().get(f"/t/{tournament.slug}/sitzplan/").content.decode()
     assert AuditEntry.objects.filter(action="player.anonymise", subject=f"Spieler {player.pk}", by=orga).exists()
@@ -136,20 +145,26 @@ def _texts_under(root) -> list[str]:
 
 
 def test_erasing_leaves_the_name_nowhere_not_in_the_log_the_files_or_the_caches(
-        played, settings, tmp_path, django_capture_on_commit_callbacks):
+    played, settings, tmp_path, django_capture_on_commit_callbacks
+):
     """Issue 33.10: right after the erase, in the same process, no log entry, file under MEDIA_ROOT,
     cached list or page (polled with the tag it had before) names him."""
     settings.MEDIA_ROOT = tmp_path
     tournament, reg, orga, client = played
     tournament_standings_publish(tournament=tournament, public=True)
     rnd = tournament.rounds.get()
-    mate = (tournament.registrations.filter(seats__table__seats__registration=reg).exclude(pk=reg.pk).first())
+    mate = tournament.registrations.filter(seats__table__seats__registration=reg).exclude(pk=reg.pk).first()
     assert client.get(f"/o/spieler/{reg.player.pk}/daten.json").status_code == 200  # logs "player.export"
     round_print_pack_build(round=rnd)
     phone = Client(HTTP_ACCEPT_LANGUAGE="de")
-    pages = [f"/t/{tournament.slug}/rangliste/", f"/t/{tournament.slug}/rangliste/?runde=1",
-             f"/t/{tournament.slug}/rangliste/beamer/", f"/t/{tournament.slug}/sitzplan/",
-             player_url(mate), player_url(reg)]
+    pages = [
+        f"/t/{tournament.slug}/rangliste/",
+        f"/t/{tournament.slug}/rangliste/?runde=1",
+        f"/t/{tournament.slug}/rangliste/beamer/",
+        f"/t/{tournament.slug}/sitzplan/",
+        player_url(mate),
+        player_url(reg),
+    ]
     tags = {}
     for url in pages:  # read once: every cache holds what the page showed
         response = phone.get(url)

@@ -1,5 +1,6 @@
 """Rows read by one plain statement (selectors.rows) are the ORM's instances: every field the same as
 ``select_related`` reads it, the related rows linked, nothing read again when they are used."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -23,8 +24,12 @@ def test_a_registration_by_key_is_the_orms(with_club):
     expected = Registration.objects.select_related("player__club", "tournament__club").get(key=registration.key)
     with CaptureQueriesContext(connection) as queries:
         found = registration_for_key(registration.key)
-        pairs = [(found, expected), (found.player, expected.player), (found.tournament, expected.tournament),
-                 (found.tournament.club, expected.tournament.club)]
+        pairs = [
+            (found, expected),
+            (found.player, expected.player),
+            (found.tournament, expected.tournament),
+            (found.tournament.club, expected.tournament.club),
+        ]
         club = found.player.club
     assert len(queries) == 1  # the related rows came with it
     for got, want in pairs:

@@ -1,4 +1,5 @@
 """The player's own page is polled by every phone in the hall: unchanged, it is a 304 before rendering."""
+
 import uuid
 
 import pytest
@@ -10,7 +11,7 @@ from tournaments.simulation import random_hand
 pytestmark = pytest.mark.django_db
 
 
-def test_an_unchanged_player_page_is_a_304_and_a_game_at_his_table_changes_it(client, tournament):  # noqa: F811
+def test_an_unchanged_player_page_is_a_304_and_a_game_at_his_table_changes_it(client, tournament):
     play_round(tournament)
     second = draw_and_publish(tournament)
     registration = tournament.registrations.order_by("start_number").first()

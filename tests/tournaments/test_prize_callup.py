@@ -1,5 +1,6 @@
 """The prize table call-up (issue 37): the places called in rank order, "hat gewählt" with the goods taken,
 undo, the projector following, the prize list PDF saying what each took."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -19,8 +20,16 @@ def evening():
     tournament = tournament_simulate(slug="preistisch", players=12, rounds=1, games=8, seed=8)
     tournament.registrations.update(paid=True)
     standings_recompute(tournament_id=tournament.pk)
-    prize_plan_set(tournament=tournament, values={"curve": "nth", "every_n": 6, "decay_percent": 0, "goods_places": 4,
-                                                  "goods_list": "Schinken\nBrotzeitbrettl\nWein"})
+    prize_plan_set(
+        tournament=tournament,
+        values={
+            "curve": "nth",
+            "every_n": 6,
+            "decay_percent": 0,
+            "goods_places": 4,
+            "goods_list": "Schinken\nBrotzeitbrettl\nWein",
+        },
+    )
     prize_plan_apply(tournament=tournament)
     return tournament
 
@@ -51,8 +60,11 @@ def test_the_places_are_called_in_rank_order_and_the_projector_follows(client, e
     fourth = prize_call_up(evening).current
     evening.standings_public = True
     evening.save(update_fields=["standings_public"])
-    beamer = client.get(reverse("tournaments:prize_callup_projector", args=[evening.slug]), HTTP_HX_REQUEST="true",
-                        HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    beamer = client.get(
+        reverse("tournaments:prize_callup_projector", args=[evening.slug]),
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="de",
+    ).content.decode()
     assert f"Platz 4: {fourth.name} ({fourth.start_number}) – bitte zum Preistisch" in beamer
     desk.post(url, {"start_number": third.start_number, "undo": "1"})  # a slip: called back
     assert prize_call_up(evening).current.start_number == third.start_number
@@ -77,8 +89,9 @@ def test_a_hidden_standings_hides_the_call_up_projector(client, evening):
 
 def test_the_desk_cannot_tick_a_player_without_prize(client, evening):
     desk = desk_client(client, evening)
-    winners = {a.start_number for a in [prize_call_up(evening, coming=20).current,
-                                         *prize_call_up(evening, coming=20).coming]}
+    winners = {
+        a.start_number for a in [prize_call_up(evening, coming=20).current, *prize_call_up(evening, coming=20).coming]
+    }
     loser = next(r.start_number for r in evening.registrations.all() if r.start_number not in winners)
     answer = desk.post(reverse("tournaments:prize_callup", args=[evening.slug]), {"start_number": loser, "goods": "x"})
     assert answer.status_code == 400 and not Registration.objects.filter(prize_handed_over=True).exists()

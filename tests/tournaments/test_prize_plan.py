@@ -1,5 +1,6 @@
 """The prize plan in the database and on the prize page (issue 37): stored, previewed as registrations come in,
 applied as the prize list, refused with the field named, the costs balanced on the cash list."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -45,8 +46,17 @@ def test_the_preview_follows_the_registrations(evening):
 
 
 def test_apply_writes_the_prize_list_which_stays_editable_until_final(evening):
-    prize_plan_set(tournament=evening, values={"curve": "nth", "every_n": 8, "decay_percent": 0, "goods_places": 20,
-                                              "goods_label": "Preistisch", "last_place_goods": "Stadtwurst"})
+    prize_plan_set(
+        tournament=evening,
+        values={
+            "curve": "nth",
+            "every_n": 8,
+            "decay_percent": 0,
+            "goods_places": 20,
+            "goods_label": "Preistisch",
+            "last_place_goods": "Stadtwurst",
+        },
+    )
     prize_plan_apply(tournament=evening)
     prizes = list(Prize.objects.filter(tournament=evening))
     assert [p.amount_cents for p in prizes[:12]] == [8000] * 12 and len(prizes) == 12 + 20 + 1
@@ -61,15 +71,18 @@ def test_apply_writes_the_prize_list_which_stays_editable_until_final(evening):
     assert err.value.code == "final"
 
 
-@pytest.mark.parametrize(("values", "field"), [
-    ({"curve": "zick"}, "curve"),
-    ({"curve": "geometric", "first_cents": 0}, "first_cents"),
-    ({"curve": "table", "table_bp": [6000, 6000]}, "table_bp"),
-    ({"rounding_cents": 250}, "rounding_cents"),
-    ({"goods_places": -1}, "goods_places"),
-    ({"every_n": "4"}, "every_n"),
-    ({"pool": 5}, "pool"),
-])
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"curve": "zick"}, "curve"),
+        ({"curve": "geometric", "first_cents": 0}, "first_cents"),
+        ({"curve": "table", "table_bp": [6000, 6000]}, "table_bp"),
+        ({"rounding_cents": 250}, "rounding_cents"),
+        ({"goods_places": -1}, "goods_places"),
+        ({"every_n": "4"}, "every_n"),
+        ({"pool": 5}, "pool"),
+    ],
+)
 def test_a_bad_setting_is_refused_by_name_and_nothing_is_stored(evening, values, field):
     with pytest.raises(ServiceError) as err:
         prize_plan_set(tournament=evening, values=values)
@@ -79,8 +92,9 @@ def test_a_bad_setting_is_refused_by_name_and_nothing_is_stored(evening, values,
 
 def test_costs_come_out_of_the_pool_and_the_cash_list_still_balances(evening):
     evening.registrations.update(paid=True)
-    prize_plan_set(tournament=evening, values={"curve": "third", "decay_percent": 10, "costs_cents": 6000,
-                                              "rounding_cents": 500})
+    prize_plan_set(
+        tournament=evening, values={"curve": "third", "decay_percent": 10, "costs_cents": 6000, "rounding_cents": 500}
+    )
     assert prize_plan_preview(evening).pool_cents == 90000
     prizes = prize_list(evening)
     assert prizes.pool_cents == 90000 and prizes.costs_cents == 6000
@@ -92,15 +106,29 @@ def test_the_page_saves_applies_and_previews(client, evening):
     client.force_login(user_with(evening, ClubMembership.Role.ORGANISER))
     page = client.get(reverse("tournaments:prizes", args=[evening.slug]))
     assert page.status_code == 200 and b'data-testid="plan-preview"' in page.content
-    form = {"curve": "third", "decay_percent": "0", "rounding_cents": "100", "table": "", "every_n": "4",
-            "goods_places": "10", "goods_label": "Sachpreis", "last_place_goods": "", "first_euro": "", "costs_euro": "0"}
-    preview = client.get(reverse("tournaments:prize_plan_preview", args=[evening.slug]), {**form, "curve": "nth"},
-                         HTTP_ACCEPT_LANGUAGE="de")
+    form = {
+        "curve": "third",
+        "decay_percent": "0",
+        "rounding_cents": "100",
+        "table": "",
+        "every_n": "4",
+        "goods_places": "10",
+        "goods_label": "Sachpreis",
+        "last_place_goods": "",
+        "first_euro": "",
+        "costs_euro": "0",
+    }
+    preview = client.get(
+        reverse("tournaments:prize_plan_preview", args=[evening.slug]),
+        {**form, "curve": "nth"},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
     assert "Bei 96 Spielern: 34 Preise, 1. 40,00 €" in preview.content.decode()  # 24 money + 10 goods, unsaved
     done = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]), {**form, "apply": "1"})
     assert done.status_code == 302 and Prize.objects.filter(tournament=evening).count() == 42
-    refused = client.post(reverse("tournaments:prize_plan_save", args=[evening.slug]),
-                          {**form, "curve": "table", "table": "60; 50"})
+    refused = client.post(
+        reverse("tournaments:prize_plan_save", args=[evening.slug]), {**form, "curve": "table", "table": "60; 50"}
+    )
     assert refused.status_code == 400 and "100" in refused.content.decode()
     assert Prize.objects.filter(tournament=evening).count() == 42
 
@@ -113,6 +141,7 @@ def test_the_desk_sees_the_preview_but_cannot_change_the_plan(client, evening):
 
 
 # --- category prizes --------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def played(db):
@@ -133,26 +162,33 @@ def test_the_best_under_30_without_an_overall_prize_wins_the_category(played):
     year = played.date.year
     for number in (first, third):  # the winner and the third are young; the second gave no year of birth
         registration_facts_set(tournament=played, start_number=number, birth_year=year - 25)
-    prize_categories_set(tournament=played, categories=[
-        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}])
+    prize_categories_set(
+        tournament=played, categories=[{"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}]
+    )
     rows = prize_list(played)
     assert [(a.category, a.start_number, a.amount_cents) for a in rows.category_awards] == [("U30", third, 2000)]
     assert rows.paid_cents == 5000 and rows.leftover_cents == rows.pool_cents - 5000
     cash = cash_list(played)
     assert cash.prizes_cents == 5000 and cash.balances
-    prize_categories_set(tournament=played, categories=[
-        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}], allow_both=True)
+    prize_categories_set(
+        tournament=played,
+        categories=[{"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}]}],
+        allow_both=True,
+    )
     assert [a.start_number for a in prize_list(played).category_awards] == [first]
 
 
-@pytest.mark.parametrize(("categories", "field"), [
-    ([{"name": "", "prizes": [{"amount_cents": 1}]}], "categories[0].name"),
-    ([{"name": "U30", "max_age": "29", "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
-    ([{"name": "Alt", "min_age": 70, "max_age": 60, "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
-    ([{"name": "Damen", "gender": "w", "prizes": [{"amount_cents": 1}]}], "categories[0].gender"),
-    ([{"name": "Damen", "prizes": []}], "categories[0].prizes"),
-    ([{"name": "A", "prizes": [{"goods": "x"}]}, {"name": "A", "prizes": [{"goods": "y"}]}], "categories[1].name"),
-])
+@pytest.mark.parametrize(
+    ("categories", "field"),
+    [
+        ([{"name": "", "prizes": [{"amount_cents": 1}]}], "categories[0].name"),
+        ([{"name": "U30", "max_age": "29", "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
+        ([{"name": "Alt", "min_age": 70, "max_age": 60, "prizes": [{"amount_cents": 1}]}], "categories[0].max_age"),
+        ([{"name": "Damen", "gender": "w", "prizes": [{"amount_cents": 1}]}], "categories[0].gender"),
+        ([{"name": "Damen", "prizes": []}], "categories[0].prizes"),
+        ([{"name": "A", "prizes": [{"goods": "x"}]}, {"name": "A", "prizes": [{"goods": "y"}]}], "categories[1].name"),
+    ],
+)
 def test_a_bad_category_is_refused_by_name(evening, categories, field):
     from tournaments.models import PrizeCategory
     from tournaments.services.prizes import prize_categories_set
@@ -166,20 +202,34 @@ def test_the_page_saves_categories_in_order(client, evening):
     from tournaments.models import PrizeCategory
 
     client.force_login(user_with(evening, ClubMembership.Role.ORGANISER))
-    form = {"category-TOTAL_FORMS": "3", "category-INITIAL_FORMS": "0",
-            "category-0-name": "U30", "category-0-max_age": "29", "category-0-prizes": "50; 25,50 €; Blumen",
-            "category-1-name": "Lokalmatador", "category-1-local": "1", "category-1-prizes": "Stadtwurst",
-            "category-2-name": ""}
+    form = {
+        "category-TOTAL_FORMS": "3",
+        "category-INITIAL_FORMS": "0",
+        "category-0-name": "U30",
+        "category-0-max_age": "29",
+        "category-0-prizes": "50; 25,50 €; Blumen",
+        "category-1-name": "Lokalmatador",
+        "category-1-local": "1",
+        "category-1-prizes": "Stadtwurst",
+        "category-2-name": "",
+    }
     answer = client.post(reverse("tournaments:prize_categories_save", args=[evening.slug]), form)
     assert answer.status_code == 302
     u30, local = PrizeCategory.objects.filter(tournament=evening)
-    assert u30.prizes == [{"place": 1, "amount_cents": 5000, "goods": ""}, {"place": 2, "amount_cents": 2550, "goods": ""},
-                          {"place": 3, "amount_cents": None, "goods": "Blumen"}]
+    assert u30.prizes == [
+        {"place": 1, "amount_cents": 5000, "goods": ""},
+        {"place": 2, "amount_cents": 2550, "goods": ""},
+        {"place": 3, "amount_cents": None, "goods": "Blumen"},
+    ]
     assert (local.name, local.local, local.position) == ("Lokalmatador", True, 1)
     page = client.get(reverse("tournaments:prizes", args=[evening.slug]))
-    assert 'value="50,00; 25,50; Blumen"' in page.content.decode() or 'value="50.00; 25.50; Blumen"' in page.content.decode()
-    refused = client.post(reverse("tournaments:prize_categories_save", args=[evening.slug]),
-                          {**form, "category-0-prizes": ""})
+    assert (
+        'value="50,00; 25,50; Blumen"' in page.content.decode()
+        or 'value="50.00; 25.50; Blumen"' in page.content.decode()
+    )
+    refused = client.post(
+        reverse("tournaments:prize_categories_save", args=[evening.slug]), {**form, "category-0-prizes": ""}
+    )
     assert refused.status_code == 400 and PrizeCategory.objects.filter(tournament=evening).count() == 2
 
 
@@ -195,7 +245,9 @@ def test_the_demo_carries_a_prize_plan_and_a_category_prize(settings, tmp_path):
     assert preview.plan.curve == "third" and preview.planned.money_places == 22 // 3
     assert Prize.objects.filter(tournament=tournament).count() == 22 // 3 + 3 + 1
     assert list(PrizeCategory.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
-        "U30", "Bester Lokalmatador"]
+        "U30",
+        "Bester Lokalmatador",
+    ]
     assert {a.category for a in prize_list(tournament).category_awards} == {"U30", "Bester Lokalmatador"}
     demo_create()  # again: nothing doubled
     assert PrizePlan.objects.filter(tournament=tournament).count() == 1
@@ -224,7 +276,10 @@ def test_the_api_gives_the_plan_its_preview_and_the_prizes(client, evening):
     data = client.get(f"/api/tournaments/{evening.slug}/prizes/").json()
     assert data["plan"]["curve"] == "third" and data["preview"]["players"] == 96
     assert data["preview"]["money_places"] == 32 and data["preview"]["prizes"][0] == {
-        "place": 1, "amount_cents": 3000, "goods": ""}
+        "place": 1,
+        "amount_cents": 3000,
+        "goods": "",
+    }
     assert len(data["prizes"]) == 34 and data["awards"] == [] and data["category_awards"] == []
     other = TournamentFactory(slug="fremd")
     assert client.get(f"/api/tournaments/{other.slug}/prizes/").status_code == 404
@@ -235,8 +290,9 @@ def test_the_log_describes_the_plan_and_the_categories_in_german(client, evening
 
     orga = user_with(evening, ClubMembership.Role.ORGANISER)
     prize_plan_set(tournament=evening, values={"curve": "third"}, by=orga)
-    prize_categories_set(tournament=evening, categories=[{"name": "U30", "max_age": 29, "prizes": [{"goods": "Korb"}]}],
-                         by=orga)
+    prize_categories_set(
+        tournament=evening, categories=[{"name": "U30", "max_age": 29, "prizes": [{"goods": "Korb"}]}], by=orga
+    )
     registration_facts_set(tournament=evening, start_number=2, birth_year=2000, by=orga)
     client.force_login(orga)
     page = client.get(f"/o/{evening.slug}/protokoll/", HTTP_ACCEPT_LANGUAGE="de").content.decode()

@@ -1,5 +1,6 @@
 """Reopening a closed round (issue 13's audit list names it): only the last round played, only by an organiser,
 only with a reason, and logged; its tables correct and confirm anew, and it is closed again the usual way."""
+
 import pytest
 from django.test import Client
 from django.utils import translation
@@ -50,7 +51,11 @@ def test_a_closed_round_is_reopened_only_with_a_reason_and_the_log_says_who_and_
     rnd.refresh_from_db()
     assert (rnd.status, rnd.closed_at) == (Round.Status.PUBLISHED, None)
     (logged,) = entries(tournament, "round.reopen")
-    assert (logged.by, logged.reason, logged.subject) == (orga, REASON, "1")  # the round, named in the reader's language
+    assert (logged.by, logged.reason, logged.subject) == (
+        orga,
+        REASON,
+        "1",
+    )  # the round, named in the reader's language
     assert (logged.before, logged.after) == ({"status": "closed"}, {"status": "published"})
 
     with pytest.raises(StateConflict):  # open already
@@ -73,7 +78,9 @@ def test_the_tables_of_a_reopened_round_correct_confirm_anew_and_the_round_close
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
     assert [e.action for e in entries(tournament) if e.action.startswith("round.")][-2:] == [
-        "round.reopen", "round.close"]
+        "round.reopen",
+        "round.close",
+    ]
 
 
 def test_only_the_last_round_played_is_reopened(club, orga):

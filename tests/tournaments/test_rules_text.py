@@ -1,5 +1,6 @@
 """Issue 34: the rules the tournament prints say what happens when a player leaves or a table stops early,
 in the wording of the options chosen (German and English)."""
+
 import pytest
 from django.utils import translation
 

@@ -6,6 +6,7 @@ confirmed (whose confirmations the new game clears). Through the tablet API the 
 merges the one table into the standings, also in a fixed number of queries: never a whole-tournament
 recompute.
 """
+
 import random
 import uuid
 
@@ -14,9 +15,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.services import standings as standings_module
 from scoring.models import StandingsSnapshot
 from tournaments.selectors.entry import table_for_entry_key
+from tournaments.services import standings as standings_module
 from tournaments.services.hands import dealer_for, hand_record
 from tournaments.services.rounds import round_draw
 from tournaments.services.simulation import round_simulate, tournament_simulate_setup
@@ -82,7 +83,10 @@ def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tourna
         client = Client()
         body = {**_next_record(table, rng), "client_id": str(uuid.uuid4())}
         with committed():  # the first game of the round: its merge sets up the round's tables
-            assert client.post(f"/api/tisch/{table.entry_key}/hands/", body, content_type="application/json").status_code == 201
+            assert (
+                client.post(f"/api/tisch/{table.entry_key}/hands/", body, content_type="application/json").status_code
+                == 201
+            )
         standings_module.standings_recompute = lambda **kw: recomputes.append(kw) or real(**kw)
         try:
             body = {**_next_record(table, rng), "client_id": str(uuid.uuid4())}
@@ -101,4 +105,6 @@ def test_the_tablet_api_save_and_its_standings_merge_do_not_grow_with_the_tourna
     assert results[0] == results[1], results
     save_queries, merge_queries = results[0]
     assert save_queries == 7  # the key lookup, then hand_record's six (as the test above counts them)
-    assert merge_queries <= 11  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their tables and games summed, the write
+    assert (
+        merge_queries <= 11
+    )  # lock, snapshot, layout, revisions, substitutes, the players and their tables, their tables and games summed, the write

@@ -1,4 +1,5 @@
 """The hand services: idempotent submissions, 409s, revisions, confirmations, paper totals, dealers."""
+
 import uuid
 
 import pytest
@@ -7,9 +8,9 @@ from django.utils import translation
 
 from scoring.rules import ruleset_from_dict, score_hand
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
+from tournaments.http import error_status
 from tournaments.models import Hand, HandRevision, Round, Seat, Table, TableConfirmation
 from tournaments.services.errors import ServiceError
-from tournaments.http import error_status
 from tournaments.services.hands import (
     dealer_for,
     hand_correct,
@@ -26,8 +27,13 @@ pytestmark = pytest.mark.django_db
 RUF = {"contract": "rufspiel", "declarer": 1, "partner": 3, "called": "eichel", "augen": 72}
 
 
-def make_table(*, size: int = 4, rules: dict | None = None, status: str = Round.Status.PUBLISHED,
-               names: list[tuple[str, str]] | None = None) -> Table:
+def make_table(
+    *,
+    size: int = 4,
+    rules: dict | None = None,
+    status: str = Round.Status.PUBLISHED,
+    names: list[tuple[str, str]] | None = None,
+) -> Table:
     """A published round with one table of ``size`` seated players (start numbers 11, 12, ...)."""
     club = ClubFactory()
     tournament = TournamentFactory(club=club, rules={**(rules or {})})
@@ -49,8 +55,7 @@ def rufspiel(number: int, size: int = 4) -> dict:
     """A valid Rufspiel for game ``number`` (nobody who sits out at a table of five plays)."""
     dealer = dealer_for(number, 0, size)
     active = [s for s in range(1, size + 1) if not (size == 5 and s == dealer)]
-    return {"contract": "rufspiel", "declarer": active[0], "partner": active[2], "called": "gras",
-            "augen": 40 + number}
+    return {"contract": "rufspiel", "declarer": active[0], "partner": active[2], "called": "gras", "augen": 40 + number}
 
 
 def fill(table: Table, games: int) -> None:
@@ -229,8 +234,14 @@ def test_every_change_keeps_a_revision_with_old_and_new_values_device_and_user()
     assert created.new == {"number": 1, "dealer": 1, **RUF, "points": {"1": 1, "2": -1, "3": 1, "4": -1}}
     assert updated.action == "update" and updated.device == "Tablet Tisch 1"
     assert updated.old == created.new
-    assert updated.new == {"number": 1, "dealer": 1, **RUF, "augen": 95, "laufende": 3,
-                           "points": {"1": 5, "2": -5, "3": 5, "4": -5}}
+    assert updated.new == {
+        "number": 1,
+        "dealer": 1,
+        **RUF,
+        "augen": 95,
+        "laufende": 3,
+        "points": {"1": 5, "2": -5, "3": 5, "4": -5},
+    }
     assert deleted.action == "delete" and deleted.hand is None and deleted.number == 1
     assert deleted.old == updated.new and deleted.new is None
     assert (deleted.by, deleted.device) == (user, "Laptop")

@@ -1,11 +1,13 @@
 """Registration at the desk: start numbers, paid, check-in, withdrawal, substitutes; the desk's reads."""
+
 import pytest
 from django.utils import translation
 
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
+from tournaments.http import error_status
+from tournaments.models import Registration, Round, Seat
 from tournaments.selectors.desk import desk_rows, desk_summary, player_for_desk, players_search, rounds_overview
 from tournaments.selectors.public import seat_rows
-from tournaments.models import Registration, Round, Seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import table_paper_totals
 from tournaments.services.registration import (
@@ -16,7 +18,6 @@ from tournaments.services.registration import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_close, round_draw, round_publish
-from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -197,11 +198,19 @@ def test_desk_rows_show_the_seat_of_the_newest_round_and_who_waits_for_the_next_
 
 def test_seat_rows_sort_umlauts_with_their_base_letter():
     tournament = TournamentFactory()
-    names = [("Quirin", "Ächter"), ("Anna", "Zehetmair"), ("Franz", "Bauer"), ("Otto", "Özdemir"),
-             ("Lisa", "Weiß"), ("Max", "Weise"), ("Anton", "Adler")]
+    names = [
+        ("Quirin", "Ächter"),
+        ("Anna", "Zehetmair"),
+        ("Franz", "Bauer"),
+        ("Otto", "Özdemir"),
+        ("Lisa", "Weiß"),
+        ("Max", "Weise"),
+        ("Anton", "Adler"),
+    ]
     for first, last in names:
-        registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last),
-                            checked_in=True)
+        registration_create(
+            tournament=tournament, player=PlayerFactory(first_name=first, last_name=last), checked_in=True
+        )
     register(tournament, 1, checked_in=True)  # 8 players
     (rnd,) = round_draw(tournament=tournament, seed=1)
     rows = [r for r in seat_rows(rnd) if not r.name.startswith("Spieler")]

@@ -1,4 +1,5 @@
 """The round lifecycle: drawn (can be redrawn) -> published -> closed; seat swaps before play."""
+
 import uuid
 
 import pytest
@@ -7,6 +8,7 @@ from django.utils import translation
 
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments import seating
+from tournaments.http import error_status
 from tournaments.models import Round, Seat, SeatSwap, Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import hand_record, table_paper_totals
@@ -17,7 +19,6 @@ from tournaments.services.registration import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_close, round_draw, round_publish, round_redraw, seat_swap
-from tournaments.http import error_status
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,9 @@ def seating_of(rnd: Round) -> list[list[int]]:
     """Start numbers by table and seat."""
     tables = []
     for table in rnd.tables.order_by("number"):
-        tables.append([s.registration.start_number for s in table.seats.order_by("number").select_related("registration")])
+        tables.append(
+            [s.registration.start_number for s in table.seats.order_by("number").select_related("registration")]
+        )
     return tables
 
 
@@ -44,8 +47,9 @@ def finish(rnd: Round) -> None:
 
 
 def play_one_game(table) -> None:
-    hand_record(table=table, record={"contract": "rufspiel", "declarer": 1, "partner": 3, "augen": 70},
-                client_id=uuid.uuid4())
+    hand_record(
+        table=table, record={"contract": "rufspiel", "declarer": 1, "partner": 3, "augen": 70}, client_id=uuid.uuid4()
+    )
 
 
 # --- draw ---------------------------------------------------------------------------------------

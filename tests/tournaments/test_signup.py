@@ -1,5 +1,6 @@
 """Online sign-up (issue 19): places and the waiting list, refusals with their reasons, spam, mails,
 withdrawal through the personal link, returning players, consent and next year's invitations."""
+
 import csv
 import datetime
 import io
@@ -17,8 +18,8 @@ from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.models import AuditEntry, ClubMembership, Player, Registration, SignUp, SignUpOptions
 from tournaments.selectors.personal import player_data_export
 from tournaments.selectors.signup import invitations
-from tournaments.services.personal_data import player_anonymise
 from tournaments.services.errors import ServiceError
+from tournaments.services.personal_data import player_anonymise
 from tournaments.services.registration import registration_create
 from tournaments.services.signups import (
     code_key,
@@ -50,10 +51,17 @@ def en(client):
 @pytest.fixture
 def tournament():
     club = ClubFactory(name="Schafkopffreunde Musterdorf")
-    t = TournamentFactory(club=club, name="Herbstrennen", slug="herbst", venue="Gasthof Post, Musterdorf",
-                          entry_fee_cents=1200, date=datetime.date(2030, 11, 21))
-    SignUpOptions.objects.create(tournament=t, open=True, capacity=4, waiting_list=True,
-                                 start_time=datetime.time(19, 0))
+    t = TournamentFactory(
+        club=club,
+        name="Herbstrennen",
+        slug="herbst",
+        venue="Gasthof Post, Musterdorf",
+        entry_fee_cents=1200,
+        date=datetime.date(2030, 11, 21),
+    )
+    SignUpOptions.objects.create(
+        tournament=t, open=True, capacity=4, waiting_list=True, start_time=datetime.time(19, 0)
+    )
     return t
 
 
@@ -64,16 +72,26 @@ def sign_up(tournament, first, last, **kwargs):
 
 
 def form_data(**extra):
-    return {"first_name": "Sepp", "last_name": "Huber", "club_name": "Schafkopffreunde Musterdorf",
-            "email": "", "phone": "", "consent": "on", "website": "", **extra}
+    return {
+        "first_name": "Sepp",
+        "last_name": "Huber",
+        "club_name": "Schafkopffreunde Musterdorf",
+        "email": "",
+        "phone": "",
+        "consent": "on",
+        "website": "",
+        **extra,
+    }
 
 
 # --- places, the waiting list, refusals -------------------------------------------------------------
 
 
 def test_places_in_order_then_the_waiting_list(tournament):
-    entries = [sign_up(tournament, "Spieler", f"Nummer{i}", club_name="SCHAFKOPFFREUNDE Musterdorf" if i == 0 else "")
-               for i in range(6)]
+    entries = [
+        sign_up(tournament, "Spieler", f"Nummer{i}", club_name="SCHAFKOPFFREUNDE Musterdorf" if i == 0 else "")
+        for i in range(6)
+    ]
     for entry in entries:
         entry.refresh_from_db()
     assert [e.status for e in entries] == ["place"] * 4 + ["waiting"] * 2
@@ -196,8 +214,11 @@ def test_fifty_sign_ups_from_one_address_in_a_minute_are_refused_with_a_clear_me
     SignUpOptions.objects.filter(tournament=tournament).update(capacity=None)
     statuses = []
     for i in range(50):
-        response = client.post(reverse("tournaments:signup", args=["herbst"]),
-                               form_data(first_name="Bot", last_name=f"Nummer{i}"), REMOTE_ADDR="203.0.113.9")
+        response = client.post(
+            reverse("tournaments:signup", args=["herbst"]),
+            form_data(first_name="Bot", last_name=f"Nummer{i}"),
+            REMOTE_ADDR="203.0.113.9",
+        )
         statuses.append(response.status_code)
     assert statuses[:20] == [302] * 20
     assert statuses[20:] == [429] * 30
@@ -205,8 +226,11 @@ def test_fifty_sign_ups_from_one_address_in_a_minute_are_refused_with_a_clear_me
     assert "Too many sign-ups from your address in a short time: please wait" in response.content.decode()
     assert SignUp.objects.count() == 20
     # Another address is not held up by it.
-    other = client.post(reverse("tournaments:signup", args=["herbst"]),
-                        form_data(first_name="Anna", last_name="Echt"), REMOTE_ADDR="198.51.100.7")
+    other = client.post(
+        reverse("tournaments:signup", args=["herbst"]),
+        form_data(first_name="Anna", last_name="Echt"),
+        REMOTE_ADDR="198.51.100.7",
+    )
     assert other.status_code == 302
 
 
@@ -215,8 +239,9 @@ def test_fifty_sign_ups_from_one_address_in_a_minute_are_refused_with_a_clear_me
 
 def test_the_form_leads_to_the_confirmation_and_a_mail(client, tournament, en, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("tournaments:signup", args=["herbst"]),
-                               form_data(email="sepp@example.org", phone="0171 1234567"))
+        response = client.post(
+            reverse("tournaments:signup", args=["herbst"]), form_data(email="sepp@example.org", phone="0171 1234567")
+        )
     entry = SignUp.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/anmeldung/{entry.key}/"
     page = client.get(response["Location"]).content.decode()
@@ -255,8 +280,9 @@ def test_the_mail_in_german_by_default(tournament, django_capture_on_commit_call
     assert "Sie sind zum Turnier „Herbstrennen“ angemeldet." in sent.body
 
 
-def test_the_german_waiting_list_mails_name_the_tournament_without_an_article(tournament,
-                                                                            django_capture_on_commit_callbacks):
+def test_the_german_waiting_list_mails_name_the_tournament_without_an_article(
+    tournament, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         for i in range(4):
             sign_up(tournament, "Spieler", f"Nummer{i}")
@@ -340,7 +366,9 @@ def test_invitations_export_only_who_consented_and_withdraw_through_the_link(cli
     c.refresh_from_db()
     assert c.consent_withdrawn_at is not None and c.email == "" and c.registration.player.contact == ""
     assert [(i.first_name, i.email, i.phone) for i in invitations(tournament.club)] == [
-        ("Anna", "anna@example.org", ""), ("Bert", "", "0171 2")]
+        ("Anna", "anna@example.org", ""),
+        ("Bert", "", "0171 2"),
+    ]
     orga = get_user_model().objects.create_user("orga")
     ClubMembership.objects.create(user=orga, club=tournament.club, role=ClubMembership.Role.ORGANISER)
     client.force_login(orga)
@@ -361,39 +389,62 @@ def test_the_organiser_switches_the_sign_up_on(client, tournament):
     ClubMembership.objects.create(user=orga, club=tournament.club, role=ClubMembership.Role.ORGANISER)
     client.force_login(orga)
     assert client.get(reverse("tournaments:signup", args=["herbst"])).status_code == 404
-    response = client.post(reverse("tournaments:signup_options", args=["herbst"]), {
-        "open": "on", "capacity": "32", "waiting_list": "on", "start_time": "18:30", "closes_at": "2030-11-20T20:00",
-        "consent_text": ""})
+    response = client.post(
+        reverse("tournaments:signup_options", args=["herbst"]),
+        {
+            "open": "on",
+            "capacity": "32",
+            "waiting_list": "on",
+            "start_time": "18:30",
+            "closes_at": "2030-11-20T20:00",
+            "consent_text": "",
+        },
+    )
     assert response.status_code == 302
     options = SignUpOptions.objects.get(tournament=tournament)
     assert options.open and options.capacity == 32 and options.start_time == datetime.time(18, 30)
     assert timezone.localtime(options.closes_at).hour == 20
     assert client.get(reverse("tournaments:signup", args=["herbst"])).status_code == 200
-    assert client.get(reverse("tournaments:public_tournament", args=["herbst"])).content.decode().count(
-        'data-testid="to-signup"') == 1
+    assert (
+        client.get(reverse("tournaments:public_tournament", args=["herbst"]))
+        .content.decode()
+        .count('data-testid="to-signup"')
+        == 1
+    )
 
 
 def test_more_places_let_the_waiting_list_move_up(tournament):
     entries = [sign_up(tournament, "Spieler", f"Nummer{i}") for i in range(6)]
-    signup_options_update(tournament=tournament, open=True, closes_at=None, capacity=5, waiting_list=True,
-                          consent_text="", start_time=None)
+    signup_options_update(
+        tournament=tournament,
+        open=True,
+        closes_at=None,
+        capacity=5,
+        waiting_list=True,
+        consent_text="",
+        start_time=None,
+    )
     assert [SignUp.objects.get(pk=e.pk).status for e in entries[4:]] == ["place", "waiting"]
 
 
-@pytest.mark.parametrize(("typed", "key"), [
-    ("http://rennen.example.org/anmeldung/AbCdEfGhIjKlMnOpQrStUvWx/", "AbCdEfGhIjKlMnOpQrStUvWx"),
-    ("https://rennen.example.org/s/AbCdEfGhIjKlMnOpQr-_UvWx/", "AbCdEfGhIjKlMnOpQr-_UvWx"),
-    ("  AbCdEfGhIjKlMnOpQrStUvWx\n", "AbCdEfGhIjKlMnOpQrStUvWx"),
-    ("http://x/anmeldung/AbCdEfGhIjKlMnOpQrStUvWx/?utm=1", "AbCdEfGhIjKlMnOpQrStUvWx"),
-    ("hallo", ""),
-])
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("http://rennen.example.org/anmeldung/AbCdEfGhIjKlMnOpQrStUvWx/", "AbCdEfGhIjKlMnOpQrStUvWx"),
+        ("https://rennen.example.org/s/AbCdEfGhIjKlMnOpQr-_UvWx/", "AbCdEfGhIjKlMnOpQr-_UvWx"),
+        ("  AbCdEfGhIjKlMnOpQrStUvWx\n", "AbCdEfGhIjKlMnOpQrStUvWx"),
+        ("http://x/anmeldung/AbCdEfGhIjKlMnOpQrStUvWx/?utm=1", "AbCdEfGhIjKlMnOpQrStUvWx"),
+        ("hallo", ""),
+    ],
+)
 def test_the_key_in_what_a_scanner_typed(typed, key):
     assert code_key(typed) == key
 
 
 def test_a_players_data_export_and_anonymising_cover_his_sign_ups(tournament):
-    entry = sign_up(tournament, "Sepp", "Huber", club_name="Stammtisch Zur Post", email="sepp@example.org",
-                    phone="0171 1")
+    entry = sign_up(
+        tournament, "Sepp", "Huber", club_name="Stammtisch Zur Post", email="sepp@example.org", phone="0171 1"
+    )
     player = entry.registration.player
     (exported,) = player_data_export(player)["online_signups"]
     assert exported["email"] == "sepp@example.org" and exported["club"] == "Stammtisch Zur Post"
@@ -401,7 +452,12 @@ def test_a_players_data_export_and_anonymising_cover_his_sign_ups(tournament):
     player_anonymise(player=player, club=tournament.club)
     entry.refresh_from_db()
     assert (entry.first_name, entry.last_name, entry.club_name, entry.email, entry.phone) == (
-        "", f"Spieler {player.pk}", "", "", "")
+        "",
+        f"Spieler {player.pk}",
+        "",
+        "",
+        "",
+    )
     assert invitations(tournament.club) == []
 
 
@@ -416,13 +472,19 @@ def test_the_invitations_csv_neutralises_what_the_public_typed(client, tournamen
     assert rows[1][:5] == ["'=cmd|' /C calc'!A0", "'+Huber", "'@SUM(A1:A9)", "", "'+49 171 2"]
 
 
-def test_an_unconfirmed_address_gets_one_confirmation_mail_a_day(client, tournament, django_capture_on_commit_callbacks):
+def test_an_unconfirmed_address_gets_one_confirmation_mail_a_day(
+    client, tournament, django_capture_on_commit_callbacks
+):
     """Issue 33.11f: a second sign-up with the same address within 24 h sends no second mail, and its page says so."""
     with django_capture_on_commit_callbacks(execute=True):
-        first = client.post(reverse("tournaments:signup", args=["herbst"]),
-                            form_data(first_name="Sepp", last_name="Huber", email="sepp@example.org"))
-        second = client.post(reverse("tournaments:signup", args=["herbst"]),
-                             form_data(first_name="Anna", last_name="Huber", email="SEPP@example.org "))
+        first = client.post(
+            reverse("tournaments:signup", args=["herbst"]),
+            form_data(first_name="Sepp", last_name="Huber", email="sepp@example.org"),
+        )
+        second = client.post(
+            reverse("tournaments:signup", args=["herbst"]),
+            form_data(first_name="Anna", last_name="Huber", email="SEPP@example.org "),
+        )
     assert [m.to for m in mail.outbox] == [["sepp@example.org"]]
     page = client.get(second["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert 'data-testid="mail-withheld"' in page and "in den letzten 24 Stunden schon eine Bestätigung" in page

@@ -1,12 +1,12 @@
 """The `simulate_tournament` management command: a rehearsal run end to end, and its refusals."""
-import pytest
 
-from tournaments.selectors.standings import standings_view
+import pytest
 from django.core.management import CommandError, call_command
 
 from scoring.models import StandingsSnapshot
 from tests.points import points_from_hands
 from tournaments.models import Hand, Registration, Round, Seat, Tournament
+from tournaments.selectors.standings import standings_view
 from tournaments.selectors.tables import table_progress, tournament_games_required
 
 pytestmark = pytest.mark.django_db
@@ -15,9 +15,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def simulate(django_capture_on_commit_callbacks):
     """simulate(...) runs the command and then what it scheduled for after the commit (the recompute)."""
+
     def run(*args, **options):
         with django_capture_on_commit_callbacks(execute=True):
             call_command("simulate_tournament", *args, **options)
+
     return run
 
 

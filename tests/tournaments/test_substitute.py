@@ -4,6 +4,7 @@ rules.md section 2: the substitute takes over the seat and the points, and every
 "<substitute> (für <player>)". The desk asks whether the substitute pays an entry fee (DEFAULT no: the
 seat was paid); the cash list keeps fees collected apart from fees owed, and "Eingenommen" is the cash box.
 """
+
 import csv
 import io
 
@@ -99,15 +100,19 @@ def test_every_list_shows_the_substitute_for_whom(evening):
     substitute(tournament, leaving)
     client = Client()
     label = "Quirin Ächter (für Vor1 Nach1)"
-    rows = list(csv.reader(io.StringIO(
-        client.get(f"/t/{tournament.slug}/rangliste.csv", **DE).content.decode("utf-8-sig")), delimiter=";"))
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(f"/t/{tournament.slug}/rangliste.csv", **DE).content.decode("utf-8-sig")),
+            delimiter=";",
+        )
+    )
     assert label in [row[2] for row in rows[1:]]
     standings = client.get(f"/t/{tournament.slug}/rangliste.json", **DE).json()["standings"]
     (row,) = [r for r in standings if r["name"] == "Quirin Ächter"]
     assert row["substitute_for"] == "Vor1 Nach1"
     assert {r["substitute_for"] for r in standings if r is not row} == {None}
     for url in (f"/t/{tournament.slug}/rangliste/", f"/t/{tournament.slug}/rangliste/beamer/"):
-        assert "Quirin Ächter <span class=\"muted\">(für Vor1 Nach1)</span>" in client.get(url, **DE).content.decode()
+        assert 'Quirin Ächter <span class="muted">(für Vor1 Nach1)</span>' in client.get(url, **DE).content.decode()
 
 
 def test_the_archive_carries_the_fee_and_the_round_he_left_in_and_round_trips_them(evening):
@@ -122,9 +127,14 @@ def test_the_archive_carries_the_fee_and_the_round_he_left_in_and_round_trips_th
     again = {p["start_number"]: p for p in archive_build(copy)["players"]}
     for number in (1, 2, 9):
         assert {k: again[number][k] for k in ("fee_due", "left_during_round", "paid", "substitute_for")} == {
-            k: players[number][k] for k in ("fee_due", "left_during_round", "paid", "substitute_for")}
-    old_defaults = {**document, "players": [{k: v for k, v in p.items() if k not in ("fee_due", "left_during_round")}
-                                            for p in document["players"]]}
+            k: players[number][k] for k in ("fee_due", "left_during_round", "paid", "substitute_for")
+        }
+    old_defaults = {
+        **document,
+        "players": [
+            {k: v for k, v in p.items() if k not in ("fee_due", "left_during_round")} for p in document["players"]
+        ],
+    }
     older = archive_import(doc=old_defaults, slug="abend-alt")
     assert older.registrations.get(start_number=9).fee_due is True  # an archive from before: a fee was due
 

@@ -5,6 +5,7 @@ Round 1 under way, start number 1 on seat s: game 1 is his Solo with 80 Augen (+
 of two other seats, 72 Augen (he −1); he leaves; from game 3 Quirin plays the seat and loses a
 Solo with 30 Augen (Schneider: −18).
 """
+
 import uuid
 
 import pytest
@@ -38,10 +39,14 @@ def evening():
     seat = Seat.objects.select_related("table").get(registration=leaving)
     others = [s for s in (1, 2, 3, 4) if s != seat.number]
     play(seat.table, 1, solo(seat.number, 80))
-    play(seat.table, 2, {"contract": "rufspiel", "declarer": others[0], "partner": others[1], "called": "gras",
-                         "augen": 72})
-    sub = registration_substitute(withdrawn=leaving, player=player_create(
-        first_name="Quirin", last_name="Ächter", club=club))
+    play(
+        seat.table,
+        2,
+        {"contract": "rufspiel", "declarer": others[0], "partner": others[1], "called": "gras", "augen": 72},
+    )
+    sub = registration_substitute(
+        withdrawn=leaving, player=player_create(first_name="Quirin", last_name="Ächter", club=club)
+    )
     play(seat.table, 3, solo(seat.number, 30))
     return tournament, leaving, sub, Seat.objects.get(pk=seat.pk)
 

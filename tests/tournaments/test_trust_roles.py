@@ -1,5 +1,6 @@
 """Roles as the issue found them broken (issue 13, fix 7): a viewer saw contact data; a desk helper made a club
 by typing any string into a club field. Viewers see names only; desk helpers pick existing clubs."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -32,9 +33,10 @@ def logged_in(tournament, role) -> Client:
 def test_contact_data_only_for_desk_helpers_and_up(tournament, role, sees):
     PlayerFactory(club=tournament.club, first_name="Vroni", last_name="Huber", contact=PHONE)
     client = logged_in(tournament, role)
-    for response in (client.get(reverse("tournaments:club", args=[tournament.club.pk])),
-                     client.get(reverse("tournaments:club", args=[tournament.club.pk]), {"q": "Huber"},
-                                HTTP_HX_REQUEST="true")):
+    for response in (
+        client.get(reverse("tournaments:club", args=[tournament.club.pk])),
+        client.get(reverse("tournaments:club", args=[tournament.club.pk]), {"q": "Huber"}, HTTP_HX_REQUEST="true"),
+    ):
         body = response.content.decode()
         assert response.status_code == 200 and "Huber, Vroni" in body
         assert (PHONE in body) is sees
@@ -45,8 +47,10 @@ def test_only_organisers_name_a_club_not_in_the_list_at_the_desk(tournament, rol
     """An organiser may name a club not in the list: a text on the registration, never a club record
     (issue 33: no write into another club); a desk helper picks from the list."""
     client = logged_in(tournament, role)
-    response = client.post(reverse("tournaments:desk_quick_add", args=["herbst"]),
-                           {"first_name": "Wastl", "last_name": "Gruber", "club_name": "Tippfehler-Club"})
+    response = client.post(
+        reverse("tournaments:desk_quick_add", args=["herbst"]),
+        {"first_name": "Wastl", "last_name": "Gruber", "club_name": "Tippfehler-Club"},
+    )
     assert not Club.objects.filter(name="Tippfehler-Club").exists()
     assert Registration.objects.filter(player__last_name="Gruber", club_name="Tippfehler-Club").exists() is allowed
     if not allowed:
@@ -60,8 +64,10 @@ def test_a_desk_helper_picks_an_existing_club_in_any_case(tournament):
     client = logged_in(tournament, Role.DESK)
     page = client.get(reverse("tournaments:desk", args=["herbst"]))
     assert '<option value="SC Hintertupfing">' in page.content.decode()  # offered to pick
-    response = client.post(reverse("tournaments:desk_quick_add", args=["herbst"]),
-                           {"first_name": "Wastl", "last_name": "Gruber", "club_name": "sc hintertupfing"})
+    response = client.post(
+        reverse("tournaments:desk_quick_add", args=["herbst"]),
+        {"first_name": "Wastl", "last_name": "Gruber", "club_name": "sc hintertupfing"},
+    )
     assert response.status_code == 302
     reg = Registration.objects.get(player__last_name="Gruber")  # the list's spelling, as a text (issue 33)
     assert reg.club_name == "SC Hintertupfing" and reg.player.club is None
@@ -72,8 +78,10 @@ def test_a_desk_helper_cannot_create_a_club_for_a_substitute(tournament):
     reg = registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club))
     registration_withdraw(registration=reg)
     client = logged_in(tournament, Role.DESK)
-    response = client.post(reverse("tournaments:desk_substitute", args=["herbst", reg.start_number]),
-                           {"first_name": "Ersatz", "last_name": "Mann", "club_name": "Erfundener Verein"})
+    response = client.post(
+        reverse("tournaments:desk_substitute", args=["herbst", reg.start_number]),
+        {"first_name": "Ersatz", "last_name": "Mann", "club_name": "Erfundener Verein"},
+    )
     assert response.status_code == 400 and not Club.objects.filter(name="Erfundener Verein").exists()
     assert not Player.objects.filter(last_name="Mann").exists()
 
@@ -84,8 +92,9 @@ def test_the_api_lets_only_organisers_name_a_club_not_in_the_list(tournament, ro
     ClubMembership.objects.create(user=user, club=tournament.club, role=role)
     api = APIClient()
     api.force_authenticate(user)
-    response = api.post("/api/tournaments/herbst/registrations/", {"last_name": "Neu", "club": "Ganz Neu"},
-                        format="json")
+    response = api.post(
+        "/api/tournaments/herbst/registrations/", {"last_name": "Neu", "club": "Ganz Neu"}, format="json"
+    )
     assert response.status_code == status
     if status == 400:
         assert list(response.json()) == ["club"]

@@ -1,6 +1,7 @@
 """An evening in several venues (issue 38): the draw keeps players in their venue and its table numbers, a
 venue's desk helper sees and changes only his venue, the console shows each venue's progress, the standings
 are one list and one per venue."""
+
 import re
 
 import pytest
@@ -25,20 +26,31 @@ def _evening(players=40, rounds=3, venues=((1, 4), (5, 7), (8, 10)), clubs=5, ch
     other_clubs = [ClubFactory(name=f"Verein {i}") for i in range(clubs)]
     rules = {**TournamentFactory.build().rules, "rounds": rounds, "games_per_round": 8, "keep_clubs_apart": True}
     tournament = TournamentFactory(club=club, slug="herz-ist-trumpf", name="Herz ist Trumpf", rules=rules)
-    made = [venue_create(tournament=tournament, name=f"Gasthof {chr(65 + i)}", first_table=a, last_table=b,
-                         address=f"Dorfstraße {i + 1}", contact=f"Wirt {i}")
-            for i, (a, b) in enumerate(venues)]
+    made = [
+        venue_create(
+            tournament=tournament,
+            name=f"Gasthof {chr(65 + i)}",
+            first_table=a,
+            last_table=b,
+            address=f"Dorfstraße {i + 1}",
+            contact=f"Wirt {i}",
+        )
+        for i, (a, b) in enumerate(venues)
+    ]
     for i in range(players):
-        registration_create(tournament=tournament, player=PlayerFactory(club=other_clubs[i % clubs]), paid=True,
-                            checked_in=checked_in)
+        registration_create(
+            tournament=tournament, player=PlayerFactory(club=other_clubs[i % clubs]), paid=True, checked_in=checked_in
+        )
     return tournament, made
 
 
 def _seated_venue(rnd: Round) -> dict[int, int]:
     """Registration id -> the venue whose table numbers his table has."""
     venues = list(rnd.tournament.venues.all())
-    return {reg: next(v.pk for v in venues if v.first_table <= number <= v.last_table)
-            for reg, number in Seat.objects.filter(round=rnd).values_list("registration_id", "table__number")}
+    return {
+        reg: next(v.pk for v in venues if v.first_table <= number <= v.last_table)
+        for reg, number in Seat.objects.filter(round=rnd).values_list("registration_id", "table__number")
+    }
 
 
 def test_three_rounds_in_three_venues_everyone_stays_in_his_venue():
@@ -57,7 +69,7 @@ def test_three_rounds_in_three_venues_everyone_stays_in_his_venue():
         assert where == first, "a player stays in his venue"
         for table in rnd.tables.all():
             ids = sorted(table.seats.values_list("registration_id", flat=True))
-            pairs_here = {(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]}
+            pairs_here = {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
             if number == 2:
                 # venues of four tables can avoid every repeat in round 2; three tables of four never can
                 venue = next(v for v in venues if v.first_table <= table.number <= v.last_table)
@@ -100,7 +112,9 @@ def test_more_players_than_the_venues_hold_is_refused_with_the_field():
     assert not tournament.rounds.exists()
 
 
-@pytest.mark.parametrize(("first", "last", "field"), [(3, 5, "first_table"), (2, 1, "last_table"), (0, 2, "first_table")])
+@pytest.mark.parametrize(
+    ("first", "last", "field"), [(3, 5, "first_table"), (2, 1, "last_table"), (0, 2, "first_table")]
+)
 def test_venue_tables_must_not_overlap_or_run_backwards(first, last, field):
     tournament, _ = _evening(players=8, venues=((1, 4),))
     with pytest.raises(ServiceError) as err:
@@ -139,19 +153,24 @@ def test_the_venue_helper_sees_and_changes_only_his_venue(evening):
     assert 'data-testid="venue-table-1"' in own.content.decode()
     assert 'data-testid="venue-table-5"' not in own.content.decode()
     # another venue, the club's desk, check-in, console, rounds, paper mode: not for him
-    for path in (reverse("tournaments:venue_desk", args=[slug, b.pk]),
-                 reverse("tournaments:venue_projector", args=[slug, b.pk]),
-                 reverse("tournaments:venue_seatlist", args=[slug, b.pk, 1]),
-                 reverse("tournaments:desk", args=[slug]), reverse("tournaments:checkin", args=[slug]),
-                 reverse("tournaments:control", args=[slug]), reverse("tournaments:rounds", args=[slug]),
-                 reverse("tournaments:venues", args=[slug])):
+    for path in (
+        reverse("tournaments:venue_desk", args=[slug, b.pk]),
+        reverse("tournaments:venue_projector", args=[slug, b.pk]),
+        reverse("tournaments:venue_seatlist", args=[slug, b.pk, 1]),
+        reverse("tournaments:desk", args=[slug]),
+        reverse("tournaments:checkin", args=[slug]),
+        reverse("tournaments:control", args=[slug]),
+        reverse("tournaments:rounds", args=[slug]),
+        reverse("tournaments:venues", args=[slug]),
+    ):
         assert client.get(path).status_code == 404, path
     other_table = rnd.tables.get(number=b.first_table)
     own_table = rnd.tables.get(number=a.first_table)
     totals = {f"seat_{s}": v for s, v in zip(range(1, own_table.size + 1), [30, -10, -10, -10, 0])}
     # another venue's table through his venue's URL: 404, nothing written
-    assert client.post(reverse("tournaments:venue_totals", args=[slug, a.pk, other_table.pk]),
-                       totals).status_code == 404
+    assert (
+        client.post(reverse("tournaments:venue_totals", args=[slug, a.pk, other_table.pk]), totals).status_code == 404
+    )
     other_table.refresh_from_db()
     assert other_table.paper_totals is None
     # his own table: saved
@@ -174,16 +193,18 @@ def test_a_venue_helper_checks_in_at_his_venue_only(evening):
     tournament, (a, b, _c), _rnd, helper = evening
     late = registration_create(tournament=tournament, player=PlayerFactory(), paid=True, checked_in=False)
     client = _client(helper)
-    response = client.post(reverse("tournaments:venue_checkin", args=[tournament.slug, a.pk]),
-                           {"start_number": late.start_number})
+    response = client.post(
+        reverse("tournaments:venue_checkin", args=[tournament.slug, a.pk]), {"start_number": late.start_number}
+    )
     assert response.status_code == 302
     late.refresh_from_db()
     assert late.checked_in and late.venue_id == a.pk
     # checked in at his venue: another venue's desk refuses him with the reason
     organiser = get_user_model().objects.create_user("chef")
     ClubMembership.objects.create(user=organiser, club=tournament.club, role=ClubMembership.Role.ORGANISER)
-    refused = _client(organiser).post(reverse("tournaments:venue_checkin", args=[tournament.slug, b.pk]),
-                                      {"start_number": late.start_number})
+    refused = _client(organiser).post(
+        reverse("tournaments:venue_checkin", args=[tournament.slug, b.pk]), {"start_number": late.start_number}
+    )
     assert refused.status_code == 409
     assert "Gasthof A" in refused.content.decode()
     bad = client.post(reverse("tournaments:venue_checkin", args=[tournament.slug, a.pk]), {"start_number": "x"})
@@ -233,8 +254,9 @@ def test_simulate_tournament_plays_an_evening_in_venues(django_capture_on_commit
     from django.core.management import CommandError, call_command
 
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("simulate_tournament", "--players", "50", "--rounds", "2", "--games", "8", "--seed", "2",
-                     "--venues", "3")
+        call_command(
+            "simulate_tournament", "--players", "50", "--rounds", "2", "--games", "8", "--seed", "2", "--venues", "3"
+        )
     assert "in 3 venues" in capsys.readouterr().out
     from tournaments.models import Tournament
 
@@ -260,13 +282,22 @@ def test_the_archive_keeps_the_venues_and_each_players_venue():
     tournament_play(tournament=tournament, seed=3)
     doc = json.loads(json.dumps(archive_build(tournament)))
     assert [v["name"] for v in doc["venues"]] == ["Gasthof A", "Gasthof B", "Gasthof C"]
-    assert doc["venues"][1] == {"name": "Gasthof B", "address": "Dorfstraße 2", "contact": "Wirt 1",
-                                "first_table": 5, "last_table": 7}
+    assert doc["venues"][1] == {
+        "name": "Gasthof B",
+        "address": "Dorfstraße 2",
+        "contact": "Wirt 1",
+        "first_table": 5,
+        "last_table": 7,
+    }
     copy = archive_import(doc=doc, slug="kopie")
     assert list(copy.venues.order_by("first_table").values_list("name", "first_table", "last_table")) == [
-        ("Gasthof A", 1, 4), ("Gasthof B", 5, 7), ("Gasthof C", 8, 10)]
+        ("Gasthof A", 1, 4),
+        ("Gasthof B", 5, 7),
+        ("Gasthof C", 8, 10),
+    ]
     assert dict(copy.registrations.values_list("start_number", "venue__name")) == dict(
-        tournament.registrations.values_list("start_number", "venue__name"))
+        tournament.registrations.values_list("start_number", "venue__name")
+    )
     # an archive of one place has no venues key; bad venues are refused by their path
     bad = json.loads(json.dumps(doc))
     bad["venues"][1]["first_table"] = 4

@@ -1,4 +1,5 @@
 """The desk, rounds and public seat-list pages: permissions, forms, htmx fragments, status codes."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -45,8 +46,10 @@ def url(name, *args):
 
 
 def register(tournament, n, **kwargs):
-    return [registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club), **kwargs)
-            for _ in range(n)]
+    return [
+        registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club), **kwargs)
+        for _ in range(n)
+    ]
 
 
 # --- access -------------------------------------------------------------------------------------
@@ -137,8 +140,10 @@ def test_register_refuses_a_player_outside_the_clubs_database(orga, tournament):
 
 
 def test_quick_add_creates_and_registers_a_new_person(orga, tournament):
-    response = orga.post(url("desk_quick_add", "herbst"), {
-        "first_name": "Korbinian", "last_name": "Zehetmair", "club_name": "schafkopffreunde", "checked_in": "on"})
+    response = orga.post(
+        url("desk_quick_add", "herbst"),
+        {"first_name": "Korbinian", "last_name": "Zehetmair", "club_name": "schafkopffreunde", "checked_in": "on"},
+    )
     assert response.status_code == 302
     reg = Registration.objects.get(player__last_name="Zehetmair")
     assert reg.checked_in and not reg.paid
@@ -173,7 +178,10 @@ def test_toggle_without_htmx_redirects_back(orga, tournament):
     (reg,) = register(tournament, 1)
     response = orga.post(url("desk_flag", "herbst", reg.start_number), {"field": "checked_in", "value": "true"})
     assert response.status_code == 302
-    assert orga.post(url("desk_flag", "herbst", reg.start_number), {"field": "withdrawn", "value": "true"}).status_code == 400
+    assert (
+        orga.post(url("desk_flag", "herbst", reg.start_number), {"field": "withdrawn", "value": "true"}).status_code
+        == 400
+    )
     assert orga.post(url("desk_flag", "herbst", 99), {"field": "paid", "value": "true"}).status_code == 404
 
 
@@ -219,8 +227,9 @@ def test_a_substitute_from_the_database_takes_over_the_seat(orga, tournament):
     assert response.status_code == 302
     seat.refresh_from_db()
     assert seat.registration.player == sub and seat.registration.substitute_for.start_number == 2
-    again = orga.post(url("desk_substitute", "herbst", 2), {"player": PlayerFactory(club=tournament.club).pk,
-                                                              "pays_fee": "no"})
+    again = orga.post(
+        url("desk_substitute", "herbst", 2), {"player": PlayerFactory(club=tournament.club).pk, "pays_fee": "no"}
+    )
     assert again.status_code == 409
     assert b'data-testid="substitute-error"' in again.content
 
@@ -231,8 +240,9 @@ def test_a_new_person_substitutes(orga, tournament):
     assert orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu"}).status_code == 400
     asked = orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling"})
     assert asked.status_code == 200 and b'data-testid="substitute-fee"' in asked.content  # the fee question
-    response = orga.post(url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling",
-                                                                "pays_fee": "yes"})
+    response = orga.post(
+        url("desk_substitute", "herbst", 1), {"first_name": "Neu", "last_name": "Ling", "pays_fee": "yes"}
+    )
     assert response.status_code == 302
     assert Registration.objects.get(player__last_name="Ling").fee_due
     assert Registration.objects.get(player__last_name="Ling").substitute_for == reg
@@ -320,8 +330,9 @@ def test_the_rounds_page_warns_about_a_withdrawn_player_in_a_drawn_round(orga, t
 
 
 def test_all_in_advance_draws_every_round_from_the_page(orga):
-    tournament = TournamentFactory(club=ClubFactory(name="Schafkopffreunde"), slug="vorab",
-                                   rules={"rounds": 3, "draw_mode": "all_in_advance"})
+    tournament = TournamentFactory(
+        club=ClubFactory(name="Schafkopffreunde"), slug="vorab", rules={"rounds": 3, "draw_mode": "all_in_advance"}
+    )
     register(tournament, 8, checked_in=True)
     assert orga.post(url("rounds_draw", "vorab")).status_code == 302
     assert tournament.rounds.count() == 3
@@ -341,8 +352,9 @@ def test_the_seat_list_waits_for_a_published_round(client, tournament):
 
 def test_the_seat_list_shows_the_newest_published_round_alphabetically(client, tournament):
     for first, last in [("Zita", "Zach"), ("Anna", "Ächter"), ("Bert", "Bauer")]:
-        registration_create(tournament=tournament, player=PlayerFactory(first_name=first, last_name=last),
-                            checked_in=True)
+        registration_create(
+            tournament=tournament, player=PlayerFactory(first_name=first, last_name=last), checked_in=True
+        )
     register(tournament, 5, checked_in=True)
     (first,) = round_draw(tournament=tournament, seed=1)
     round_publish(round=first)
@@ -359,7 +371,7 @@ def test_the_seat_list_shows_the_newest_published_round_alphabetically(client, t
     assert '<meta http-equiv="refresh" content="60">' in html
     assert html.index("Ächter, Anna") < html.index("Bauer, Bert") < html.index("Zach, Zita")
     seat = Seat.objects.select_related("table").get(round=second, registration__player__last_name="Zach")
-    row = html[html.index("Zach, Zita"):]
+    row = html[html.index("Zach, Zita") :]
     assert f'data-testid="seat-table">{seat.table.number}<' in row
     assert f'data-testid="seat-seat">{seat.number}<' in row
 
@@ -383,18 +395,22 @@ def test_the_public_tournament_page_links_to_the_seat_list(client, tournament):
 def test_the_desk_asks_the_same_or_another_before_it_registers_a_namesake(orga, tournament, en):
     """A second Hans Meier is registered only when the desk answers "another" (new person or a player of the
     database alike); "the same" registers nobody."""
-    first = registration_create(tournament=tournament,
-                                player=PlayerFactory(club=tournament.club, first_name="Hans", last_name="Meier"))
-    response = orga.post(url("desk_quick_add", "herbst"), {"first_name": "Hans", "last_name": "meier",
-                                                           "club_name": "", "paid": "on"})
+    first = registration_create(
+        tournament=tournament, player=PlayerFactory(club=tournament.club, first_name="Hans", last_name="Meier")
+    )
+    response = orga.post(
+        url("desk_quick_add", "herbst"), {"first_name": "Hans", "last_name": "meier", "club_name": "", "paid": "on"}
+    )
     html = " ".join(response.content.decode().split())
     assert response.status_code == 409 and 'data-testid="desk-namesake"' in html
     assert f"Hans meier is registered already: start number {first.start_number}" in html
     assert "The same person or another?" in html and 'name="paid" value="on"' in html
     assert Registration.objects.filter(tournament__slug="herbst").count() == 1
 
-    response = orga.post(url("desk_quick_add", "herbst"), {"first_name": "Hans", "last_name": "meier",
-                                                           "club_name": "", "paid": "on", "namesake": "another"})
+    response = orga.post(
+        url("desk_quick_add", "herbst"),
+        {"first_name": "Hans", "last_name": "meier", "club_name": "", "paid": "on", "namesake": "another"},
+    )
     assert response.status_code == 302
     second = Registration.objects.exclude(pk=first.pk).get(tournament__slug="herbst")
     assert second.paid and second.start_number == first.start_number + 1

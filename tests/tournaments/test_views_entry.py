@@ -1,4 +1,5 @@
 """The table's tablet page, its JSON answers for entry.js, the preview, the organiser's tables and paper mode."""
+
 import re
 import uuid
 
@@ -35,8 +36,14 @@ def post_game(client, table, fields, *, number=None, client_id=None, json=True):
     return client.post(url("entry_record", table.entry_key), data, **(JSON if json else {}))
 
 
-RUF_FIELDS = {"contract": "rufspiel", "called": "eichel", "declarer": "1", "partner": "3", "augen": "72",
-              "laufende": "0"}
+RUF_FIELDS = {
+    "contract": "rufspiel",
+    "called": "eichel",
+    "declarer": "1",
+    "partner": "3",
+    "augen": "72",
+    "laufende": "0",
+}
 
 
 # --- the page -------------------------------------------------------------------------------------------
@@ -108,7 +115,13 @@ def test_a_game_is_saved_with_the_engines_points_and_the_client_id(client):
     assert client.get(url("entry_table", table.entry_key), HTTP_IF_NONE_MATCH=etag).status_code == 304
     hand = table.hands.get()
     assert (hand.contract, hand.called, hand.declarer, hand.partner, hand.augen, hand.laufende) == (
-        "rufspiel", "eichel", 1, 3, 72, 0)
+        "rufspiel",
+        "eichel",
+        1,
+        3,
+        72,
+        0,
+    )
     assert hand.client_id == client_id and hand.points == {"1": 1, "2": -1, "3": 1, "4": -1}
     assert hand.device.startswith("tablet-1")
 
@@ -155,22 +168,66 @@ def test_without_javascript_an_error_renders_the_page_with_the_message_next_to_t
     assert response.status_code == 302 and response["Location"] == url("entry_table", table.entry_key)
 
 
-@pytest.mark.parametrize("fields, record", [
-    ({"contract": "muss", "declarer": "2", "partner": "4", "called": "gras", "called_card": "sau", "renonce": "on",
-      "augen": "60", "laufende": "0"},
-     {"contract": "rufspiel", "muss": True, "declarer": 2, "partner": 4, "called": "gras", "called_card": "sau",
-      "renonce": True, "augen": 60, "laufende": 0}),
-    ({"contract": "wenz", "declarer": "1", "augen": "75", "laufende": "2", "trump": "herz", "partner": "2"},
-     {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2}),
-    ({"contract": "solo", "declarer": "3", "trump": "herz", "augen": "120", "schwarz": "on", "laufende": "4"},
-     {"contract": "solo", "declarer": 3, "trump": "herz", "augen": 120, "schwarz": True, "laufende": 4}),
-    ({"contract": "solo", "declarer": "3", "trump": "gras", "announce": "tout", "won": "1", "augen": "99",
-      "laufende": "5"},
-     {"contract": "solo", "declarer": 3, "trump": "gras", "tout": True, "won": True, "laufende": 5}),
-    ({"contract": "sie", "declarer": "4", "trump": "eichel", "announce": "tout", "augen": "80", "laufende": "3",
-      "kontra": "1"},
-     {"contract": "solo", "declarer": 4, "sie": True}),  # a Sie is its own button: no trump suit to tap
-])
+@pytest.mark.parametrize(
+    "fields, record",
+    [
+        (
+            {
+                "contract": "muss",
+                "declarer": "2",
+                "partner": "4",
+                "called": "gras",
+                "called_card": "sau",
+                "renonce": "on",
+                "augen": "60",
+                "laufende": "0",
+            },
+            {
+                "contract": "rufspiel",
+                "muss": True,
+                "declarer": 2,
+                "partner": 4,
+                "called": "gras",
+                "called_card": "sau",
+                "renonce": True,
+                "augen": 60,
+                "laufende": 0,
+            },
+        ),
+        (
+            {"contract": "wenz", "declarer": "1", "augen": "75", "laufende": "2", "trump": "herz", "partner": "2"},
+            {"contract": "wenz", "declarer": 1, "augen": 75, "laufende": 2},
+        ),
+        (
+            {"contract": "solo", "declarer": "3", "trump": "herz", "augen": "120", "schwarz": "on", "laufende": "4"},
+            {"contract": "solo", "declarer": 3, "trump": "herz", "augen": 120, "schwarz": True, "laufende": 4},
+        ),
+        (
+            {
+                "contract": "solo",
+                "declarer": "3",
+                "trump": "gras",
+                "announce": "tout",
+                "won": "1",
+                "augen": "99",
+                "laufende": "5",
+            },
+            {"contract": "solo", "declarer": 3, "trump": "gras", "tout": True, "won": True, "laufende": 5},
+        ),
+        (
+            {
+                "contract": "sie",
+                "declarer": "4",
+                "trump": "eichel",
+                "announce": "tout",
+                "augen": "80",
+                "laufende": "3",
+                "kontra": "1",
+            },
+            {"contract": "solo", "declarer": 4, "sie": True},
+        ),  # a Sie is its own button: no trump suit to tap
+    ],
+)
 def test_each_contract_keeps_only_its_own_fields(client, fields, record):
     from scoring.storage import stored_record as stored
 
@@ -204,13 +261,20 @@ def test_the_contract_buttons_follow_the_all_pass_rule(client):
 
 def test_the_preview_shows_every_players_points_from_the_rules_engine(client):
     table = make_table(names=NAMES[:4])
-    response = client.post(url("entry_preview", table.entry_key),
-                           {**RUF_FIELDS, "augen": "95", "laufende": "3", "number": "1"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        url("entry_preview", table.entry_key),
+        {**RUF_FIELDS, "augen": "95", "laufende": "3", "number": "1"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 200
     p = response.context["p"]
     assert p["state"] == "ok"
     assert [(s["name"], s["points"]) for s in p["seats"]] == [
-        ("Anna Huber", 5), ("Bernd Maier", -5), ("Christa Wimmer", 5), ("Dieter Gruber", -5)]
+        ("Anna Huber", 5),
+        ("Bernd Maier", -5),
+        ("Christa Wimmer", 5),
+        ("Dieter Gruber", -5),
+    ]
     html = response.content.decode()
     assert "+5" in html and "Schneider" in html and "players 95 : 25 defenders" in html
     assert not table.hands.exists()
@@ -230,10 +294,16 @@ def test_the_preview_says_what_is_missing_and_marks_a_wrong_field(client):
 
 def test_the_preview_of_a_table_of_five_scores_the_sitting_out_dealer_zero(client):
     table = make_table(size=5, names=NAMES)
-    p = client.post(url("entry_preview", table.entry_key),
-                    {"contract": "wenz", "declarer": "2", "augen": "80", "number": "1"}).context["p"]
+    p = client.post(
+        url("entry_preview", table.entry_key), {"contract": "wenz", "declarer": "2", "augen": "80", "number": "1"}
+    ).context["p"]
     assert [(s["seat"], s["points"], s["sits_out"]) for s in p["seats"]] == [
-        (1, 0, True), (2, 15, False), (3, -5, False), (4, -5, False), (5, -5, False)]
+        (1, 0, True),
+        (2, 15, False),
+        (3, -5, False),
+        (4, -5, False),
+        (5, -5, False),
+    ]
 
 
 # --- corrections ----------------------------------------------------------------------------------------
@@ -246,8 +316,9 @@ def test_a_game_opens_prefilled_and_a_correction_keeps_a_revision(client):
     assert page.status_code == 200
     assert page.context["values"]["declarer"] == "1" and page.context["values"]["augen"] == "42"
     assert page.context["preview"]["state"] == "ok"
-    response = client.post(url("entry_game", table.entry_key, 2),
-                           {**RUF_FIELDS, "augen": "100", "device": "tablet-2"}, **JSON)
+    response = client.post(
+        url("entry_game", table.entry_key, 2), {**RUF_FIELDS, "augen": "100", "device": "tablet-2"}, **JSON
+    )
     assert response.status_code == 200 and response.json()["message"] == "Game 2 corrected."
     revision = HandRevision.objects.get(action="update")
     assert revision.old["augen"] == 42 and revision.new["augen"] == 100 and revision.device.startswith("tablet-2")
@@ -357,6 +428,7 @@ def organiser_client(client):
         ClubMembership.objects.create(user=user, club=table.round.tournament.club, role=role)
         client.force_login(user)
         return user
+
     return login
 
 
@@ -417,8 +489,9 @@ def test_paper_mode_corrects_a_closed_round_only_with_a_reason(client, organiser
     assert url("rounds", slug) in page
     response = client.post(url("paper_game", slug, table.pk, 4), {**RUF_FIELDS, "number": "4"}, **JSON)
     assert response.status_code == 400 and "reason" in response.json()["errors"]
-    response = client.post(url("paper_game", slug, table.pk, 4),
-                           {**RUF_FIELDS, "number": "4", "reason": "Schreibfehler"}, **JSON)
+    response = client.post(
+        url("paper_game", slug, table.pk, 4), {**RUF_FIELDS, "number": "4", "reason": "Schreibfehler"}, **JSON
+    )
     assert response.status_code == 200
     revision = HandRevision.objects.get(action="update")
     assert (revision.by, revision.reason) == (user, "Schreibfehler")
@@ -446,11 +519,15 @@ def test_paper_totals_are_refused_unless_they_sum_to_zero(client, organiser_clie
 def test_a_won_tout_says_won_once_on_the_sheet(client):
     """The badge says it; the result beside the game's name does not say it again ("won ✓ won")."""
     table = make_table()
-    post_game(client, table, {"contract": "solo", "declarer": "3", "trump": "gras", "announce": "tout", "won": "1",
-                              "laufende": "5"}, number=1)
+    post_game(
+        client,
+        table,
+        {"contract": "solo", "declarer": "3", "trump": "gras", "announce": "tout", "won": "1", "laufende": "5"},
+        number=1,
+    )
     html = client.get(url("entry_table", table.entry_key)).content.decode()
-    row = html[html.index('data-testid="game-1"') + len('data-testid="game-1">'):]
-    row = row[:row.index('<span class="who"')]
+    row = html[html.index('data-testid="game-1"') + len('data-testid="game-1">') :]
+    row = row[: row.index('<span class="who"')]
     text = " ".join(re.sub(r"<[^>]+>", " ", row).split())
     assert text == "1 Gras-Solo Tout 5 Lf. ✓ won", text
 

@@ -1,4 +1,5 @@
 """What every API view shares: errors as ``{field: [messages]}``, club roles, documented error responses."""
+
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
@@ -10,8 +11,8 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ..access import ANY_ROLE, has_role, tournament_for
-from ..models import Tournament
 from ..http import error_status
+from ..models import Tournament
 from ..services.errors import ServiceError
 
 NON_FIELD = "non_field_errors"
@@ -104,5 +105,6 @@ def conflict(description: str) -> OpenApiResponse:
 NOT_FOUND = OpenApiResponse(response=DETAIL_SCHEMA, description="Not found (also another club's tournament).")
 NO_KEY = OpenApiResponse(response=DETAIL_SCHEMA, description="No table has this entry key.")
 FORBIDDEN = OpenApiResponse(response=DETAIL_SCHEMA, description="Not logged in, or the role does not allow it.")
-THROTTLED = OpenApiResponse(response=DETAIL_SCHEMA,
-                            description="Too many requests for this table key; try again after Retry-After seconds.")
+THROTTLED = OpenApiResponse(
+    response=DETAIL_SCHEMA, description="Too many requests for this table key; try again after Retry-After seconds."
+)

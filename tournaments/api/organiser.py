@@ -4,6 +4,7 @@ Session or basic auth. Anyone with a role in the tournament's club reads; desk h
 organisers register and update players; only organisers draw, publish, close and correct.
 Another club's tournament is a 404.
 """
+
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -11,18 +12,18 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ..access import DESK, ORGANISER, has_role
+from ..models import Hand, Round, Table, Tournament
+from ..params import parse_int
 from ..selectors.desk import player_for_desk, registrations_for_desk, tables_overview
 from ..selectors.entry import table_sheet
 from ..selectors.standings import name_with_substitute, standings_view, tie_note
 from ..selectors.tables import table_progress
-from ..access import DESK, ORGANISER, has_role
-from ..models import Hand, Round, Table, Tournament
-from ..params import parse_int
 from ..services.errors import ServiceError
 from ..services.hands import hand_correct, hand_delete, table_paper_totals
 from ..services.registration import registration_create, registration_quick_add
-from ..services.signups import registration_change
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw, round_reopen
+from ..services.signups import registration_change
 from . import serializers as s
 from .base import FORBIDDEN, NOT_FOUND, TournamentApiView, bad_request, conflict
 
@@ -43,17 +44,26 @@ def _round_detail(rnd: Round) -> dict:
 class RegistrationListView(TournamentApiView):
     write_roles = DESK
 
-    @extend_schema(tags=REGISTRATIONS, summary="All registrations by start number",
-                   responses={200: s.RegistrationSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=REGISTRATIONS,
+        summary="All registrations by start number",
+        responses={200: s.RegistrationSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str) -> Response:
         registrations = registrations_for_desk(self.tournament())
         return Response(s.RegistrationSerializer(registrations, many=True).data)
 
     @extend_schema(
-        tags=REGISTRATIONS, summary="Register an existing player, or a new one by name",
+        tags=REGISTRATIONS,
+        summary="Register an existing player, or a new one by name",
         request=s.RegistrationCreateSerializer,
-        responses={201: s.RegistrationSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
-                   409: conflict("The player is registered already.")},
+        responses={
+            201: s.RegistrationSerializer,
+            400: bad_request(),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The player is registered already."),
+        },
     )
     def post(self, request: Request, slug: str) -> Response:
         tournament = self.tournament(write=True)
@@ -65,14 +75,23 @@ class RegistrationListView(TournamentApiView):
             if player is None:  # another club's player reads exactly like an id nobody has
                 raise ServiceError("player_id", _("No such player."))
             registration = registration_create(
-                tournament=tournament, player=player, paid=data["paid"], checked_in=data["checked_in"],
+                tournament=tournament,
+                player=player,
+                paid=data["paid"],
+                checked_in=data["checked_in"],
                 by=request.user,
             )
         else:
             registration = registration_quick_add(
-                tournament=tournament, first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
-                club_name=data.get("club", ""), paid=data["paid"], checked_in=data["checked_in"],
-                may_create_club=has_role(request.user, tournament, ORGANISER), club_field="club", by=request.user,
+                tournament=tournament,
+                first_name=data.get("first_name", ""),
+                last_name=data.get("last_name", ""),
+                club_name=data.get("club", ""),
+                paid=data["paid"],
+                checked_in=data["checked_in"],
+                may_create_club=has_role(request.user, tournament, ORGANISER),
+                club_field="club",
+                by=request.user,
             )
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
@@ -83,24 +102,34 @@ class RegistrationDetailView(TournamentApiView):
     def registration(self, tournament: Tournament, start_number: int):
         return get_object_or_404(registrations_for_desk(tournament), start_number=start_number)
 
-    @extend_schema(tags=REGISTRATIONS, summary="One registration",
-                   responses={200: s.RegistrationSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=REGISTRATIONS,
+        summary="One registration",
+        responses={200: s.RegistrationSerializer, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str, start_number: int) -> Response:
         return Response(s.RegistrationSerializer(self.registration(self.tournament(), start_number)).data)
 
     @extend_schema(
-        tags=REGISTRATIONS, summary="Paid, checked in, withdrawn",
+        tags=REGISTRATIONS,
+        summary="Paid, checked in, withdrawn",
         request=s.RegistrationUpdateSerializer,
-        responses={200: s.RegistrationSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
-                   409: conflict("Not possible now (e.g. a seated player cannot be checked out).")},
+        responses={
+            200: s.RegistrationSerializer,
+            400: bad_request(),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("Not possible now (e.g. a seated player cannot be checked out)."),
+        },
     )
     def patch(self, request: Request, slug: str, start_number: int) -> Response:
         tournament = self.tournament(write=True)
         registration = self.registration(tournament, start_number)
         body = s.RegistrationUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        registration_change(registration=registration, by=request.user, url_base=request.build_absolute_uri("/"),
-                            **body.validated_data)
+        registration_change(
+            registration=registration, by=request.user, url_base=request.build_absolute_uri("/"), **body.validated_data
+        )
         return Response(s.RegistrationSerializer(self.registration(tournament, start_number)).data)
 
 
@@ -109,7 +138,8 @@ class StandingsView(TournamentApiView):
     of a substitute and carries its mark (fewer games, left in round r)."""
 
     @extend_schema(
-        tags=STANDINGS, summary="The standings, overall or of one round",
+        tags=STANDINGS,
+        summary="The standings, overall or of one round",
         parameters=[OpenApiParameter("round", int, description="A round's own list; without: the overall list.")],
         responses={200: s.StandingsSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND},
     )
@@ -120,30 +150,51 @@ class StandingsView(TournamentApiView):
         if given not in (None, "") and number is None:
             raise ServiceError("round", _("Give a round from 1 to 6."))
         view = standings_view(tournament, round=number)
-        rows = [{**row, "substitute_for": row.get("substitute_for") or None,
-                 "display_name": name_with_substitute(row["name"], row.get("substitute_for") or ""),
-                 "tie_note": tie_note(row.get("note")) or None, "mark": view.short.get(row["start_number"])}
-                for row in view.rows]
-        return Response(s.StandingsSerializer({
-            "round": view.round, "computed_at": view.computed_at,
-            "final": tournament.status == Tournament.Status.FINISHED, "rows": rows}).data)
+        rows = [
+            {
+                **row,
+                "substitute_for": row.get("substitute_for") or None,
+                "display_name": name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                "tie_note": tie_note(row.get("note")) or None,
+                "mark": view.short.get(row["start_number"]),
+            }
+            for row in view.rows
+        ]
+        return Response(
+            s.StandingsSerializer(
+                {
+                    "round": view.round,
+                    "computed_at": view.computed_at,
+                    "final": tournament.status == Tournament.Status.FINISHED,
+                    "rows": rows,
+                }
+            ).data
+        )
 
 
 class RoundListView(TournamentApiView):
     write_roles = ORGANISER
 
-    @extend_schema(tags=ROUNDS, summary="The rounds drawn so far",
-                   responses={200: s.RoundSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="The rounds drawn so far",
+        responses={200: s.RoundSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str) -> Response:
         rounds = Round.objects.filter(tournament=self.tournament()).order_by("number")
         return Response(s.RoundSerializer(rounds, many=True).data)
 
     @extend_schema(
-        tags=ROUNDS, summary="Draw the next round (every remaining one in draw mode all_in_advance)",
+        tags=ROUNDS,
+        summary="Draw the next round (every remaining one in draw mode all_in_advance)",
         request=s.RoundDrawSerializer,
-        responses={201: s.RoundSerializer(many=True), 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
-                   409: conflict("The previous round is not closed, all rounds are drawn, or the players "
-                                 "cannot be seated.")},
+        responses={
+            201: s.RoundSerializer(many=True),
+            400: bad_request(),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The previous round is not closed, all rounds are drawn, or the players cannot be seated."),
+        },
     )
     def post(self, request: Request, slug: str) -> Response:
         tournament = self.tournament(write=True)
@@ -154,8 +205,11 @@ class RoundListView(TournamentApiView):
 
 
 class RoundDetailView(TournamentApiView):
-    @extend_schema(tags=ROUNDS, summary="A round with each table's progress",
-                   responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="A round with each table's progress",
+        responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str, number: int) -> Response:
         return Response(_round_detail(_round(self.tournament(), number)))
 
@@ -163,9 +217,17 @@ class RoundDetailView(TournamentApiView):
 class RoundPublishView(TournamentApiView):
     write_roles = ORGANISER
 
-    @extend_schema(tags=ROUNDS, summary="Publish: seat lists visible, entry links live", request=None,
-                   responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
-                              409: conflict("Published already, or an earlier round is still open.")})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="Publish: seat lists visible, entry links live",
+        request=None,
+        responses={
+            200: s.RoundDetailSerializer,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("Published already, or an earlier round is still open."),
+        },
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
         rnd = round_publish(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
@@ -174,9 +236,18 @@ class RoundPublishView(TournamentApiView):
 class RoundRedrawView(TournamentApiView):
     write_roles = ORGANISER
 
-    @extend_schema(tags=ROUNDS, summary="Draw a round again (before it is published)", request=s.RoundDrawSerializer,
-                   responses={200: s.RoundDetailSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
-                              409: conflict("The round is published already.")})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="Draw a round again (before it is published)",
+        request=s.RoundDrawSerializer,
+        responses={
+            200: s.RoundDetailSerializer,
+            400: bad_request(),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The round is published already."),
+        },
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
         rnd = _round(self.tournament(write=True), number)
         body = s.RoundDrawSerializer(data=request.data)
@@ -187,9 +258,17 @@ class RoundRedrawView(TournamentApiView):
 class RoundCloseView(TournamentApiView):
     write_roles = ORGANISER
 
-    @extend_schema(tags=ROUNDS, summary="Close (lock) a round whose tables are complete and confirmed", request=None,
-                   responses={200: s.RoundDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
-                              409: conflict("Not published, or tables are not complete and confirmed.")})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="Close (lock) a round whose tables are complete and confirmed",
+        request=None,
+        responses={
+            200: s.RoundDetailSerializer,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("Not published, or tables are not complete and confirmed."),
+        },
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
         rnd = round_close(round=_round(self.tournament(write=True), number), by=request.user)
         return Response(_round_detail(rnd))
@@ -198,10 +277,18 @@ class RoundCloseView(TournamentApiView):
 class RoundReopenView(TournamentApiView):
     write_roles = ORGANISER
 
-    @extend_schema(tags=ROUNDS, summary="Reopen the last round played, with a reason (logged)",
-                   request=s.RoundReopenSerializer,
-                   responses={200: s.RoundDetailSerializer, 400: bad_request(), 403: FORBIDDEN, 404: NOT_FOUND,
-                              409: conflict("Not closed, or a later round is published already.")})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="Reopen the last round played, with a reason (logged)",
+        request=s.RoundReopenSerializer,
+        responses={
+            200: s.RoundDetailSerializer,
+            400: bad_request(),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("Not closed, or a later round is published already."),
+        },
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
         rnd = _round(self.tournament(write=True), number)
         body = s.RoundReopenSerializer(data=request.data)
@@ -210,8 +297,11 @@ class RoundReopenView(TournamentApiView):
 
 
 class RoundTablesView(TournamentApiView):
-    @extend_schema(tags=ROUNDS, summary="The round's tables with their seats and progress",
-                   responses={200: s.TableOverviewSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="The round's tables with their seats and progress",
+        responses={200: s.TableOverviewSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.tournament()
         tables = tables_overview(_round(tournament, number))
@@ -220,8 +310,11 @@ class RoundTablesView(TournamentApiView):
 
 
 class RoundTableSheetView(TournamentApiView):
-    @extend_schema(tags=ROUNDS, summary="One table's sheet (as its tablet shows it)",
-                   responses={200: s.TableSheetSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=ROUNDS,
+        summary="One table's sheet (as its tablet shows it)",
+        responses={200: s.TableSheetSerializer, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str, number: int, table: int) -> Response:
         rnd = _round(self.tournament(), number)
         found = get_object_or_404(Table.objects.select_related("round__tournament"), round=rnd, number=table)
@@ -236,48 +329,81 @@ class OrganiserHandView(TournamentApiView):
 
     def hand(self, number: int, table: int, game: int) -> Hand:
         rnd = _round(self.tournament(write=True), number)
-        return get_object_or_404(Hand.objects.select_related("table__round__tournament"),
-                                 table__round=rnd, table__number=table, number=game)
+        return get_object_or_404(
+            Hand.objects.select_related("table__round__tournament"), table__round=rnd, table__number=table, number=game
+        )
 
     def _correct(self, request: Request, hand: Hand, body_class: type[s.HandRecordSerializer]) -> Response:
         body = body_class(data=request.data)
         body.is_valid(raise_exception=True)
-        hand = hand_correct(hand=hand, record=body.record_for(hand), by=request.user, device=self.device, organiser=True,
-                            reason=body.validated_data["reason"])
+        hand = hand_correct(
+            hand=hand,
+            record=body.record_for(hand),
+            by=request.user,
+            device=self.device,
+            organiser=True,
+            reason=body.validated_data["reason"],
+        )
         return Response(s.HandSerializer(hand).data)
 
     @extend_schema(
-        tags=ROUNDS, summary="Correct a game (the whole record) with a reason",
+        tags=ROUNDS,
+        summary="Correct a game (the whole record) with a reason",
         request=s.HandCorrectionSerializer,
-        responses={200: s.HandSerializer, 400: bad_request("Invalid game or no reason: the errors per field."),
-                   403: FORBIDDEN, 404: NOT_FOUND, 409: conflict("The round is not published.")},
+        responses={
+            200: s.HandSerializer,
+            400: bad_request("Invalid game or no reason: the errors per field."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The round is not published."),
+        },
     )
     def put(self, request: Request, slug: str, number: int, table: int, game: int) -> Response:
         return self._correct(request, self.hand(number, table, game), s.HandCorrectionSerializer)
 
     @extend_schema(
-        tags=ROUNDS, summary="Correct some fields of a game with a reason",
+        tags=ROUNDS,
+        summary="Correct some fields of a game with a reason",
         request=s.HandCorrectionPatchSerializer,
-        responses={200: s.HandSerializer, 400: bad_request("Invalid game or no reason: the errors per field."),
-                   403: FORBIDDEN, 404: NOT_FOUND, 409: conflict("The round is not published.")},
+        responses={
+            200: s.HandSerializer,
+            400: bad_request("Invalid game or no reason: the errors per field."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The round is not published."),
+        },
     )
     def patch(self, request: Request, slug: str, number: int, table: int, game: int) -> Response:
         return self._correct(request, self.hand(number, table, game), s.HandCorrectionPatchSerializer)
 
     @extend_schema(
-        tags=ROUNDS, summary="Delete a game with a reason",
-        parameters=[OpenApiParameter("reason", str, OpenApiParameter.QUERY, required=True,
-                                     description="Why the game is deleted (kept in the revision).")],
+        tags=ROUNDS,
+        summary="Delete a game with a reason",
+        parameters=[
+            OpenApiParameter(
+                "reason",
+                str,
+                OpenApiParameter.QUERY,
+                required=True,
+                description="Why the game is deleted (kept in the revision).",
+            )
+        ],
         request=None,
-        responses={204: OpenApiResponse(description="Deleted."), 400: bad_request("No reason given."),
-                   403: FORBIDDEN, 404: NOT_FOUND, 409: conflict("The round is not published.")},
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            400: bad_request("No reason given."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("The round is not published."),
+        },
     )
     def delete(self, request: Request, slug: str, number: int, table: int, game: int) -> Response:
         hand = self.hand(number, table, game)
         body = s.OrganiserHandDeleteSerializer(data={"reason": request.query_params.get("reason", "")})
         body.is_valid(raise_exception=True)
-        hand_delete(hand=hand, by=request.user, device=self.device, organiser=True,
-                    reason=body.validated_data["reason"])
+        hand_delete(
+            hand=hand, by=request.user, device=self.device, organiser=True, reason=body.validated_data["reason"]
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -288,19 +414,28 @@ class RoundTableTotalsView(TournamentApiView):
     write_roles = ORGANISER
 
     @extend_schema(
-        tags=ROUNDS, summary="Enter a paper table's round totals (instead of its games)",
+        tags=ROUNDS,
+        summary="Enter a paper table's round totals (instead of its games)",
         request=s.PaperTotalsSerializer,
-        responses={200: s.TableSheetSerializer,
-                   400: bad_request("A seat missing, not a whole number, or totals that do not add up to 0."),
-                   403: FORBIDDEN, 404: NOT_FOUND,
-                   409: conflict("Games were entered at this table, or the round is not published.")},
+        responses={
+            200: s.TableSheetSerializer,
+            400: bad_request("A seat missing, not a whole number, or totals that do not add up to 0."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: conflict("Games were entered at this table, or the round is not published."),
+        },
     )
     def put(self, request: Request, slug: str, number: int, table: int) -> Response:
         rnd = _round(self.tournament(write=True), number)
         found = get_object_or_404(Table, round=rnd, number=table)
         body = s.PaperTotalsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        table_paper_totals(table=found, totals=body.validated_data["totals"], by=request.user, device=self.device,
-                           reason=body.validated_data["reason"])
+        table_paper_totals(
+            table=found,
+            totals=body.validated_data["totals"],
+            by=request.user,
+            device=self.device,
+            reason=body.validated_data["reason"],
+        )
         found = Table.objects.select_related("round__tournament").get(pk=found.pk)
         return Response(s.TableSheetSerializer(table_sheet(found)).data)

@@ -1,4 +1,5 @@
 """The API's JSON parser: DRF's, with a bound on nesting (a deep body is a 400, not a RecursionError)."""
+
 from typing import Any
 
 from django.utils.translation import gettext as _

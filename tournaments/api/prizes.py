@@ -1,6 +1,7 @@
 """``api/tournaments/<slug>/prizes/`` (issue 37): the prize plan and its preview at the registrations as they
 stand, the prize list, who receives what (overall and by category) and what each took. Read-only; anyone
 with a role in the tournament's club reads."""
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -68,14 +69,28 @@ class PrizesSerializer(serializers.Serializer):
 
 
 class PrizesView(TournamentApiView):
-    @extend_schema(tags=["prizes"], summary="The prize plan, its preview, the prize list and who receives what",
-                   responses={200: PrizesSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(
+        tags=["prizes"],
+        summary="The prize plan, its preview, the prize list and who receives what",
+        responses={200: PrizesSerializer, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
     def get(self, request: Request, slug: str) -> Response:
         tournament = self.tournament()
         preview = prize_plan_preview(tournament)
         prizes = prize_list(tournament)
-        return Response(PrizesSerializer({
-            "plan": preview.plan, "preview": preview, "pool_cents": prizes.pool_cents,
-            "prizes": [{"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in prizes.prizes],
-            "awards": prizes.awards, "category_awards": prizes.category_awards, "paid_cents": prizes.paid_cents,
-            "leftover_cents": prizes.leftover_cents}).data)
+        return Response(
+            PrizesSerializer(
+                {
+                    "plan": preview.plan,
+                    "preview": preview,
+                    "pool_cents": prizes.pool_cents,
+                    "prizes": [
+                        {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in prizes.prizes
+                    ],
+                    "awards": prizes.awards,
+                    "category_awards": prizes.category_awards,
+                    "paid_cents": prizes.paid_cents,
+                    "leftover_cents": prizes.leftover_cents,
+                }
+            ).data
+        )

@@ -1,4 +1,5 @@
 """Shapes and types of the API's bodies. The rules are the services' business, never a serializer's."""
+
 import dataclasses
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -6,8 +7,7 @@ from typing import Any, Optional
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from scoring.rules.hand import HAND_FIELDS
-from scoring.rules.hand import HandRecord
+from scoring.rules.hand import HAND_FIELDS, HandRecord
 from scoring.storage import stored_record
 
 from ..models import Hand, Registration, Round, Table
@@ -29,19 +29,37 @@ class RegistrationSerializer(serializers.ModelSerializer):
     withdrawn = serializers.BooleanField(read_only=True)
     substitute_for = serializers.SerializerMethodField(help_text="Start number of the player this one replaces.")
     substitute_for_name = serializers.SerializerMethodField(
-        help_text="Name of the player whose seat he took over (every list says \"für <Name>\"), or null.")
+        help_text='Name of the player whose seat he took over (every list says "für <Name>"), or null.'
+    )
     display_name = serializers.SerializerMethodField(
-        help_text="The name as every list shows it: \"Quirin Ächter (für Xaver Bräu)\" for a substitute.")
-    fee_due = serializers.BooleanField(read_only=True, help_text="False: no entry fee is due (a substitute taking "
-                                                                 "over a paid seat, the desk's default).")
+        help_text='The name as every list shows it: "Quirin Ächter (für Xaver Bräu)" for a substitute.'
+    )
+    fee_due = serializers.BooleanField(
+        read_only=True,
+        help_text="False: no entry fee is due (a substitute taking over a paid seat, the desk's default).",
+    )
     left_during_round = serializers.BooleanField(
-        read_only=True, help_text="He left while round withdrawn_after_round was under way (\"ausgeschieden in Runde r\").")
+        read_only=True,
+        help_text='He left while round withdrawn_after_round was under way ("ausgeschieden in Runde r").',
+    )
 
     class Meta:
         model = Registration
         fields = [
-            "start_number", "player_id", "first_name", "last_name", "name", "club", "paid", "checked_in",
-            "withdrawn", "withdrawn_after_round", "substitute_for", "substitute_for_name", "display_name", "fee_due",
+            "start_number",
+            "player_id",
+            "first_name",
+            "last_name",
+            "name",
+            "club",
+            "paid",
+            "checked_in",
+            "withdrawn",
+            "withdrawn_after_round",
+            "substitute_for",
+            "substitute_for_name",
+            "display_name",
+            "fee_due",
             "left_during_round",
         ]
         read_only_fields = fields
@@ -67,13 +85,18 @@ class RegistrationCreateSerializer(serializers.Serializer):
     # An id only: whether it names a player this tournament's desk may register is the view's question
     # (selectors.player_for_desk), answered alike for an id of another club and one that does not exist.
     player_id = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**63 - 1,
         help_text="An existing player of the tournament's club (its members and who played its tournaments).",
     )
     first_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     last_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     club = serializers.CharField(
-        required=False, allow_blank=True, max_length=200,
+        required=False,
+        allow_blank=True,
+        max_length=200,
         help_text="Club name of a new player: an existing club; organisers may name a new one (it is created).",
     )
     paid = serializers.BooleanField(default=False)
@@ -81,9 +104,7 @@ class RegistrationCreateSerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("player_id") and any(attrs.get(k) for k in ("first_name", "last_name", "club")):
-            raise serializers.ValidationError(
-                {"player_id": [_("Give an existing player or a new name, not both.")]}
-            )
+            raise serializers.ValidationError({"player_id": [_("Give an existing player or a new name, not both.")]})
         return attrs
 
 
@@ -124,7 +145,10 @@ class RoundDetailSerializer(RoundSerializer):
 
 class RoundDrawSerializer(serializers.Serializer):
     seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=SEED_MAX,
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=SEED_MAX,
         help_text="Draw reproducibly from this seed; a random one without it.",
     )
 
@@ -140,7 +164,8 @@ class TableOverviewSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number")
     size = serializers.IntegerField(source="table.size")
     entry_key = serializers.CharField(
-        source="table.entry_key", required=False,
+        source="table.entry_key",
+        required=False,
         help_text="The table's private entry key (for organisers and desk helpers only).",
     )
     games_entered = serializers.IntegerField(source="progress.games_entered")
@@ -197,25 +222,37 @@ class _HandRecordBase(serializers.Serializer):
         return self.record()
 
 
-HandRecordSerializer = serializers.SerializerMetaclass("HandRecordSerializer", (_HandRecordBase,), {
-    "__module__": __name__, "__doc__": _HandRecordBase.__doc__,
-    **{declared.name: _record_field(declared) for declared in dataclasses.fields(HandRecord)},
-    "dealer": serializers.IntegerField(  # the service works it out from the game number
-        required=False, allow_null=True, help_text="Ignored: the dealer follows from the game number."),
-})
+HandRecordSerializer = serializers.SerializerMetaclass(
+    "HandRecordSerializer",
+    (_HandRecordBase,),
+    {
+        "__module__": __name__,
+        "__doc__": _HandRecordBase.__doc__,
+        **{declared.name: _record_field(declared) for declared in dataclasses.fields(HandRecord)},
+        "dealer": serializers.IntegerField(  # the service works it out from the game number
+            required=False, allow_null=True, help_text="Ignored: the dealer follows from the game number."
+        ),
+    },
+)
 
 
 class HandEntrySerializer(HandRecordSerializer):
     client_id = serializers.UUIDField(help_text="Made by the tablet per submission; a retry sends the same one.")
     number = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=GAME_NUMBER_MAX,
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=GAME_NUMBER_MAX,
         help_text="The game number; the next free one without it.",
     )
 
 
 class HandPreviewSerializer(HandRecordSerializer):
     number = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=GAME_NUMBER_MAX,
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=GAME_NUMBER_MAX,
         help_text="The game number (its dealer counts); the next free one without it.",
     )
 
@@ -223,19 +260,26 @@ class HandPreviewSerializer(HandRecordSerializer):
 class HandRecordPatchSerializer(HandRecordSerializer):
     """Some fields of a stored game's record; the others stay as they are (``null`` removes one)."""
 
-    contract = serializers.CharField(required=False, help_text="rufspiel, wenz, solo; when all passed: weiter "
-                                     "(thrown in, all_pass = redeal) or kreuz (über Kreuz, all_pass = kreuz).")
+    contract = serializers.CharField(
+        required=False,
+        help_text="rufspiel, wenz, solo; when all passed: weiter "
+        "(thrown in, all_pass = redeal) or kreuz (über Kreuz, all_pass = kreuz).",
+    )
 
     def record_for(self, hand: Hand) -> dict[str, Any]:
         return {**stored_record(hand, hand.table.size), **self.record()}
 
 
 class HandCorrectionSerializer(HandRecordSerializer):
-    reason = serializers.CharField(max_length=300, help_text="Why the organiser changes the game (kept in the revision).")
+    reason = serializers.CharField(
+        max_length=300, help_text="Why the organiser changes the game (kept in the revision)."
+    )
 
 
 class HandCorrectionPatchSerializer(HandRecordPatchSerializer):
-    reason = serializers.CharField(max_length=300, help_text="Why the organiser changes the game (kept in the revision).")
+    reason = serializers.CharField(
+        max_length=300, help_text="Why the organiser changes the game (kept in the revision)."
+    )
 
 
 class PointsField(serializers.DictField):
@@ -250,7 +294,8 @@ class HandSerializer(HandRecordSerializer):
     dealer = serializers.IntegerField(read_only=True)
     points = PointsField(read_only=True, help_text='Points per seat, {"1": 1, "2": -1, ...}; empty when thrown in.')
     thrown_in = serializers.BooleanField(
-        read_only=True, help_text="A Strich (weiter, or a Kreuz replayed after 60:60): the same dealer dealt again.")
+        read_only=True, help_text="A Strich (weiter, or a Kreuz replayed after 60:60): the same dealer dealt again."
+    )
     client_id = serializers.UUIDField(read_only=True)
 
 
@@ -262,18 +307,25 @@ class HandScoreSerializer(serializers.Serializer):
     points = PointsField()
     value = serializers.IntegerField()
     thrown_in = serializers.BooleanField(
-        default=False, help_text="A Strich: weiter under all_pass = redeal, or a Kreuz ending 60:60 under "
-        "kreuz_tie = replay; the same dealer deals again and the game does not count.")
+        default=False,
+        help_text="A Strich: weiter under all_pass = redeal, or a Kreuz ending 60:60 under "
+        "kreuz_tie = replay; the same dealer deals again and the game does not count.",
+    )
     partner = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Rufspiel and Kreuz: the declarer's partner (über Kreuz the seat "
-        "opposite among the active seats).")
+        required=False,
+        allow_null=True,
+        help_text="Rufspiel and Kreuz: the declarer's partner (über Kreuz the seat opposite among the active seats).",
+    )
     declarer_won = serializers.BooleanField(required=False)
     schneider = serializers.BooleanField(required=False)
     schwarz = serializers.BooleanField(required=False)
     laufende = serializers.IntegerField(required=False)
     reuegeld = PointsField(required=False, help_text="Cents each seat owes for this game.")
-    weitergeld = PointsField(required=False, help_text="Cents each seat that took part in the deal pays for a "
-                             "thrown-in game (at a table of five not the dealer; none for a replayed Kreuz).")
+    weitergeld = PointsField(
+        required=False,
+        help_text="Cents each seat that took part in the deal pays for a "
+        "thrown-in game (at a table of five not the dealer; none for a replayed Kreuz).",
+    )
 
 
 class OrganiserHandDeleteSerializer(serializers.Serializer):
@@ -281,15 +333,24 @@ class OrganiserHandDeleteSerializer(serializers.Serializer):
 
 
 class RoundReopenSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=300, help_text="Why the closed round is unlocked (kept in the audit log).")
+    reason = serializers.CharField(
+        max_length=300, help_text="Why the closed round is unlocked (kept in the audit log)."
+    )
 
 
 class PaperTotalsSerializer(serializers.Serializer):
-    totals = serializers.DictField(child=serializers.IntegerField(
-        min_value=-Table.PAPER_TOTAL_MAX, max_value=Table.PAPER_TOTAL_MAX), help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
-                                   "under plus/minus scoring they must add up to 0.")
-    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="",
-                                   help_text="Needed when the round is closed (kept in the revision).")
+    totals = serializers.DictField(
+        child=serializers.IntegerField(min_value=-Table.PAPER_TOTAL_MAX, max_value=Table.PAPER_TOTAL_MAX),
+        help_text='Each seat\'s round total from the paper sheet, {"1": 12, "2": -5, ...}; '
+        "under plus/minus scoring they must add up to 0.",
+    )
+    reason = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Needed when the round is closed (kept in the revision).",
+    )
 
 
 # --- A table's sheet ----------------------------------------------------------------------------
@@ -361,16 +422,19 @@ class StandingsRowSerializer(serializers.Serializer):
     start_number = serializers.IntegerField()
     name = serializers.CharField(help_text="With start number (and club) where two share a name.")
     club = serializers.CharField()
-    substitute_for = serializers.CharField(allow_null=True, help_text="Name of the player whose seat and points he "
-                                                                      "took over, or null.")
-    display_name = serializers.CharField(help_text="\"Quirin Ächter (für Xaver Bräu)\" for a substitute.")
+    substitute_for = serializers.CharField(
+        allow_null=True, help_text="Name of the player whose seat and points he took over, or null."
+    )
+    display_name = serializers.CharField(help_text='"Quirin Ächter (für Xaver Bräu)" for a substitute.')
     points = serializers.IntegerField()
     won_solos = serializers.IntegerField()
     lost_solos = serializers.IntegerField()
     round_points = serializers.ListField(child=serializers.IntegerField(), help_text="Per round, 1 first.")
     tie_note = serializers.CharField(allow_null=True, help_text="Which tie-break put him above the next, or null.")
-    mark = serializers.CharField(allow_null=True, help_text="Fewer games than the round's, or left during the "
-                                                            "tournament (\"ausgeschieden in Runde 2\"), or null.")
+    mark = serializers.CharField(
+        allow_null=True,
+        help_text='Fewer games than the round\'s, or left during the tournament ("ausgeschieden in Runde 2"), or null.',
+    )
 
 
 class StandingsSerializer(serializers.Serializer):

@@ -5,6 +5,7 @@ table card's all-evening key (``tournaments.links``) opens its table number in t
 (the newest published or closed one) and nothing else. A wrong key is a 404 and a key opens only
 its own table. A closed round is a 409; an invalid game a 400 naming each field.
 """
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
@@ -14,8 +15,8 @@ from rest_framework.response import Response
 
 from scoring.rules import score_to_dict
 
-from ..selectors.entry import table_for_entry_key, table_sheet
 from ..models import Hand, Round, Table
+from ..selectors.entry import table_for_entry_key, table_sheet
 from ..selectors.links import player_page, registration_for_key, table_link_resolve
 from ..services import hands
 from ..services.hands import hand_correct, hand_delete, hand_preview, table_confirm
@@ -48,33 +49,47 @@ class TableKeyView(ApiView):
         return table
 
     def hand(self, number: int) -> Hand:
-        return get_object_or_404(Hand.objects.select_related("table__round__tournament"),
-                                 table=self.table(), number=number)
+        return get_object_or_404(
+            Hand.objects.select_related("table__round__tournament"), table=self.table(), number=number
+        )
 
 
 class TableSheetView(TableKeyView):
-    @extend_schema(tags=TAGS, summary="The table's sheet: seats, games, totals, the next game",
-                   responses={200: s.TableSheetSerializer, 404: NO_KEY, 429: THROTTLED})
+    @extend_schema(
+        tags=TAGS,
+        summary="The table's sheet: seats, games, totals, the next game",
+        responses={200: s.TableSheetSerializer, 404: NO_KEY, 429: THROTTLED},
+    )
     def get(self, request: Request, entry_key: str) -> Response:
         return Response(s.TableSheetSerializer(table_sheet(self.table())).data)
 
 
 class HandCreateView(TableKeyView):
     @extend_schema(
-        tags=TAGS, summary="Enter a game",
+        tags=TAGS,
+        summary="Enter a game",
         description="201 with the stored game; a retry with the same client_id gives 200 and the game stored "
-                    "the first time (it is never stored twice).",
+        "the first time (it is never stored twice).",
         request=s.HandEntrySerializer,
-        responses={201: s.HandSerializer, 200: OpenApiResponse(s.HandSerializer, description="A recognised retry."),
-                   400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED},
+        responses={
+            201: s.HandSerializer,
+            200: OpenApiResponse(s.HandSerializer, description="A recognised retry."),
+            400: bad_request(),
+            404: NO_KEY,
+            429: THROTTLED,
+            409: CLOSED,
+        },
     )
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table(for_write=True)
         body = s.HandEntrySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         hand, created = hands.hand_record(  # the one save of every entry point (the pages' too)
-            table=table, record=body.record(), client_id=body.validated_data["client_id"],
-            number=body.validated_data.get("number"), device=self.device,
+            table=table,
+            record=body.record(),
+            client_id=body.validated_data["client_id"],
+            number=body.validated_data.get("number"),
+            device=self.device,
         )
         return Response(s.HandSerializer(hand).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -91,18 +106,30 @@ class HandDetailView(TableKeyView):
     def get(self, request: Request, entry_key: str, number: int) -> Response:
         return Response(s.HandSerializer(self.hand(number)).data)
 
-    @extend_schema(tags=TAGS, summary="Correct a game (the whole record)", request=s.HandRecordSerializer,
-                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct a game (the whole record)",
+        request=s.HandRecordSerializer,
+        responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED},
+    )
     def put(self, request: Request, entry_key: str, number: int) -> Response:
         return self._correct(request, number, s.HandRecordSerializer)
 
-    @extend_schema(tags=TAGS, summary="Correct some fields of a game", request=s.HandRecordPatchSerializer,
-                   responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct some fields of a game",
+        request=s.HandRecordPatchSerializer,
+        responses={200: s.HandSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED, 409: CLOSED},
+    )
     def patch(self, request: Request, entry_key: str, number: int) -> Response:
         return self._correct(request, number, s.HandRecordPatchSerializer)
 
-    @extend_schema(tags=TAGS, summary="Delete a game", request=None,
-                   responses={204: OpenApiResponse(description="Deleted."), 404: NO_KEY, 429: THROTTLED, 409: CLOSED})
+    @extend_schema(
+        tags=TAGS,
+        summary="Delete a game",
+        request=None,
+        responses={204: OpenApiResponse(description="Deleted."), 404: NO_KEY, 429: THROTTLED, 409: CLOSED},
+    )
     def delete(self, request: Request, entry_key: str, number: int) -> Response:
         hand_delete(hand=self.hand(number), device=self.device)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -110,21 +137,40 @@ class HandDetailView(TableKeyView):
 
 class HandPreviewView(TableKeyView):
     throttle_reads = True  # it writes nothing and follows every tap: a read for the rate limit
-    @extend_schema(tags=TAGS, summary="Score a game without storing it", request=s.HandPreviewSerializer,
-                   responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED})
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Score a game without storing it",
+        request=s.HandPreviewSerializer,
+        responses={200: s.HandScoreSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED},
+    )
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table()
         body = s.HandPreviewSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        number, dealer, score = hand_preview(table=table, record=body.record(), number=body.validated_data.get("number"))
-        return Response(s.HandScoreSerializer({"number": number, "dealer": dealer, "partner": score.partner,
-                                                **score_to_dict(score)}).data)
+        number, dealer, score = hand_preview(
+            table=table, record=body.record(), number=body.validated_data.get("number")
+        )
+        return Response(
+            s.HandScoreSerializer(
+                {"number": number, "dealer": dealer, "partner": score.partner, **score_to_dict(score)}
+            ).data
+        )
 
 
 class TableConfirmView(TableKeyView):
-    @extend_schema(tags=TAGS, summary="A player confirms the complete sheet", request=s.ConfirmSerializer,
-                   responses={200: s.TableSheetSerializer, 400: bad_request(), 404: NO_KEY, 429: THROTTLED,
-                              409: conflict("Games are missing, or the round is closed.")})
+    @extend_schema(
+        tags=TAGS,
+        summary="A player confirms the complete sheet",
+        request=s.ConfirmSerializer,
+        responses={
+            200: s.TableSheetSerializer,
+            400: bad_request(),
+            404: NO_KEY,
+            429: THROTTLED,
+            409: conflict("Games are missing, or the round is closed."),
+        },
+    )
     def post(self, request: Request, entry_key: str) -> Response:
         table = self.table()
         body = s.ConfirmSerializer(data=request.data)
@@ -138,8 +184,11 @@ class PlayerPageView(ApiView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(tags=["player"], summary="A player's own page: seat now, table mates, games per round, place",
-                   responses={200: s.PlayerPageSerializer, 404: NO_KEY, 429: THROTTLED})
+    @extend_schema(
+        tags=["player"],
+        summary="A player's own page: seat now, table mates, games per round, place",
+        responses={200: s.PlayerPageSerializer, 404: NO_KEY, 429: THROTTLED},
+    )
     def get(self, request: Request, key: str) -> Response:
         registration = registration_for_key(key)
         if registration is None:  # a key that opens nothing counts against the address

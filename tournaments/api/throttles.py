@@ -1,5 +1,6 @@
 """Rate limits of the key-based API and pages: per table key, reads and writes apart, not per address (a
 whole hall shares one address); keys that open nothing per address."""
+
 import hashlib
 import itertools
 import logging
@@ -83,8 +84,11 @@ class _SlidingLogThrottle(SimpleRateThrottle):
         if self.key is None:
             return True
         self.now = self.timer()
-        count, oldest = _SLIDING_LOG(self.cache, [self.key + ":log"],
-                                     [repr(self.now), self.duration, self.num_requests, f"{self.now!r}:{os.getpid()}:{next(_ids)}"])
+        count, oldest = _SLIDING_LOG(
+            self.cache,
+            [self.key + ":log"],
+            [repr(self.now), self.duration, self.num_requests, f"{self.now!r}:{os.getpid()}:{next(_ids)}"],
+        )
         if float(oldest):
             self._count, self._oldest = int(count), float(oldest)
             return False

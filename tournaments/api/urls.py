@@ -1,4 +1,5 @@
 """The REST API, documented at /api/schema/ and /api/docs/."""
+
 from django.urls import path
 
 from . import organiser, prizes, table
@@ -17,8 +18,11 @@ urlpatterns = [
     path(tisch + "preview/", table.HandPreviewView.as_view(), name="table_preview"),
     path(tisch + "confirm/", table.TableConfirmView.as_view(), name="table_confirm"),
     path(tournament + "registrations/", organiser.RegistrationListView.as_view(), name="registrations"),
-    path(tournament + "registrations/<int:start_number>/", organiser.RegistrationDetailView.as_view(),
-         name="registration"),
+    path(
+        tournament + "registrations/<int:start_number>/",
+        organiser.RegistrationDetailView.as_view(),
+        name="registration",
+    ),
     path(tournament + "standings/", organiser.StandingsView.as_view(), name="standings"),
     path(tournament + "prizes/", prizes.PrizesView.as_view(), name="prizes"),
     path(tournament + "rounds/", organiser.RoundListView.as_view(), name="rounds"),

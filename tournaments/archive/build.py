@@ -1,12 +1,24 @@
 """Export: a tournament as one archive document (a read; no writes)."""
+
 from typing import Any
 
 from django.utils import timezone
 
 from scoring.rules import ruleset_to_dict
 from scoring.storage import stored_record
-from ..models import (AuditEntry, Hand, Prize, PrizeCategory, PrizePlan, Registration, Seat, Table, TableConfirmation,
-                      Tournament)
+
+from ..models import (
+    AuditEntry,
+    Hand,
+    Prize,
+    PrizeCategory,
+    PrizePlan,
+    Registration,
+    Seat,
+    Table,
+    TableConfirmation,
+    Tournament,
+)
 from ..selectors.standings import standings_compute
 from .version import FORMAT, VERSION
 
@@ -47,20 +59,48 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
         "audit": _audit(tournament),
         **_prizes(tournament),
         # issue 38 (optional, additive): an evening in several inns; an evening in one place has no key
-        **({"venues": [{"name": v.name, "address": v.address, "contact": v.contact, "first_table": v.first_table,
-                        "last_table": v.last_table} for v in venues]} if venues else {}),
+        **(
+            {
+                "venues": [
+                    {
+                        "name": v.name,
+                        "address": v.address,
+                        "contact": v.contact,
+                        "first_table": v.first_table,
+                        "last_table": v.last_table,
+                    }
+                    for v in venues
+                ]
+            }
+            if venues
+            else {}
+        ),
     }
 
 
-PLAN_KEYS = ("curve", "every_n", "decay_percent", "first_cents", "table_bp", "rounding_cents", "costs_cents",
-             "goods_places", "goods_label", "last_place_goods", "goods_list", "categories_allow_both")
+PLAN_KEYS = (
+    "curve",
+    "every_n",
+    "decay_percent",
+    "first_cents",
+    "table_bp",
+    "rounding_cents",
+    "costs_cents",
+    "goods_places",
+    "goods_label",
+    "last_place_goods",
+    "goods_list",
+    "categories_allow_both",
+)
 
 
 def _prizes(tournament: Tournament) -> dict[str, Any]:
     """Issue 37's optional keys (docs/archive-v2.md): the prize list, the plan it came from, the category prizes."""
     result: dict[str, Any] = {
-        "prizes": [{"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods}
-                   for p in Prize.objects.filter(tournament=tournament)],
+        "prizes": [
+            {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods}
+            for p in Prize.objects.filter(tournament=tournament)
+        ],
     }
     plan = PrizePlan.objects.filter(tournament=tournament).first()
     if plan is not None:
@@ -68,17 +108,31 @@ def _prizes(tournament: Tournament) -> dict[str, Any]:
     categories = PrizeCategory.objects.filter(tournament=tournament)
     if categories:
         result["prize_categories"] = [
-            {"name": c.name, "min_age": c.min_age, "max_age": c.max_age, "gender": c.gender, "local": c.local,
-             "prizes": [{"amount_cents": p.get("amount_cents"), "goods": p.get("goods") or ""} for p in c.prizes]}
-            for c in categories]
+            {
+                "name": c.name,
+                "min_age": c.min_age,
+                "max_age": c.max_age,
+                "gender": c.gender,
+                "local": c.local,
+                "prizes": [{"amount_cents": p.get("amount_cents"), "goods": p.get("goods") or ""} for p in c.prizes],
+            }
+            for c in categories
+        ]
     return result
 
 
 def _audit(tournament: Tournament) -> list[dict[str, Any]]:
     """The tournament's audit log, oldest first: who changed what, when, before → after."""
     return [
-        {"at": timezone.localtime(e.at).isoformat(), "action": e.action, "by": e.by_name or None,
-         "subject": e.subject, "before": e.before, "after": e.after, "reason": e.reason}
+        {
+            "at": timezone.localtime(e.at).isoformat(),
+            "action": e.action,
+            "by": e.by_name or None,
+            "subject": e.subject,
+            "before": e.before,
+            "after": e.after,
+            "reason": e.reason,
+        }
         for e in AuditEntry.objects.filter(tournament=tournament).order_by("at", "id")
     ]
 
@@ -88,13 +142,24 @@ def _ledger_and_standings(tournament: Tournament) -> dict[str, Any]:
     result, info = standings_compute(tournament, closed_only=True)
     return {
         "ledger": [
-            {"start_number": info[e.player].start_number, "round": e.round, "table": e.table, "hand": e.hand,
-             "kind": e.kind, "cents": e.cents}
+            {
+                "start_number": info[e.player].start_number,
+                "round": e.round,
+                "table": e.table,
+                "hand": e.hand,
+                "kind": e.kind,
+                "cents": e.cents,
+            }
             for e in result.ledger
         ],
         "standings": [
-            {"rank": s.rank, "start_number": info[s.player].start_number, "points": s.points,
-             "won_solos": s.won_solos, "lost_solos": s.lost_solos}
+            {
+                "rank": s.rank,
+                "start_number": info[s.player].start_number,
+                "points": s.points,
+                "won_solos": s.won_solos,
+                "lost_solos": s.lost_solos,
+            }
             for s in result.overall
         ],
     }
@@ -129,36 +194,54 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
 
 
 def _rounds(tournament: Tournament, start_numbers: dict[int, int], with_keys: bool) -> list[dict[str, Any]]:
-    tables = list(Table.objects.filter(round__tournament=tournament).select_related("round").order_by("round__number", "number"))
+    tables = list(
+        Table.objects.filter(round__tournament=tournament).select_related("round").order_by("round__number", "number")
+    )
     seats: dict[int, dict[str, int]] = {}
     shared: dict[int, dict[str, dict[str, int]]] = {}  # who played which games of a seat (version 2)
     for seat in Seat.objects.filter(round__tournament=tournament).order_by("table_id", "number"):
         seats.setdefault(seat.table_id, {})[str(seat.number)] = start_numbers[seat.registration_id]
         if seat.earlier_id and seat.since_game and seat.since_game > 1:
             shared.setdefault(seat.table_id, {})[str(seat.number)] = {
-                "from_game": seat.since_game, "before": start_numbers[seat.earlier_id]}
+                "from_game": seat.since_game,
+                "before": start_numbers[seat.earlier_id],
+            }
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(table__round__tournament=tournament).order_by("table_id", "number"):
         hands.setdefault(hand.table_id, []).append(hand)
     confirmed: dict[int, list[int]] = {}
-    for table_id, seat in (TableConfirmation.objects.filter(table__round__tournament=tournament)
-                           .order_by("table_id", "seat").values_list("table_id", "seat")):
+    for table_id, seat in (
+        TableConfirmation.objects.filter(table__round__tournament=tournament)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat")
+    ):
         confirmed.setdefault(table_id, []).append(seat)
 
     rounds: list[dict[str, Any]] = []
     for rnd in tournament.rounds.order_by("number"):
-        rounds.append({
-            "number": rnd.number,
-            "status": rnd.status,
-            "seed": rnd.seed,
-            "tables": [_table(table, seats, hands, with_keys, confirmed.get(table.pk, []), shared.get(table.pk))
-                       for table in tables if table.round_id == rnd.pk],
-        })
+        rounds.append(
+            {
+                "number": rnd.number,
+                "status": rnd.status,
+                "seed": rnd.seed,
+                "tables": [
+                    _table(table, seats, hands, with_keys, confirmed.get(table.pk, []), shared.get(table.pk))
+                    for table in tables
+                    if table.round_id == rnd.pk
+                ],
+            }
+        )
     return rounds
 
 
-def _table(table: Table, seats: dict[int, dict[str, int]], hands: dict[int, list[Hand]],
-           with_keys: bool, confirmed: list[int] = (), shared: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+def _table(
+    table: Table,
+    seats: dict[int, dict[str, int]],
+    hands: dict[int, list[Hand]],
+    with_keys: bool,
+    confirmed: list[int] = (),
+    shared: dict[str, dict[str, int]] | None = None,
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "number": table.number,
         "seats": seats.get(table.pk, {}),

@@ -9,6 +9,7 @@ order, and every game's record scored by the rules engine to the points the arch
 A table may carry ``paper_totals`` (``{"1": 12, "2": -5, ...}``) instead of games: paper mode, where only
 each seat's round total was entered.
 """
+
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -20,8 +21,19 @@ from django.utils import timezone
 from scoring.rules import RuleError, Ruleset, ruleset_to_dict
 from scoring.storage import hand_columns, hand_score, outcome_columns, points_json
 
-from ..models import (AuditEntry, Club, Hand, Player, Registration, Round, Seat, Table, TableConfirmation, Tournament,
-                      Venue)
+from ..models import (
+    AuditEntry,
+    Club,
+    Hand,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    TableConfirmation,
+    Tournament,
+    Venue,
+)
 from ..selectors.desk import club_players
 from ..selectors.standings import standings_compute
 from ..services.errors import ServiceError
@@ -112,15 +124,20 @@ def _validate(doc: Any) -> _Archive:
         if p["substitute_for"] is not None and p["substitute_for"] not in known:
             raise ArchiveError(f"players[{i}].substitute_for", f"no player has start number {p['substitute_for']}")
         if p["withdrawn_after_round"] is not None and p["withdrawn_after_round"] > rules.rounds:
-            raise ArchiveError(f"players[{i}].withdrawn_after_round",
-                               f"must be from 0 to {rules.rounds} (the tournament's rounds), not {p['withdrawn_after_round']}")
+            raise ArchiveError(
+                f"players[{i}].withdrawn_after_round",
+                f"must be from 0 to {rules.rounds} (the tournament's rounds), not {p['withdrawn_after_round']}",
+            )
     tournament["last_start_number"] = max([tournament["last_start_number"], *numbers])
 
     rounds = [_round(r, f"rounds[{i}]", i + 1, rules, known) for i, r in enumerate(data["rounds"])]
     for i, (before, rnd) in enumerate(zip(rounds, rounds[1:]), start=1):
         if _STATUS_ORDER.index(rnd.status) < _STATUS_ORDER.index(before.status):
-            raise ArchiveError(f"rounds[{i}].status", f"round {rnd.number} cannot be {rnd.status} after round "
-                               f"{before.number} {before.status}: rounds are published and closed in order")
+            raise ArchiveError(
+                f"rounds[{i}].status",
+                f"round {rnd.number} cannot be {rnd.status} after round "
+                f"{before.number} {before.status}: rounds are published and closed in order",
+            )
     for i, entry in enumerate(data["ledger"]):
         if entry["start_number"] not in known:
             raise ArchiveError(f"ledger[{i}].start_number", "no player has this start number")
@@ -129,8 +146,18 @@ def _validate(doc: Any) -> _Archive:
         if entry["start_number"] not in known:
             raise ArchiveError(f"standings[{i}].start_number", "no player has this start number")
     # Ledger and standings follow from the games; the importer recomputes them rather than trusting them.
-    audit = [{"at": e["at"], "action": e["action"], "by_name": e["by"] or "", "subject": e["subject"],
-              "before": e["before"], "after": e["after"], "reason": e["reason"]} for e in data["audit"]]
+    audit = [
+        {
+            "at": e["at"],
+            "action": e["action"],
+            "by_name": e["by"] or "",
+            "subject": e["subject"],
+            "before": e["before"],
+            "after": e["after"],
+            "reason": e["reason"],
+        }
+        for e in data["audit"]
+    ]
     prizes = {key: data[key] for key in ("prizes", "prize_plan", "prize_categories")}
     venues = [dict(v) for v in data["venues"]]
     _check_venues(venues, players)
@@ -217,13 +244,22 @@ def _table(t: dict, path: str, expected_number: int, rules: Ruleset, players: se
             raise ArchiveError(f"{path}.seat_left", "seat_left, seat_left_from and games_with_four go together")
         if size != 5 or left[0] not in seats:
             raise ArchiveError(f"{path}.seat_left", "only a seat of a table of five can be left empty")
-    return _Table(number=number, seats=seats, hands=hands, entry_key=t["entry_key"], paper_totals=paper_totals,
-                  confirmations=confirmations, closed_reason=t["closed_reason"], shared_seats=shared,
-                  left=left if left[0] is not None else None)
+    return _Table(
+        number=number,
+        seats=seats,
+        hands=hands,
+        entry_key=t["entry_key"],
+        paper_totals=paper_totals,
+        confirmations=confirmations,
+        closed_reason=t["closed_reason"],
+        shared_seats=shared,
+        left=left if left[0] is not None else None,
+    )
 
 
-def _paper_totals(value: dict[str, int] | None, path: str, rules: Ruleset, size: int,
-                  has_hands: bool) -> dict[str, int] | None:
+def _paper_totals(
+    value: dict[str, int] | None, path: str, rules: Ruleset, size: int, has_hands: bool
+) -> dict[str, int] | None:
     """The checks of paper mode (``table_paper_totals``): every seat given, summing to 0 under plus/minus."""
     if value is None:
         return None
@@ -296,12 +332,21 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
         # A key is kept (printed start cards stay valid) unless another registration has it; none: a new one.
         keep_key = p["key"] and not Registration.objects.filter(key=p["key"]).exists()
         registrations[p["start_number"]] = Registration.objects.create(
-            tournament=tournament, player=player, start_number=p["start_number"], paid=p["paid"],
-            checked_in=p["checked_in"], withdrawn_after_round=p["withdrawn_after_round"],
-            fee_due=p["fee_due"], left_during_round=p["left_during_round"],
-            prize_handed_over=p["prize_handed_over"], prize_chosen=p["prize_chosen"],
-            birth_year=p["birth_year"], gender=p["gender"], local=p["local"],
-            club_name="" if home else said, **({"key": p["key"]} if keep_key else {}),
+            tournament=tournament,
+            player=player,
+            start_number=p["start_number"],
+            paid=p["paid"],
+            checked_in=p["checked_in"],
+            withdrawn_after_round=p["withdrawn_after_round"],
+            fee_due=p["fee_due"],
+            left_during_round=p["left_during_round"],
+            prize_handed_over=p["prize_handed_over"],
+            prize_chosen=p["prize_chosen"],
+            birth_year=p["birth_year"],
+            gender=p["gender"],
+            local=p["local"],
+            club_name="" if home else said,
+            **({"key": p["key"]} if keep_key else {}),
         )
     venues = {v["name"]: Venue.objects.create(tournament=tournament, **v) for v in archive.venues}
     for p in players:
@@ -318,23 +363,45 @@ def archive_import(*, doc: Any, slug: str | None = None, club: Club | None = Non
             # Keep the printed QR codes valid, unless the key is taken (the same archive imported twice).
             keep_key = t.entry_key and not Table.objects.filter(entry_key=t.entry_key).exists()
             extra = {"entry_key": t.entry_key} if keep_key else {}
-            complete = (len(t.confirmations) >= len(t.seats) - (t.left is not None) or bool(t.closed_reason)
-                        or t.paper_totals is not None)
+            complete = (
+                len(t.confirmations) >= len(t.seats) - (t.left is not None)
+                or bool(t.closed_reason)
+                or t.paper_totals is not None
+            )
             left = dict(zip(("seat_left", "seat_left_from", "games_with_four"), t.left or (None, None, None)))
-            table = Table.objects.create(round=rnd, number=t.number, size=len(t.seats), paper_totals=t.paper_totals,
-                                         closed_reason=t.closed_reason,
-                                         completed_at=timezone.now() if complete else None, **left, **extra)
-            TableConfirmation.objects.bulk_create(TableConfirmation(table=table, seat=seat, device="archive")
-                                                  for seat in t.confirmations)
+            table = Table.objects.create(
+                round=rnd,
+                number=t.number,
+                size=len(t.seats),
+                paper_totals=t.paper_totals,
+                closed_reason=t.closed_reason,
+                completed_at=timezone.now() if complete else None,
+                **left,
+                **extra,
+            )
+            TableConfirmation.objects.bulk_create(
+                TableConfirmation(table=table, seat=seat, device="archive") for seat in t.confirmations
+            )
             Seat.objects.bulk_create(
-                Seat(table=table, round=rnd, number=seat, registration=registrations[start_number],
-                     since_game=t.shared_seats.get(seat, {}).get("from_game"),
-                     earlier=registrations[t.shared_seats[seat]["before"]] if seat in t.shared_seats else None)
+                Seat(
+                    table=table,
+                    round=rnd,
+                    number=seat,
+                    registration=registrations[start_number],
+                    since_game=t.shared_seats.get(seat, {}).get("from_game"),
+                    earlier=registrations[t.shared_seats[seat]["before"]] if seat in t.shared_seats else None,
+                )
                 for seat, start_number in sorted(t.seats.items())
             )
             Hand.objects.bulk_create(
-                Hand(table=table, number=h.number, dealer=h.dealer, client_id=uuid.uuid4(),
-                     **h.outcome, **hand_columns(h.record))
+                Hand(
+                    table=table,
+                    number=h.number,
+                    dealer=h.dealer,
+                    client_id=uuid.uuid4(),
+                    **h.outcome,
+                    **hand_columns(h.record),
+                )
                 for h in t.hands
             )
     _check_standings(tournament, archive.standings)
@@ -355,11 +422,19 @@ def _prizes_write(tournament: Tournament, data: dict[str, Any]) -> None:
         both = plan.get("categories_allow_both", False)
         values = {k: v for k, v in plan.items() if k != "categories_allow_both"}
         steps.append(("prize_plan", lambda: prize_plan_set(tournament=tournament, values=values)))
-        steps.append(("prize_plan.categories_allow_both", lambda: prize_categories_set(
-            tournament=tournament, categories=[], allow_both=both is True)))
+        steps.append(
+            (
+                "prize_plan.categories_allow_both",
+                lambda: prize_categories_set(tournament=tournament, categories=[], allow_both=both is True),
+            )
+        )
     if data["prize_categories"]:
-        steps.append(("prize_categories", lambda: prize_categories_set(
-            tournament=tournament, categories=data["prize_categories"])))
+        steps.append(
+            (
+                "prize_categories",
+                lambda: prize_categories_set(tournament=tournament, categories=data["prize_categories"]),
+            )
+        )
     for key, step in steps:
         try:
             if key == "prizes" and not all(isinstance(p, dict) for p in data["prizes"]):
@@ -368,8 +443,11 @@ def _prizes_write(tournament: Tournament, data: dict[str, Any]) -> None:
                 raise ArchiveError("prize_categories", "each category must be an object")
             step()
         except ServiceError as err:  # the services name "prizes[6].place", "categories[0].gender", "curve"
-            field = err.field if err.field.startswith("prizes[") else (
-                f"prize_{err.field}" if err.field.startswith("categories[") else f"{key}.{err.field}")
+            field = (
+                err.field
+                if err.field.startswith("prizes[")
+                else (f"prize_{err.field}" if err.field.startswith("categories[") else f"{key}.{err.field}")
+            )
             raise ArchiveError(field, err.message) from None
 
 
@@ -377,16 +455,21 @@ def _audit_write(tournament: Tournament, entries: list[dict]) -> None:
     """The log as it was: same times, same names (linked to the user of that name on this server, if any)."""
     from django.contrib.auth import get_user_model
 
-    users = {u.get_username(): u for u in get_user_model().objects.filter(
-        username__in={e["by_name"] for e in entries if e["by_name"]})}
+    users = {
+        u.get_username(): u
+        for u in get_user_model().objects.filter(username__in={e["by_name"] for e in entries if e["by_name"]})
+    }
     for e in entries:
-        row = AuditEntry.objects.create(club=tournament.club, tournament=tournament, by=users.get(e["by_name"]),
-                                        **{k: v for k, v in e.items() if k != "at"})
+        row = AuditEntry.objects.create(
+            club=tournament.club,
+            tournament=tournament,
+            by=users.get(e["by_name"]),
+            **{k: v for k, v in e.items() if k != "at"},
+        )
         AuditEntry.objects.filter(pk=row.pk).update(at=e["at"])  # ``at`` is auto_now_add: set it afterwards
 
 
-def _player_for(p: dict, club: Club, player_club: Club | None, original: Tournament | None,
-                taken: set[int]) -> Player:
+def _player_for(p: dict, club: Club, player_club: Club | None, original: Tournament | None, taken: set[int]) -> Player:
     """The archive's player in the importing club's database, matched on start number first, so namesakes
     stay apart.
 
@@ -399,10 +482,17 @@ def _player_for(p: dict, club: Club, player_club: Club | None, original: Tournam
     """
     database = club_players(club.pk)
     if original is not None:
-        reg = (Registration.objects.filter(tournament=original, start_number=p["start_number"],
-                                           player__in=database, player__first_name=p["first_name"],
-                                           player__last_name=p["last_name"])
-               .select_related("player__club").first())
+        reg = (
+            Registration.objects.filter(
+                tournament=original,
+                start_number=p["start_number"],
+                player__in=database,
+                player__first_name=p["first_name"],
+                player__last_name=p["last_name"],
+            )
+            .select_related("player__club")
+            .first()
+        )
         if reg is not None and reg.player_id not in taken and reg.club_label == (p["club"] or ""):
             return reg.player
     same = {"first_name": p["first_name"], "last_name": p["last_name"], "club": player_club}

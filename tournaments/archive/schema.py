@@ -10,6 +10,7 @@ Values are taken as JSON gives them, never coerced: a number in quotes is not a 
 refused with the path of its first bad value, ``rounds[1].tables[3].hands[7].augen``
 (``first_error``); the messages stay in English, like the archive's keys.
 """
+
 import datetime
 import re
 from collections.abc import Mapping
@@ -51,7 +52,9 @@ class WholeNumber(serializers.Field):
         if type(data) is not int:
             self.fail("invalid")
         if not self.lo <= data <= self.hi:
-            shown = data if abs(data) <= BIG_MAX else f"{'-' if data < 0 else ''}a number of {len(str(abs(data)))} digits"
+            shown = (
+                data if abs(data) <= BIG_MAX else f"{'-' if data < 0 else ''}a number of {len(str(abs(data)))} digits"
+            )
             raise serializers.ValidationError(f"must be from {self.lo} to {self.hi}, not {shown}")
         return data
 
@@ -62,11 +65,22 @@ class WholeNumber(serializers.Field):
 class Text(serializers.Field):
     """A text; ``blank``: it may be empty (or only spaces). Kept as written (no trimming)."""
 
-    default_error_messages = {**_MISSING, "null": "must be a non-empty text", "invalid": "must be a non-empty text",
-                              "invalid_blank": "must be a text"}
+    default_error_messages = {
+        **_MISSING,
+        "null": "must be a non-empty text",
+        "invalid": "must be a non-empty text",
+        "invalid_blank": "must be a text",
+    }
 
-    def __init__(self, *, blank: bool = False, max_length: int | None = None, pattern: re.Pattern | None = None,
-                 pattern_message: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        blank: bool = False,
+        max_length: int | None = None,
+        pattern: re.Pattern | None = None,
+        pattern_message: str = "",
+        **kwargs: Any,
+    ) -> None:
         self.blank, self.max_length, self.pattern, self.pattern_message = blank, max_length, pattern, pattern_message
         super().__init__(**kwargs)
         if blank:
@@ -87,10 +101,17 @@ class Text(serializers.Field):
         return value
 
 
-def Key(**kwargs: Any) -> Text:  # noqa: N802 - reads as a field class
+def Key(**kwargs: Any) -> Text:
     """An entry or personal key (optional: an archive without keys gets new ones on import)."""
-    return Text(max_length=64, pattern=KEY_RE, pattern_message="may hold only letters, digits, '-' and '_'",
-                required=False, allow_null=True, default=None, **kwargs)
+    return Text(
+        max_length=64,
+        pattern=KEY_RE,
+        pattern_message="may hold only letters, digits, '-' and '_'",
+        required=False,
+        allow_null=True,
+        default=None,
+        **kwargs,
+    )
 
 
 class Flag(serializers.Field):
@@ -188,7 +209,11 @@ class Anything(serializers.Field):
 
 
 class Date(serializers.Field):
-    default_error_messages = {**_MISSING, "null": "must be a date like 2026-11-21", "invalid": "must be a date like 2026-11-21"}
+    default_error_messages = {
+        **_MISSING,
+        "null": "must be a date like 2026-11-21",
+        "invalid": "must be a date like 2026-11-21",
+    }
 
     def to_internal_value(self, data: Any) -> datetime.date:
         try:
@@ -203,7 +228,10 @@ class Date(serializers.Field):
 class Moment(serializers.Field):
     """A date and time with its offset (the audit log keeps when each change happened)."""
 
-    default_error_messages = {**_MISSING, "invalid": "must be a date and time with its offset, like 2026-11-21T19:30:00+01:00"}
+    default_error_messages = {
+        **_MISSING,
+        "invalid": "must be a date and time with its offset, like 2026-11-21T19:30:00+01:00",
+    }
     default_error_messages["null"] = default_error_messages["invalid"]
 
     def to_internal_value(self, data: Any) -> datetime.datetime:
@@ -235,8 +263,9 @@ class SeatMap(Object):
     child = WholeNumber(lo=1)
 
     def to_internal_value(self, data: Any) -> dict[int, int]:
-        if isinstance(data, Mapping) and (sorted(data) != [str(s) for s in range(1, len(data) + 1)]
-                                          or len(data) not in (4, 5)):
+        if isinstance(data, Mapping) and (
+            sorted(data) != [str(s) for s in range(1, len(data) + 1)] or len(data) not in (4, 5)
+        ):
             raise serializers.ValidationError('must map seats "1" to "4" (or "5") to start numbers')
         return {int(seat): number for seat, number in super().to_internal_value(data).items()}
 
@@ -273,8 +302,11 @@ class TournamentSchema(Schema):
     club = Text(max_length=200)
     entry_fee_cents = WholeNumber(0, INT_MAX)
     venue = Text(blank=True, max_length=200, default="")
-    status = OneOf(Tournament.Status.values, f"must be one of {', '.join(Tournament.Status.values)}",
-                   default=Tournament.Status.PLANNED)
+    status = OneOf(
+        Tournament.Status.values,
+        f"must be one of {', '.join(Tournament.Status.values)}",
+        default=Tournament.Status.PLANNED,
+    )
     payout_percent = WholeNumber(0, 100, default=100)
     sponsored_cents = WholeNumber(0, INT_MAX, default=0)
     standings_public = Flag(default=False)
@@ -342,7 +374,9 @@ class TableSchema(Schema):
     seats = SeatMap()
     entry_key = Key()
     hands = Items(child=HandSchema())
-    paper_totals = Object(child=WholeNumber(-Table.PAPER_TOTAL_MAX, Table.PAPER_TOTAL_MAX), allow_null=True, default=None)  # paper mode: no games
+    paper_totals = Object(
+        child=WholeNumber(-Table.PAPER_TOTAL_MAX, Table.PAPER_TOTAL_MAX), allow_null=True, default=None
+    )  # paper mode: no games
     confirmations = Items(child=WholeNumber(lo=1), default=list)  # at most the table's size: checked with it
     closed_reason = Text(blank=True, max_length=300, default="")
     # version 2: who played which games of a seat (keyed by seat, like ``seats``)

@@ -1,4 +1,5 @@
 """What the print commands share: the output folder is checked before any work, the PDF written whole."""
+
 import os
 from collections.abc import Callable
 

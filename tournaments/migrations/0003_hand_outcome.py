@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_tournament_lot_seed_prize'),
+        ("tournaments", "0002_tournament_lot_seed_prize"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='declarer_won',
-            field=models.BooleanField(blank=True, null=True, verbose_name='declarer won'),
+            model_name="hand",
+            name="declarer_won",
+            field=models.BooleanField(blank=True, null=True, verbose_name="declarer won"),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='reuegeld_cents',
-            field=models.PositiveIntegerField(default=0, verbose_name='Reuegeld the declarer owes (cents)'),
+            model_name="hand",
+            name="reuegeld_cents",
+            field=models.PositiveIntegerField(default=0, verbose_name="Reuegeld the declarer owes (cents)"),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='weitergeld_cents',
-            field=models.PositiveIntegerField(default=0, verbose_name='Weitergeld each seat owes (cents)'),
+            model_name="hand",
+            name="weitergeld_cents",
+            field=models.PositiveIntegerField(default=0, verbose_name="Weitergeld each seat owes (cents)"),
         ),
     ]

@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_hand_outcome'),
+        ("tournaments", "0003_hand_outcome"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='logo',
-            field=models.ImageField(blank=True, help_text='Printed on certificates and lists; PNG or JPEG.', upload_to='logos/', verbose_name='logo'),
+            model_name="club",
+            name="logo",
+            field=models.ImageField(
+                blank=True,
+                help_text="Printed on certificates and lists; PNG or JPEG.",
+                upload_to="logos/",
+                verbose_name="logo",
+            ),
         ),
     ]

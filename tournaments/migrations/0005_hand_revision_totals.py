@@ -5,20 +5,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_club_logo'),
+        ("tournaments", "0004_club_logo"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='handrevision',
-            name='action',
-            field=models.CharField(choices=[('create', 'entered'), ('update', 'corrected'), ('delete', 'deleted'), ('totals', 'round totals entered')], max_length=10, verbose_name='action'),
+            model_name="handrevision",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "entered"),
+                    ("update", "corrected"),
+                    ("delete", "deleted"),
+                    ("totals", "round totals entered"),
+                ],
+                max_length=10,
+                verbose_name="action",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='handrevision',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('action', 'totals'), ('hand__isnull', True), ('number', 0)), models.Q(models.Q(('action', 'totals'), _negated=True), ('number__gte', 1)), _connector='OR'), name='hand_revision_totals_number_0'),
+            model_name="handrevision",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("action", "totals"), ("hand__isnull", True), ("number", 0)),
+                    models.Q(models.Q(("action", "totals"), _negated=True), ("number__gte", 1)),
+                    _connector="OR",
+                ),
+                name="hand_revision_totals_number_0",
+            ),
         ),
     ]

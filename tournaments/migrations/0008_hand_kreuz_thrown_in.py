@@ -9,21 +9,30 @@ def mark_thrown_in(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0007_series'),
+        ("tournaments", "0007_series"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='thrown_in',
-            field=models.BooleanField(default=False, verbose_name='thrown in'),
+            model_name="hand",
+            name="thrown_in",
+            field=models.BooleanField(default=False, verbose_name="thrown in"),
         ),
         migrations.AlterField(
-            model_name='hand',
-            name='contract',
-            field=models.CharField(choices=[('rufspiel', 'Rufspiel'), ('wenz', 'Wenz'), ('solo', 'Farbsolo'), ('weiter', 'thrown in (all passed)'), ('kreuz', 'Kreuz (all passed)')], max_length=20, verbose_name='contract'),
+            model_name="hand",
+            name="contract",
+            field=models.CharField(
+                choices=[
+                    ("rufspiel", "Rufspiel"),
+                    ("wenz", "Wenz"),
+                    ("solo", "Farbsolo"),
+                    ("weiter", "thrown in (all passed)"),
+                    ("kreuz", "Kreuz (all passed)"),
+                ],
+                max_length=20,
+                verbose_name="contract",
+            ),
         ),
         migrations.RunPython(mark_thrown_in, migrations.RunPython.noop),
     ]

@@ -4,20 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_hand_kreuz_thrown_in'),
+        ("tournaments", "0008_hand_kreuz_thrown_in"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='closed_reason',
-            field=models.CharField(blank=True, max_length=300, verbose_name='closed by the organiser because'),
+            model_name="table",
+            name="closed_reason",
+            field=models.CharField(blank=True, max_length=300, verbose_name="closed by the organiser because"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='reconfirm_game',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='game changed after confirmation'),
+            model_name="table",
+            name="reconfirm_game",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="game changed after confirmation"
+            ),
         ),
     ]

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0009_table_reconfirm_close'),
+        ("tournaments", "0009_table_reconfirm_close"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='handrevision',
-            name='action',
-            field=models.CharField(choices=[('create', 'entered'), ('update', 'corrected'), ('delete', 'deleted'), ('totals', 'round totals entered'), ('conflict', 'other version set aside')], max_length=10, verbose_name='action'),
+            model_name="handrevision",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "entered"),
+                    ("update", "corrected"),
+                    ("delete", "deleted"),
+                    ("totals", "round totals entered"),
+                    ("conflict", "other version set aside"),
+                ],
+                max_length=10,
+                verbose_name="action",
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0010_hand_revision_conflict'),
+        ("tournaments", "0010_hand_revision_conflict"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='auditentry',
-            name='by_name',
-            field=models.CharField(blank=True, max_length=150, verbose_name='by (name)'),
+            model_name="auditentry",
+            name="by_name",
+            field=models.CharField(blank=True, max_length=150, verbose_name="by (name)"),
         ),
     ]

@@ -1,13 +1,29 @@
 """A game's whole outcome in one JSON column instead of three lossy ones (summed Reuegeld, the
 largest Weitergeld, who won): existing games are scored once more from their stored record under
 their tournament's rules, so every stored game carries the full HandScore."""
+
 from django.db import migrations, models
 
 from scoring.rules import RuleError, ruleset_from_dict, score_hand
 from scoring.rules.outcome import outcome_to_dict
 
-RECORD = ("contract", "declarer", "partner", "called", "muss", "called_card", "renonce", "trump", "tout", "sie",
-          "augen", "schwarz", "won", "laufende", "kontra")
+RECORD = (
+    "contract",
+    "declarer",
+    "partner",
+    "called",
+    "muss",
+    "called_card",
+    "renonce",
+    "trump",
+    "tout",
+    "sie",
+    "augen",
+    "schwarz",
+    "won",
+    "laufende",
+    "kontra",
+)
 
 
 def fill_outcome(apps, schema_editor):
@@ -24,12 +40,17 @@ def fill_outcome(apps, schema_editor):
             points = {int(s): p for s, p in (hand.points or {}).items()}
             seats = range(1, hand.table.size + 1)
             outcome = {
-                "points": {str(s): points.get(s, 0) for s in seats}, "value": 0,
-                "declarer_won": bool(hand.declarer_won), "schneider": False, "schwarz": False, "laufende": 0,
+                "points": {str(s): points.get(s, 0) for s in seats},
+                "value": 0,
+                "declarer_won": bool(hand.declarer_won),
+                "schneider": False,
+                "schwarz": False,
+                "laufende": 0,
                 "reuegeld": {str(hand.declarer): hand.reuegeld_cents} if hand.reuegeld_cents else {},
                 "thrown_in": hand.contract == "weiter",
                 "weitergeld": {str(s): hand.weitergeld_cents for s in seats} if hand.weitergeld_cents else {},
-                "contract": hand.contract, "declarer": hand.declarer,
+                "contract": hand.contract,
+                "declarer": hand.declarer,
             }
         else:
             outcome = outcome_to_dict(score)
@@ -42,7 +63,9 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
-            model_name="hand", name="outcome", field=models.JSONField(default=dict, verbose_name="outcome"),
+            model_name="hand",
+            name="outcome",
+            field=models.JSONField(default=dict, verbose_name="outcome"),
         ),
         migrations.RunPython(fill_outcome, migrations.RunPython.noop),
         migrations.RemoveField(model_name="hand", name="declarer_won"),

@@ -4,13 +4,12 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0013_signup'),
+        ("tournaments", "0013_signup"),
     ]
 
     operations = [
         migrations.DeleteModel(
-            name='WorkerPing',
+            name="WorkerPing",
         ),
     ]

@@ -3,6 +3,7 @@ standings sums them per table with a plain ``SUM … GROUP BY`` that every datab
 needed a key extraction written per vendor (``->>`` on PostgreSQL, ``JSON_EXTRACT`` on SQLite).
 The whole outcome stays in ``outcome``; existing games are copied over key by key (no game is scored
 again), and back on reversal."""
+
 from django.db import migrations, models
 
 SEATS = range(1, 6)
@@ -27,8 +28,9 @@ def json_from_columns(apps, schema_editor):
     Hand = apps.get_model("tournaments", "Hand")
     batch = []
     for hand in Hand.objects.order_by("pk").iterator(chunk_size=CHUNK):
-        hand.points = {str(seat): getattr(hand, f"points_{seat}") for seat in SEATS
-                       if getattr(hand, f"points_{seat}") is not None}
+        hand.points = {
+            str(seat): getattr(hand, f"points_{seat}") for seat in SEATS if getattr(hand, f"points_{seat}") is not None
+        }
         batch.append(hand)
         if len(batch) == CHUNK:
             Hand.objects.bulk_update(batch, ["points"])
@@ -40,10 +42,14 @@ class Migration(migrations.Migration):
     dependencies = [("tournaments", "0015_print_pack")]
 
     operations = [
-        *(migrations.AddField(
-            model_name="hand", name=f"points_{seat}",
-            field=models.IntegerField(blank=True, null=True, verbose_name=f"points, seat {seat}"),
-        ) for seat in SEATS),
+        *(
+            migrations.AddField(
+                model_name="hand",
+                name=f"points_{seat}",
+                field=models.IntegerField(blank=True, null=True, verbose_name=f"points, seat {seat}"),
+            )
+            for seat in SEATS
+        ),
         migrations.RunPython(columns_from_json, json_from_columns),
         migrations.RemoveField(model_name="hand", name="points"),
     ]

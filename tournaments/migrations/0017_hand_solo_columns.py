@@ -3,6 +3,7 @@ recompute of the standings counted solos and found the paying games by looking i
 JSON outcome, which cost PostgreSQL more than summing the points. Existing games are filled in from
 their stored outcome (never scored again), a few statements per seat and chunk. Two indexes for the
 same recompute: the paying games per table, and each table's newest revision."""
+
 from django.db import migrations, models
 
 CHUNK = 5000
@@ -23,9 +24,9 @@ def columns_from_outcome(apps, schema_editor):
     for column, by_seat in (("solo_won", won), ("solo_lost", lost)):
         for seat, pks in by_seat.items():
             for start in range(0, len(pks), CHUNK):
-                Hand.objects.filter(pk__in=pks[start:start + CHUNK]).update(**{column: seat})
+                Hand.objects.filter(pk__in=pks[start : start + CHUNK]).update(**{column: seat})
     for start in range(0, len(pays), CHUNK):
-        Hand.objects.filter(pk__in=pays[start:start + CHUNK]).update(pays=True)
+        Hand.objects.filter(pk__in=pays[start : start + CHUNK]).update(pays=True)
 
 
 class Migration(migrations.Migration):
@@ -33,15 +34,18 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
-            model_name="hand", name="solo_won",
+            model_name="hand",
+            name="solo_won",
             field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="solo won by seat"),
         ),
         migrations.AddField(
-            model_name="hand", name="solo_lost",
+            model_name="hand",
+            name="solo_lost",
             field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="solo lost by seat"),
         ),
         migrations.AddField(
-            model_name="hand", name="pays",
+            model_name="hand",
+            name="pays",
             field=models.BooleanField(default=False, verbose_name="costs money"),
         ),
         migrations.AddIndex(

@@ -13,6 +13,7 @@ save depends on raises the number, whoever makes it; so triggers raise it, not t
 The column is not a model field: no form, serializer, archive or ``save()`` ever writes it. SQLite (the
 embedded default) has neither column nor triggers: its saves keep the transaction and the table's lock.
 """
+
 from django.db import migrations
 
 FORWARD = (
@@ -86,11 +87,11 @@ def _on_postgresql(sql: tuple[str, ...]):
         if schema_editor.connection.vendor == "postgresql":
             for statement in sql:
                 schema_editor.execute(statement, params=None)
+
     return run
 
 
 class Migration(migrations.Migration):
-
     dependencies = [("tournaments", "0017_hand_solo_columns")]
 
     operations = [migrations.RunPython(_on_postgresql(FORWARD), _on_postgresql(BACKWARD))]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0018_table_entry_version'),
+        ("tournaments", "0018_table_entry_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tableconfirmation',
-            name='device_id',
-            field=models.CharField(blank=True, max_length=32, verbose_name='device id'),
+            model_name="tableconfirmation",
+            name="device_id",
+            field=models.CharField(blank=True, max_length=32, verbose_name="device id"),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0019_confirmation_device_id'),
+        ("tournaments", "0019_confirmation_device_id"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='fee_due',
-            field=models.BooleanField(default=True, verbose_name='owes an entry fee'),
+            model_name="registration",
+            name="fee_due",
+            field=models.BooleanField(default=True, verbose_name="owes an entry fee"),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='left_during_round',
-            field=models.BooleanField(default=False, verbose_name='left during the round'),
+            model_name="registration",
+            name="left_during_round",
+            field=models.BooleanField(default=False, verbose_name="left during the round"),
         ),
     ]

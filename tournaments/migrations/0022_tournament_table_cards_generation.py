@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0021_api_tokens_hashed'),
+        ("tournaments", "0021_api_tokens_hashed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='table_cards_generation',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Raised by "New table cards": the table cards printed before stop working.', verbose_name="table cards' generation"),
+            model_name="tournament",
+            name="table_cards_generation",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text='Raised by "New table cards": the table cards printed before stop working.',
+                verbose_name="table cards' generation",
+            ),
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0022_tournament_table_cards_generation'),
+        ("tournaments", "0022_tournament_table_cards_generation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='prize_handed_over',
-            field=models.BooleanField(default=False, help_text='Ticked at the prize-giving when the desk handed him his prize (money or goods).', verbose_name='prize handed over'),
+            model_name="registration",
+            name="prize_handed_over",
+            field=models.BooleanField(
+                default=False,
+                help_text="Ticked at the prize-giving when the desk handed him his prize (money or goods).",
+                verbose_name="prize handed over",
+            ),
         ),
     ]

@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0023_registration_prize_handed_over'),
+        ("tournaments", "0023_registration_prize_handed_over"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='club_name',
-            field=models.CharField(blank=True, help_text="A club not the tournament's, as the player named it: shown with his name, never a club record.", max_length=200, verbose_name='club (as said)'),
+            model_name="registration",
+            name="club_name",
+            field=models.CharField(
+                blank=True,
+                help_text="A club not the tournament's, as the player named it: shown with his name, never a club record.",
+                max_length=200,
+                verbose_name="club (as said)",
+            ),
         ),
     ]

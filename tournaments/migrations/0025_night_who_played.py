@@ -5,35 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0024_registration_club_name'),
+        ("tournaments", "0024_registration_club_name"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='earlier',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.registration', verbose_name='played the games before'),
+            model_name="seat",
+            name="earlier",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tournaments.registration",
+                verbose_name="played the games before",
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='since_game',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='plays from game'),
+            model_name="seat",
+            name="since_game",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="plays from game"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='games_with_four',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='games of the round with four'),
+            model_name="table",
+            name="games_with_four",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="games of the round with four"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='seat_left',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='seat left empty'),
+            model_name="table",
+            name="seat_left",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="seat left empty"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='seat_left_from',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='with four from game'),
+            model_name="table",
+            name="seat_left_from",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="with four from game"),
         ),
     ]

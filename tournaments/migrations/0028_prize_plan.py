@@ -5,74 +5,190 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0027_one_save_path'),
+        ("tournaments", "0027_one_save_path"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='birth_year',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='year of birth'),
+            model_name="registration",
+            name="birth_year",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="year of birth"),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='gender',
-            field=models.CharField(blank=True, choices=[('f', 'female'), ('m', 'male'), ('d', 'diverse')], max_length=1, verbose_name='gender'),
+            model_name="registration",
+            name="gender",
+            field=models.CharField(
+                blank=True,
+                choices=[("f", "female"), ("m", "male"), ("d", "diverse")],
+                max_length=1,
+                verbose_name="gender",
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='local',
-            field=models.BooleanField(blank=True, help_text='Empty: not asked.', null=True, verbose_name='local player'),
+            model_name="registration",
+            name="local",
+            field=models.BooleanField(
+                blank=True, help_text="Empty: not asked.", null=True, verbose_name="local player"
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='prize_chosen',
-            field=models.CharField(blank=True, help_text='What he took from the prize table when his place was called.', max_length=200, verbose_name='prize chosen'),
+            model_name="registration",
+            name="prize_chosen",
+            field=models.CharField(
+                blank=True,
+                help_text="What he took from the prize table when his place was called.",
+                max_length=200,
+                verbose_name="prize chosen",
+            ),
         ),
         migrations.CreateModel(
-            name='PrizeCategory',
+            name="PrizeCategory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0, verbose_name='order')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('min_age', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='age from')),
-                ('max_age', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='age up to')),
-                ('gender', models.CharField(blank=True, choices=[('', 'anyone'), ('f', 'female'), ('m', 'male'), ('d', 'diverse')], max_length=1, verbose_name='gender')),
-                ('local', models.BooleanField(blank=True, help_text='Yes: locals only; no: guests only; empty: anyone.', null=True, verbose_name='locals or guests')),
-                ('prizes', models.JSONField(blank=True, default=list, help_text='Per place of the category: {place, amount_cents, goods}.', verbose_name='prizes')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='prize_categories', to='tournaments.tournament', verbose_name='tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField(default=0, verbose_name="order")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("min_age", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="age from")),
+                ("max_age", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="age up to")),
+                (
+                    "gender",
+                    models.CharField(
+                        blank=True,
+                        choices=[("", "anyone"), ("f", "female"), ("m", "male"), ("d", "diverse")],
+                        max_length=1,
+                        verbose_name="gender",
+                    ),
+                ),
+                (
+                    "local",
+                    models.BooleanField(
+                        blank=True,
+                        help_text="Yes: locals only; no: guests only; empty: anyone.",
+                        null=True,
+                        verbose_name="locals or guests",
+                    ),
+                ),
+                (
+                    "prizes",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Per place of the category: {place, amount_cents, goods}.",
+                        verbose_name="prizes",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="prize_categories",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'category prize',
-                'verbose_name_plural': 'category prizes',
-                'ordering': ['tournament', 'position', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'name'), name='unique_category_name_per_tournament')],
+                "verbose_name": "category prize",
+                "verbose_name_plural": "category prizes",
+                "ordering": ["tournament", "position", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("tournament", "name"), name="unique_category_name_per_tournament")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PrizePlan',
+            name="PrizePlan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('curve', models.CharField(choices=[('third', 'the top third'), ('nth', 'every n-th player'), ('table', 'a fixed table of shares'), ('geometric', '1st gets x, each next y % less')], default='third', max_length=20, verbose_name='curve')),
-                ('every_n', models.PositiveSmallIntegerField(default=4, verbose_name='every n-th player')),
-                ('decay_percent', models.PositiveSmallIntegerField(default=10, help_text='0: every money place gets the same.', verbose_name='each next place less (%)')),
-                ('first_cents', models.PositiveIntegerField(default=0, verbose_name='first prize (cents)')),
-                ('table_bp', models.JSONField(blank=True, default=list, help_text="Each place's share in hundredths of a per cent (2150 = 21.5 %).", verbose_name='shares of the pool')),
-                ('rounding_cents', models.PositiveIntegerField(choices=[(1, 'to the cent'), (100, 'whole euros'), (500, '5 euros')], default=100, verbose_name='rounding')),
-                ('costs_cents', models.PositiveIntegerField(default=0, help_text='Taken from the pool before the prizes (hall, goods bought).', verbose_name='costs (cents)')),
-                ('goods_places', models.PositiveSmallIntegerField(default=0, verbose_name='goods places')),
-                ('goods_label', models.CharField(blank=True, max_length=200, verbose_name='goods places receive')),
-                ('last_place_goods', models.CharField(blank=True, max_length=200, verbose_name='consolation prize for the last place')),
-                ('goods_list', models.TextField(blank=True, help_text='One per line: the desk picks from them when a place is called.', verbose_name='goods on the prize table')),
-                ('categories_allow_both', models.BooleanField(default=False, help_text='Off: one prize per player, the first in the order of the list (overall, then the categories).', verbose_name='a player may win an overall and a category prize')),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='prize_plan', to='tournaments.tournament', verbose_name='tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "curve",
+                    models.CharField(
+                        choices=[
+                            ("third", "the top third"),
+                            ("nth", "every n-th player"),
+                            ("table", "a fixed table of shares"),
+                            ("geometric", "1st gets x, each next y % less"),
+                        ],
+                        default="third",
+                        max_length=20,
+                        verbose_name="curve",
+                    ),
+                ),
+                ("every_n", models.PositiveSmallIntegerField(default=4, verbose_name="every n-th player")),
+                (
+                    "decay_percent",
+                    models.PositiveSmallIntegerField(
+                        default=10,
+                        help_text="0: every money place gets the same.",
+                        verbose_name="each next place less (%)",
+                    ),
+                ),
+                ("first_cents", models.PositiveIntegerField(default=0, verbose_name="first prize (cents)")),
+                (
+                    "table_bp",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Each place's share in hundredths of a per cent (2150 = 21.5 %).",
+                        verbose_name="shares of the pool",
+                    ),
+                ),
+                (
+                    "rounding_cents",
+                    models.PositiveIntegerField(
+                        choices=[(1, "to the cent"), (100, "whole euros"), (500, "5 euros")],
+                        default=100,
+                        verbose_name="rounding",
+                    ),
+                ),
+                (
+                    "costs_cents",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Taken from the pool before the prizes (hall, goods bought).",
+                        verbose_name="costs (cents)",
+                    ),
+                ),
+                ("goods_places", models.PositiveSmallIntegerField(default=0, verbose_name="goods places")),
+                ("goods_label", models.CharField(blank=True, max_length=200, verbose_name="goods places receive")),
+                (
+                    "last_place_goods",
+                    models.CharField(blank=True, max_length=200, verbose_name="consolation prize for the last place"),
+                ),
+                (
+                    "goods_list",
+                    models.TextField(
+                        blank=True,
+                        help_text="One per line: the desk picks from them when a place is called.",
+                        verbose_name="goods on the prize table",
+                    ),
+                ),
+                (
+                    "categories_allow_both",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Off: one prize per player, the first in the order of the list (overall, then the categories).",
+                        verbose_name="a player may win an overall and a category prize",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="prize_plan",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'prize plan',
-                'verbose_name_plural': 'prize plans',
-                'constraints': [models.CheckConstraint(condition=models.Q(('decay_percent__lt', 100)), name='prize_plan_decay_below_100')],
+                "verbose_name": "prize plan",
+                "verbose_name_plural": "prize plans",
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("decay_percent__lt", 100)), name="prize_plan_decay_below_100"
+                    )
+                ],
             },
         ),
     ]

@@ -6,117 +6,227 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0028_prize_plan'),
+        ("tournaments", "0028_prize_plan"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='series',
-            name='final',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='qualifier_of', to='tournaments.tournament', verbose_name='final'),
+            model_name="series",
+            name="final",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="qualifier_of",
+                to="tournaments.tournament",
+                verbose_name="final",
+            ),
         ),
         migrations.AddField(
-            model_name='series',
-            name='invitation_deadline',
-            field=models.DateField(blank=True, help_text='The invited say by this day whether they play the final.', null=True, verbose_name='answer by'),
+            model_name="series",
+            name="invitation_deadline",
+            field=models.DateField(
+                blank=True,
+                help_text="The invited say by this day whether they play the final.",
+                null=True,
+                verbose_name="answer by",
+            ),
         ),
         migrations.AddField(
-            model_name='series',
-            name='lottery_min_evenings',
-            field=models.PositiveSmallIntegerField(default=1, verbose_name='evenings for the lottery'),
+            model_name="series",
+            name="lottery_min_evenings",
+            field=models.PositiveSmallIntegerField(default=1, verbose_name="evenings for the lottery"),
         ),
         migrations.AddField(
-            model_name='series',
-            name='lottery_places',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Drawn among the players with at least the evenings below who did not qualify otherwise.', verbose_name='final places drawn by lot'),
+            model_name="series",
+            name="lottery_places",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                help_text="Drawn among the players with at least the evenings below who did not qualify otherwise.",
+                verbose_name="final places drawn by lot",
+            ),
         ),
         migrations.AddField(
-            model_name='series',
-            name='qualify_mode',
-            field=models.CharField(choices=[('top', 'the first of each evening'), ('top_not_qualified', 'the first not qualified yet (the next one moves up)')], default='top_not_qualified', max_length=20, verbose_name='who qualifies'),
+            model_name="series",
+            name="qualify_mode",
+            field=models.CharField(
+                choices=[
+                    ("top", "the first of each evening"),
+                    ("top_not_qualified", "the first not qualified yet (the next one moves up)"),
+                ],
+                default="top_not_qualified",
+                max_length=20,
+                verbose_name="who qualifies",
+            ),
         ),
         migrations.AddField(
-            model_name='series',
-            name='qualify_per_evening',
-            field=models.PositiveSmallIntegerField(default=2, verbose_name='qualify per evening'),
+            model_name="series",
+            name="qualify_per_evening",
+            field=models.PositiveSmallIntegerField(default=2, verbose_name="qualify per evening"),
         ),
         migrations.AlterField(
-            model_name='series',
-            name='kind',
-            field=models.CharField(choices=[('season', 'season'), ('cup', 'cup'), ('qualifier', 'qualification')], default='season', max_length=20, verbose_name='kind'),
+            model_name="series",
+            name="kind",
+            field=models.CharField(
+                choices=[("season", "season"), ("cup", "cup"), ("qualifier", "qualification")],
+                default="season",
+                max_length=20,
+                verbose_name="kind",
+            ),
         ),
         migrations.CreateModel(
-            name='Venue',
+            name="Venue",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('address', models.CharField(blank=True, max_length=300, verbose_name='address')),
-                ('contact', models.CharField(blank=True, help_text='Who answers the phone there on the evening.', max_length=200, verbose_name='contact')),
-                ('first_table', models.PositiveSmallIntegerField(verbose_name='first table')),
-                ('last_table', models.PositiveSmallIntegerField(verbose_name='last table')),
-                ('helpers', models.ManyToManyField(blank=True, related_name='venue_desks', to=settings.AUTH_USER_MODEL, verbose_name='desk helpers')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='venues', to='tournaments.tournament', verbose_name='tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                ("address", models.CharField(blank=True, max_length=300, verbose_name="address")),
+                (
+                    "contact",
+                    models.CharField(
+                        blank=True,
+                        help_text="Who answers the phone there on the evening.",
+                        max_length=200,
+                        verbose_name="contact",
+                    ),
+                ),
+                ("first_table", models.PositiveSmallIntegerField(verbose_name="first table")),
+                ("last_table", models.PositiveSmallIntegerField(verbose_name="last table")),
+                (
+                    "helpers",
+                    models.ManyToManyField(
+                        blank=True, related_name="venue_desks", to=settings.AUTH_USER_MODEL, verbose_name="desk helpers"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="venues",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'venue',
-                'verbose_name_plural': 'venues',
-                'ordering': ['tournament', 'first_table'],
+                "verbose_name": "venue",
+                "verbose_name_plural": "venues",
+                "ordering": ["tournament", "first_table"],
             },
         ),
         migrations.AddField(
-            model_name='registration',
-            name='venue',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='registrations', to='tournaments.venue', verbose_name='venue'),
+            model_name="registration",
+            name="venue",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="registrations",
+                to="tournaments.venue",
+                verbose_name="venue",
+            ),
         ),
         migrations.CreateModel(
-            name='Wildcard',
+            name="Wildcard",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='player')),
-                ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='wildcards', to='tournaments.series', verbose_name='series')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "series",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="wildcards",
+                        to="tournaments.series",
+                        verbose_name="series",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'wildcard',
-                'verbose_name_plural': 'wildcards',
-                'ordering': ['series', 'pk'],
+                "verbose_name": "wildcard",
+                "verbose_name_plural": "wildcards",
+                "ordering": ["series", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('invited', 'invited'), ('declined', 'declined')], default='invited', max_length=20, verbose_name='status')),
-                ('how', models.CharField(blank=True, max_length=20, verbose_name='qualified by')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='invited')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.player', verbose_name='player')),
-                ('registration', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='invitation', to='tournaments.registration', verbose_name='registration')),
-                ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='tournaments.series', verbose_name='series')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("invited", "invited"), ("declined", "declined")],
+                        default="invited",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("how", models.CharField(blank=True, max_length=20, verbose_name="qualified by")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="invited")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.player",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "registration",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="invitation",
+                        to="tournaments.registration",
+                        verbose_name="registration",
+                    ),
+                ),
+                (
+                    "series",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="tournaments.series",
+                        verbose_name="series",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'invitation',
-                'verbose_name_plural': 'invitations',
-                'ordering': ['series', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('series', 'player'), name='one_invitation_per_player')],
+                "verbose_name": "invitation",
+                "verbose_name_plural": "invitations",
+                "ordering": ["series", "pk"],
+                "constraints": [models.UniqueConstraint(fields=("series", "player"), name="one_invitation_per_player")],
             },
         ),
         migrations.AddConstraint(
-            model_name='venue',
-            constraint=models.UniqueConstraint(fields=('tournament', 'name'), name='unique_venue_name_per_tournament'),
+            model_name="venue",
+            constraint=models.UniqueConstraint(fields=("tournament", "name"), name="unique_venue_name_per_tournament"),
         ),
         migrations.AddConstraint(
-            model_name='venue',
-            constraint=models.CheckConstraint(condition=models.Q(('first_table__gte', 1)), name='venue_first_table_positive'),
+            model_name="venue",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("first_table__gte", 1)), name="venue_first_table_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='venue',
-            constraint=models.CheckConstraint(condition=models.Q(('last_table__gte', models.F('first_table'))), name='venue_tables_in_order'),
+            model_name="venue",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("last_table__gte", models.F("first_table"))), name="venue_tables_in_order"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='wildcard',
-            constraint=models.UniqueConstraint(fields=('series', 'player'), name='one_wildcard_per_player'),
+            model_name="wildcard",
+            constraint=models.UniqueConstraint(fields=("series", "player"), name="one_wildcard_per_player"),
         ),
     ]

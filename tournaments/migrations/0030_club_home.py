@@ -4,65 +4,102 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0029_venues_qualifiers'),
+        ("tournaments", "0029_venues_qualifiers"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='account_holder',
-            field=models.CharField(blank=True, max_length=70, verbose_name='account holder'),
+            model_name="club",
+            name="account_holder",
+            field=models.CharField(blank=True, max_length=70, verbose_name="account holder"),
         ),
         migrations.AddField(
-            model_name='club',
-            name='email',
-            field=models.EmailField(blank=True, help_text="The first organiser's address, from the club's registration.", max_length=254, verbose_name='e-mail'),
+            model_name="club",
+            name="email",
+            field=models.EmailField(
+                blank=True,
+                help_text="The first organiser's address, from the club's registration.",
+                max_length=254,
+                verbose_name="e-mail",
+            ),
         ),
         migrations.AddField(
-            model_name='club',
-            name='email_confirmed_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='e-mail confirmed'),
+            model_name="club",
+            name="email_confirmed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="e-mail confirmed"),
         ),
         migrations.AddField(
-            model_name='club',
-            name='iban',
-            field=models.CharField(blank=True, help_text="The club's account for entry fees paid in advance (GiroCode).", max_length=34, verbose_name='IBAN'),
+            model_name="club",
+            name="iban",
+            field=models.CharField(
+                blank=True,
+                help_text="The club's account for entry fees paid in advance (GiroCode).",
+                max_length=34,
+                verbose_name="IBAN",
+            ),
         ),
         migrations.AddField(
-            model_name='club',
-            name='postcode',
-            field=models.CharField(blank=True, help_text="Five digits; places the club's tournaments in the calendar's distance search.", max_length=5, verbose_name='postcode'),
+            model_name="club",
+            name="postcode",
+            field=models.CharField(
+                blank=True,
+                help_text="Five digits; places the club's tournaments in the calendar's distance search.",
+                max_length=5,
+                verbose_name="postcode",
+            ),
         ),
         migrations.AddField(
-            model_name='club',
-            name='registered_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='registered'),
+            model_name="club",
+            name="registered_at",
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name="registered"),
         ),
         migrations.AddField(
-            model_name='club',
-            name='status',
-            field=models.CharField(choices=[('pending', 'awaiting approval'), ('active', 'active'), ('suspended', 'suspended')], default='active', max_length=10, verbose_name='status'),
+            model_name="club",
+            name="status",
+            field=models.CharField(
+                choices=[("pending", "awaiting approval"), ("active", "active"), ("suspended", "suspended")],
+                default="active",
+                max_length=10,
+                verbose_name="status",
+            ),
         ),
         migrations.AddField(
-            model_name='signupoptions',
-            name='pay_until',
-            field=models.DateTimeField(blank=True, help_text='Empty: pay at the door. After it, places not paid by transfer can be given to the waiting list.', null=True, verbose_name='pay by'),
+            model_name="signupoptions",
+            name="pay_until",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="Empty: pay at the door. After it, places not paid by transfer can be given to the waiting list.",
+                null=True,
+                verbose_name="pay by",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='blackout_last_round',
-            field=models.BooleanField(default=False, help_text="Publishing the last round hides the standings from the public (page, projector, downloads, players' pages) until you show them again at the prize-giving.", verbose_name='hide the standings during the last round'),
+            model_name="tournament",
+            name="blackout_last_round",
+            field=models.BooleanField(
+                default=False,
+                help_text="Publishing the last round hides the standings from the public (page, projector, downloads, players' pages) until you show them again at the prize-giving.",
+                verbose_name="hide the standings during the last round",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='listed',
-            field=models.BooleanField(default=False, help_text='Shown at /kalender/ and in its iCal feeds until the day has passed.', verbose_name='in the public calendar'),
+            model_name="tournament",
+            name="listed",
+            field=models.BooleanField(
+                default=False,
+                help_text="Shown at /kalender/ and in its iCal feeds until the day has passed.",
+                verbose_name="in the public calendar",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='postcode',
-            field=models.CharField(blank=True, help_text="Five digits; empty: the club's postcode.", max_length=5, verbose_name='postcode of the venue'),
+            model_name="tournament",
+            name="postcode",
+            field=models.CharField(
+                blank=True,
+                help_text="Five digits; empty: the club's postcode.",
+                max_length=5,
+                verbose_name="postcode of the venue",
+            ),
         ),
     ]

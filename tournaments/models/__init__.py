@@ -1,4 +1,5 @@
 """The domain model every part of Schafkopfrennen shares, split by concept."""
+
 from .audit import AuditEntry, HandRevision, SeatSwap
 from .club import Club, ClubMembership, Player
 from .play import Hand, Round, Seat, Table, TableConfirmation
@@ -14,19 +15,19 @@ __all__ = [
     "Club",
     "ClubMembership",
     "Hand",
-    "Invitation",
     "HandRevision",
+    "Invitation",
     "Player",
-    "Prize",
     "PrintPack",
+    "Prize",
     "PrizeCategory",
     "PrizePlan",
     "Registration",
     "Round",
     "Seat",
+    "SeatSwap",
     "Series",
     "SeriesTournament",
-    "SeatSwap",
     "SignUp",
     "SignUpOptions",
     "Table",

@@ -1,4 +1,5 @@
 """What changed, who changed it and why: nothing at a tournament is overwritten silently."""
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -14,8 +15,14 @@ class SeatSwap(models.Model):
     first = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
     second = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+", verbose_name=_("other player"))
     description = models.CharField(_("what changed"), max_length=300)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                           related_name="+", verbose_name=_("by"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
     at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
@@ -47,14 +54,21 @@ class HandRevision(models.Model):
         CONFLICT = "conflict", _("other version set aside")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_revisions", verbose_name=_("table"))
-    hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions",
-                             verbose_name=_("game"))
+    hand = models.ForeignKey(
+        Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions", verbose_name=_("game")
+    )
     number = models.PositiveSmallIntegerField(_("game"))
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     old = models.JSONField(_("old values"), null=True, blank=True)
     new = models.JSONField(_("new values"), null=True, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                           related_name="+", verbose_name=_("by"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
     device = models.CharField(_("device"), max_length=200, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     at = models.DateTimeField(_("when"), auto_now_add=True)
@@ -66,8 +80,10 @@ class HandRevision(models.Model):
         constraints = [
             # Game numbers start at 1; number 0 is the round totals, and only there.
             models.CheckConstraint(
-                condition=(models.Q(action="totals", number=0, hand__isnull=True)
-                           | (~models.Q(action="totals") & models.Q(number__gte=1))),
+                condition=(
+                    models.Q(action="totals", number=0, hand__isnull=True)
+                    | (~models.Q(action="totals") & models.Q(number__gte=1))
+                ),
                 name="hand_revision_totals_number_0",
             ),
         ]
@@ -88,17 +104,30 @@ class AuditEntry(models.Model):
     readable label of what it concerns ("Runde 2", "17: Huber, Sepp").
     """
 
-    club = models.ForeignKey("tournaments.Club", on_delete=models.CASCADE, related_name="audit_entries",
-                             verbose_name=_("club"))
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, null=True, blank=True,
-                                   related_name="audit_entries", verbose_name=_("tournament"))
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, related_name="audit_entries", verbose_name=_("club")
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("tournament"),
+    )
     action = models.CharField(_("action"), max_length=60)
     subject = models.CharField(_("concerns"), max_length=300, blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                           related_name="+", verbose_name=_("by"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
     # The user's name as it was: stays when the account is deleted, travels in the archive.
     by_name = models.CharField(_("by (name)"), max_length=150, blank=True)
     at = models.DateTimeField(_("when"), auto_now_add=True)

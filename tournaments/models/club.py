@@ -13,18 +13,29 @@ class Club(models.Model):
 
     name = models.CharField(_("name"), max_length=200, unique=True)
     town = models.CharField(_("town"), max_length=200, blank=True)
-    postcode = models.CharField(_("postcode"), max_length=5, blank=True,
-                                help_text=_("Five digits; places the club's tournaments in the calendar's distance search."))
+    postcode = models.CharField(
+        _("postcode"),
+        max_length=5,
+        blank=True,
+        help_text=_("Five digits; places the club's tournaments in the calendar's distance search."),
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    email = models.EmailField(_("e-mail"), blank=True, help_text=_("The first organiser's address, from the club's registration."))
+    email = models.EmailField(
+        _("e-mail"), blank=True, help_text=_("The first organiser's address, from the club's registration.")
+    )
     email_confirmed_at = models.DateTimeField(_("e-mail confirmed"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), null=True, blank=True, editable=False)
     # For the GiroCode on a sign-up's confirmation (a bank transfer of the entry fee, no payment provider).
-    iban = models.CharField(_("IBAN"), max_length=34, blank=True,
-                            help_text=_("The club's account for entry fees paid in advance (GiroCode)."))
+    iban = models.CharField(
+        _("IBAN"),
+        max_length=34,
+        blank=True,
+        help_text=_("The club's account for entry fees paid in advance (GiroCode)."),
+    )
     account_holder = models.CharField(_("account holder"), max_length=70, blank=True)
-    logo = models.ImageField(_("logo"), upload_to="logos/", blank=True,
-                             help_text=_("Printed on certificates and lists; PNG or JPEG."))
+    logo = models.ImageField(
+        _("logo"), upload_to="logos/", blank=True, help_text=_("Printed on certificates and lists; PNG or JPEG.")
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -44,7 +55,9 @@ class ClubMembership(models.Model):
         VIEWER = "viewer", _("viewer")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_memberships",
         verbose_name=_("user"),
     )
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club"))

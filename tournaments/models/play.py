@@ -22,7 +22,9 @@ class Round(models.Model):
         PUBLISHED = "published", _("published")
         CLOSED = "closed", _("closed")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament"))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
     number = models.PositiveSmallIntegerField(_("round"))
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAWN)
     seed = models.BigIntegerField(_("draw seed"))
@@ -94,7 +96,11 @@ class Seat(models.Model):
     # seat from game ``since_game``; the games before were ``earlier``'s. Both empty: his from game 1.
     since_game = models.PositiveSmallIntegerField(_("plays from game"), null=True, blank=True)
     earlier = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        Registration,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("played the games before"),
     )
 
@@ -175,7 +181,11 @@ class Hand(models.Model):
     solo_lost = models.PositiveSmallIntegerField(_("solo lost by seat"), null=True, blank=True)
     pays = models.BooleanField(_("costs money"), default=False)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("entered by"),
     )
     device = models.CharField(_("device"), max_length=200, blank=True)
@@ -190,7 +200,9 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_game_number_per_table"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_positive"),
-            models.CheckConstraint(condition=models.Q(augen__isnull=True) | models.Q(augen__lte=120), name="augen_0_to_120"),
+            models.CheckConstraint(
+                condition=models.Q(augen__isnull=True) | models.Q(augen__lte=120), name="augen_0_to_120"
+            ),
         ]
         # The few games that cost money, per table: the standings' recompute reads only these one by one.
         indexes = [models.Index(fields=["table"], condition=models.Q(pays=True), name="paying_games_per_table")]

@@ -1,4 +1,5 @@
 """A series (Saison or Cup): tournaments ranked together, owned by one club."""
+
 import random
 
 from django.conf import settings
@@ -44,33 +45,53 @@ class Series(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.SEASON)
     scoring = models.CharField(_("scoring"), max_length=20, choices=Scoring.choices, default=Scoring.SUM)
     best = models.PositiveSmallIntegerField(
-        _("best results that count"), null=True, blank=True,
-        help_text=_("Best N of M: only a player's N best results count."))
+        _("best results that count"),
+        null=True,
+        blank=True,
+        help_text=_("Best N of M: only a player's N best results count."),
+    )
     placement_points = models.JSONField(
-        _("placement points"), null=True, blank=True,
-        help_text=_("Points for 1st, 2nd, 3rd ... place, e.g. 25, 20, 16; places beyond get 0."))
+        _("placement points"),
+        null=True,
+        blank=True,
+        help_text=_("Points for 1st, 2nd, 3rd ... place, e.g. 25, 20, 16; places beyond get 0."),
+    )
     per_player_beaten = models.BooleanField(
-        _("one point per player beaten"), default=False,
-        help_text=_("Placement points: instead of a table, one point for every player placed below."))
+        _("one point per player beaten"),
+        default=False,
+        help_text=_("Placement points: instead of a table, one point for every player placed below."),
+    )
     min_participations = models.PositiveSmallIntegerField(
-        _("minimum participations"), default=1, help_text=_("Fewer tournaments and a player is listed, not ranked."))
+        _("minimum participations"), default=1, help_text=_("Fewer tournaments and a player is listed, not ranked.")
+    )
     tiebreaks = models.JSONField(_("tie-breaks"), default=default_series_tiebreaks)
     public = models.BooleanField(_("standings visible to the public"), default=False)
     lot_seed = models.BigIntegerField(_("seed of the lot"), default=new_series_seed)
     tournaments = models.ManyToManyField(
-        Tournament, through="SeriesTournament", related_name="series", verbose_name=_("tournaments"))
+        Tournament, through="SeriesTournament", related_name="series", verbose_name=_("tournaments")
+    )
     # A qualifier series ("Qualifikation"): who of each evening goes to the final (scoring/rules/qualification.py).
     qualify_per_evening = models.PositiveSmallIntegerField(_("qualify per evening"), default=2)
-    qualify_mode = models.CharField(_("who qualifies"), max_length=20, choices=QualifyMode.choices,
-                                    default=QualifyMode.TOP_NOT_QUALIFIED)
+    qualify_mode = models.CharField(
+        _("who qualifies"), max_length=20, choices=QualifyMode.choices, default=QualifyMode.TOP_NOT_QUALIFIED
+    )
     lottery_places = models.PositiveSmallIntegerField(
-        _("final places drawn by lot"), default=0,
-        help_text=_("Drawn among the players with at least the evenings below who did not qualify otherwise."))
+        _("final places drawn by lot"),
+        default=0,
+        help_text=_("Drawn among the players with at least the evenings below who did not qualify otherwise."),
+    )
     lottery_min_evenings = models.PositiveSmallIntegerField(_("evenings for the lottery"), default=1)
-    final = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="qualifier_of", verbose_name=_("final"))
-    invitation_deadline = models.DateField(_("answer by"), null=True, blank=True,
-                                           help_text=_("The invited say by this day whether they play the final."))
+    final = models.ForeignKey(
+        Tournament,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="qualifier_of",
+        verbose_name=_("final"),
+    )
+    invitation_deadline = models.DateField(
+        _("answer by"), null=True, blank=True, help_text=_("The invited say by this day whether they play the final.")
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -78,8 +99,9 @@ class Series(models.Model):
         verbose_name_plural = _("series")
         ordering = ["-created_at", "name"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(best__isnull=True) | models.Q(best__gte=1),
-                                   name="series_best_positive"),
+            models.CheckConstraint(
+                condition=models.Q(best__isnull=True) | models.Q(best__gte=1), name="series_best_positive"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -88,16 +110,22 @@ class Series(models.Model):
     @property
     def rules(self) -> SeriesRules:
         return SeriesRules(
-            scoring=self.scoring, best=self.best,
+            scoring=self.scoring,
+            best=self.best,
             placement_points=tuple(self.placement_points) if self.placement_points else None,
-            per_player_beaten=self.per_player_beaten, min_participations=self.min_participations,
+            per_player_beaten=self.per_player_beaten,
+            min_participations=self.min_participations,
             tiebreaks=tuple(self.tiebreaks or ()),
         )
 
     @property
     def qualification_rules(self) -> QualificationRules:
-        return QualificationRules(per_evening=self.qualify_per_evening, mode=self.qualify_mode,
-                                  lottery_places=self.lottery_places, lottery_min_evenings=self.lottery_min_evenings)
+        return QualificationRules(
+            per_evening=self.qualify_per_evening,
+            mode=self.qualify_mode,
+            lottery_places=self.lottery_places,
+            lottery_min_evenings=self.lottery_min_evenings,
+        )
 
     def clean(self) -> None:
         super().clean()
@@ -106,8 +134,7 @@ class Series(models.Model):
         if self.lottery_min_evenings < 1:
             raise ValidationError({"lottery_min_evenings": _("At least one evening.")})
         points = self.placement_points
-        if points is not None and (not isinstance(points, list)
-                                   or not all(type(p) is int for p in points)):
+        if points is not None and (not isinstance(points, list) or not all(type(p) is int for p in points)):
             raise ValidationError({"placement_points": _("Whole numbers, separated by commas.")})
         try:
             validate_series_rules(self.rules)
@@ -120,10 +147,16 @@ class SeriesTournament(models.Model):
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries", verbose_name=_("series"))
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="series_entries", verbose_name=_("tournament"))
+        Tournament, on_delete=models.PROTECT, related_name="series_entries", verbose_name=_("tournament")
+    )
     added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        verbose_name=_("added by"))
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
     added_at = models.DateTimeField(_("added"), auto_now_add=True)
 
     class Meta:
@@ -142,8 +175,9 @@ class Wildcard(models.Model):
     """A final place the owning club gives without an evening (the defending champion, the host's pick)."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="wildcards", verbose_name=_("series"))
-    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("player"))
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
     reason = models.CharField(_("reason"), max_length=200)
 
     class Meta:
@@ -164,11 +198,18 @@ class Invitation(models.Model):
         DECLINED = "declined", _("declined")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("series"))
-    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("player"))
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.INVITED)
-    registration = models.OneToOneField("tournaments.Registration", on_delete=models.SET_NULL, null=True,
-                                        blank=True, related_name="invitation", verbose_name=_("registration"))
+    registration = models.OneToOneField(
+        "tournaments.Registration",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitation",
+        verbose_name=_("registration"),
+    )
     how = models.CharField(_("qualified by"), max_length=20, blank=True)  # evening | wildcard | lottery
     created_at = models.DateTimeField(_("invited"), auto_now_add=True)
 

@@ -45,10 +45,14 @@ class Tournament(models.Model):
     slug = models.SlugField(_("short name (URL)"), max_length=100, unique=True)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
-    postcode = models.CharField(_("postcode of the venue"), max_length=5, blank=True,
-                                help_text=_("Five digits; empty: the club's postcode."))
-    listed = models.BooleanField(_("in the public calendar"), default=False,
-                                 help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."))
+    postcode = models.CharField(
+        _("postcode of the venue"), max_length=5, blank=True, help_text=_("Five digits; empty: the club's postcode.")
+    )
+    listed = models.BooleanField(
+        _("in the public calendar"),
+        default=False,
+        help_text=_("Shown at /kalender/ and in its iCal feeds until the day has passed."),
+    )
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=1000)
     payout_percent = models.PositiveSmallIntegerField(
         _("payout of entry fees (%)"), default=100, help_text=_("Share of the entry fees that goes to the prize pool.")
@@ -60,20 +64,29 @@ class Tournament(models.Model):
     # The blackout: publishing the last round hides the standings again (standings_public, the one rule every
     # public surface asks) until the organiser reveals them with one tap at the prize-giving.
     blackout_last_round = models.BooleanField(
-        _("hide the standings during the last round"), default=False,
-        help_text=_("Publishing the last round hides the standings from the public (page, projector, downloads, "
-                    "players' pages) until you show them again at the prize-giving."))
+        _("hide the standings during the last round"),
+        default=False,
+        help_text=_(
+            "Publishing the last round hides the standings from the public (page, projector, downloads, "
+            "players' pages) until you show them again at the prize-giving."
+        ),
+    )
     last_start_number = models.PositiveIntegerField(
-        _("last start number given"), default=0, editable=False,
+        _("last start number given"),
+        default=0,
+        editable=False,
         help_text=_("Start numbers are given in order and never reused."),
     )
     lot_seed = models.BigIntegerField(
-        _("seed of the lot"), default=new_lot_seed,
+        _("seed of the lot"),
+        default=new_lot_seed,
         help_text=_("Decides ties the other tie-breaks leave open; stored so the order can be explained and repeated."),
     )
     table_cards_generation = models.PositiveIntegerField(
-        _("table cards' generation"), default=0, editable=False,
-        help_text=_("Raised by \"New table cards\": the table cards printed before stop working."),
+        _("table cards' generation"),
+        default=0,
+        editable=False,
+        help_text=_('Raised by "New table cards": the table cards printed before stop working.'),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -123,11 +136,17 @@ class Registration(models.Model):
     paid = models.BooleanField(_("paid"), default=False)
     checked_in = models.BooleanField(_("checked in"), default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(
-        _("withdrawn after round"), null=True, blank=True,
+        _("withdrawn after round"),
+        null=True,
+        blank=True,
         help_text=_("Empty while the player plays; 0 = withdrawn before the first round."),
     )
     substitute_for = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_by",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="substituted_by",
         verbose_name=_("substitute for"),
     )
     # False: no entry fee is due (a substitute who takes over a seat that was paid, the desk's default).
@@ -135,25 +154,37 @@ class Registration(models.Model):
     # He left while round ``withdrawn_after_round`` was under way ("ausgeschieden in Runde 2"), not after it.
     left_during_round = models.BooleanField(_("left during the round"), default=False)
     prize_handed_over = models.BooleanField(
-        _("prize handed over"), default=False,
+        _("prize handed over"),
+        default=False,
         help_text=_("Ticked at the prize-giving when the desk handed him his prize (money or goods)."),
     )
     prize_chosen = models.CharField(
-        _("prize chosen"), max_length=200, blank=True,
+        _("prize chosen"),
+        max_length=200,
+        blank=True,
         help_text=_("What he took from the prize table when his place was called."),
     )
     club_name = models.CharField(
-        _("club (as said)"), max_length=200, blank=True,
+        _("club (as said)"),
+        max_length=200,
+        blank=True,
         help_text=_("A club not the tournament's, as the player named it: shown with his name, never a club record."),
     )
     # Asked only when a category prize needs them, with the player's consent (issue 37); empty: not given.
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
-    gender = models.CharField(_("gender"), max_length=1, blank=True,
-                              choices=[("f", _("female")), ("m", _("male")), ("d", _("diverse"))])
+    gender = models.CharField(
+        _("gender"), max_length=1, blank=True, choices=[("f", _("female")), ("m", _("male")), ("d", _("diverse"))]
+    )
     local = models.BooleanField(_("local player"), null=True, blank=True, help_text=_("Empty: not asked."))
     # The venue he plays in (an evening in several inns): where he checked in, then where the draw seated him.
-    venue = models.ForeignKey("tournaments.Venue", on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="registrations", verbose_name=_("venue"))
+    venue = models.ForeignKey(
+        "tournaments.Venue",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="registrations",
+        verbose_name=_("venue"),
+    )
     # The player's private key: opens his own page (and through it his current table), nothing else.
     key = models.CharField(_("personal key"), max_length=64, unique=True, default=new_player_key, editable=False)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
@@ -183,8 +214,12 @@ class Registration(models.Model):
 class Prize(models.Model):
     """A prize the organiser set for a place (or for the last place: the consolation prize)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes", verbose_name=_("tournament"))
-    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True, help_text=_("Empty for the last place."))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="prizes", verbose_name=_("tournament")
+    )
+    place = models.PositiveSmallIntegerField(
+        _("place"), null=True, blank=True, help_text=_("Empty for the last place.")
+    )
     amount_cents = models.PositiveIntegerField(_("amount (cents)"), null=True, blank=True)
     goods = models.CharField(_("goods"), max_length=200, blank=True)
 
@@ -194,9 +229,12 @@ class Prize(models.Model):
         ordering = ["tournament", models.F("place").asc(nulls_last=True)]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "place"], name="unique_prize_per_place"),
-            models.UniqueConstraint(fields=["tournament"], condition=models.Q(place__isnull=True),
-                                    name="one_consolation_prize"),
-            models.CheckConstraint(condition=models.Q(place__isnull=True) | models.Q(place__gte=1), name="prize_place_positive"),
+            models.UniqueConstraint(
+                fields=["tournament"], condition=models.Q(place__isnull=True), name="one_consolation_prize"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(place__isnull=True) | models.Q(place__gte=1), name="prize_place_positive"
+            ),
         ]
 
     def __str__(self) -> str:

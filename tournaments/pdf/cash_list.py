@@ -5,6 +5,7 @@ owed, the Tischbester payout and what is left to pay; per round and table the Ti
 the table collected, what he (or they) receive and what goes to the pot; and the balance: paid
 in, less paid out, equals the pot. Every money column carries its total.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,8 +18,23 @@ from scoring.rules.cash import CashBalance
 
 from .drawing import BOLD, REGULAR, mm, money, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, amounts_table, escape, fitted, grid_style, heading,
-                    list_template, render_list, row_height, text_cell, wrap_head)
+from .lists import (
+    BODY_SIZE,
+    CONTENT_W,
+    NOTE,
+    ROW_H,
+    ListHead,
+    amounts_table,
+    escape,
+    fitted,
+    grid_style,
+    heading,
+    list_template,
+    render_list,
+    row_height,
+    text_cell,
+    wrap_head,
+)
 
 DASH = "\u2013"
 
@@ -98,20 +114,48 @@ TB_WIDTHS = (12 * mm, 12 * mm, CONTENT_W - 39 * mm - 4 * TB_MONEY_W, 15 * mm, *(
 
 
 def _players_table(data: CashListDocument) -> Table:
-    head = [_("No."), _("Name"), _("Entry fee"), _("Reuegeld"), _("Weitergeld"), _("Receives as Tischbester"),
-            _("To pay (\u2212 = receives)")]
+    head = [
+        _("No."),
+        _("Name"),
+        _("Entry fee"),
+        _("Reuegeld"),
+        _("Weitergeld"),
+        _("Receives as Tischbester"),
+        _("To pay (\u2212 = receives)"),
+    ]
     head_cells, head_style = wrap_head(head, PLAYER_WIDTHS)
     rows: list[list] = [head_cells]
     for line in data.lines:
         notes = (line.club,) if line.club else ()  # his club in small type below the name, as the page shows it
-        rows.append([str(line.start_number), text_cell(line.name, PLAYER_WIDTHS[1], notes=notes), _fee(line),
-                     _or_dash(line.reuegeld_cents), _or_dash(line.weitergeld_cents), _or_dash(line.payout_cents),
-                     _or_dash(line.owes_cents)])
-    rows.append(["", _("Total"), money(data.entry_fees_cents), money(data.reuegeld_cents),
-                 money(data.weitergeld_cents), money(data.payouts_cents),
-                 money(sum(line.owes_cents for line in data.lines))])
-    table = LongTable(rows, colWidths=PLAYER_WIDTHS, rowHeights=[HEAD_ROW_H] + [row_height(r, ROW_H) for r in rows[1:]],
-                      repeatRows=1, hAlign="LEFT")
+        rows.append(
+            [
+                str(line.start_number),
+                text_cell(line.name, PLAYER_WIDTHS[1], notes=notes),
+                _fee(line),
+                _or_dash(line.reuegeld_cents),
+                _or_dash(line.weitergeld_cents),
+                _or_dash(line.payout_cents),
+                _or_dash(line.owes_cents),
+            ]
+        )
+    rows.append(
+        [
+            "",
+            _("Total"),
+            money(data.entry_fees_cents),
+            money(data.reuegeld_cents),
+            money(data.weitergeld_cents),
+            money(data.payouts_cents),
+            money(sum(line.owes_cents for line in data.lines)),
+        ]
+    )
+    table = LongTable(
+        rows,
+        colWidths=PLAYER_WIDTHS,
+        rowHeights=[HEAD_ROW_H] + [row_height(r, ROW_H) for r in rows[1:]],
+        repeatRows=1,
+        hAlign="LEFT",
+    )
     style = grid_style(numeric_from=2, total_row=True)
     style += [("ALIGN", (0, 0), (0, -1), "RIGHT"), ("FONT", (-1, 1), (-1, -1), BOLD, BODY_SIZE)]
     table.setStyle(TableStyle(style + head_style))
@@ -128,20 +172,50 @@ def _players(players: tuple[str, ...]) -> str:
 
 
 def _tischbeste_table(data: CashListDocument) -> Table:
-    head = [_("Round"), _("Table"), _("Tischbester"), _("Points"), _("Collected"), _("Payout each"), _("Paid out"),
-            _("To the pot")]
+    head = [
+        _("Round"),
+        _("Table"),
+        _("Tischbester"),
+        _("Points"),
+        _("Collected"),
+        _("Payout each"),
+        _("Paid out"),
+        _("To the pot"),
+    ]
     head_cells, head_style = wrap_head(head, TB_WIDTHS)
     rows: list[list] = [head_cells]
     for line in data.tischbeste:
-        rows.append([str(line.round), str(line.table), text_cell(_players(line.players), TB_WIDTHS[2]),
-                     signed(line.points),
-                     _or_dash(line.collected_cents), _or_dash(line.payout_cents), _or_dash(line.paid_out_cents),
-                     _or_dash(line.to_pot_cents)])
-    rows.append(["", "", _("Total"), "", money(sum(t.collected_cents for t in data.tischbeste)), "",
-                 money(sum(t.paid_out_cents for t in data.tischbeste)),
-                 money(sum(t.to_pot_cents for t in data.tischbeste))])
-    table = LongTable(rows, colWidths=TB_WIDTHS, rowHeights=[HEAD_ROW_H] + [row_height(r, ROW_H) for r in rows[1:]],
-                      repeatRows=1, hAlign="LEFT")
+        rows.append(
+            [
+                str(line.round),
+                str(line.table),
+                text_cell(_players(line.players), TB_WIDTHS[2]),
+                signed(line.points),
+                _or_dash(line.collected_cents),
+                _or_dash(line.payout_cents),
+                _or_dash(line.paid_out_cents),
+                _or_dash(line.to_pot_cents),
+            ]
+        )
+    rows.append(
+        [
+            "",
+            "",
+            _("Total"),
+            "",
+            money(sum(t.collected_cents for t in data.tischbeste)),
+            "",
+            money(sum(t.paid_out_cents for t in data.tischbeste)),
+            money(sum(t.to_pot_cents for t in data.tischbeste)),
+        ]
+    )
+    table = LongTable(
+        rows,
+        colWidths=TB_WIDTHS,
+        rowHeights=[HEAD_ROW_H] + [row_height(r, ROW_H) for r in rows[1:]],
+        repeatRows=1,
+        hAlign="LEFT",
+    )
     style = grid_style(numeric_from=3, total_row=True)
     style += [("ALIGN", (0, 0), (1, -1), "RIGHT")]
     table.setStyle(TableStyle(style + head_style))
@@ -167,13 +241,22 @@ def _balance_table(data: CashListDocument) -> Table:
         [_("paid out to Tischbeste"), money(data.payouts_cents)],
         [_("Prizes (money)"), money(data.prizes_cents)],
         *([[_("Costs taken from the prize pool"), money(data.costs_cents)]] if data.costs_cents else []),
-        [_("Kept by the club") + f" ({_('%(fees)s of the entry fees, %(pool)s left in the prize pool') % {'fees': money(data.club_share_cents), 'pool': money(data.pool_left_cents)}})",
-         money(data.club_keeps_cents)],
+        [
+            _("Kept by the club")
+            + f" ({_('%(fees)s of the entry fees, %(pool)s left in the prize pool') % {'fees': money(data.club_share_cents), 'pool': money(data.pool_left_cents)}})",
+            money(data.club_keeps_cents),
+        ],
         [_("Paid out and kept"), money(data.paid_out_cents)],
     ]
     table = amounts_table(rows, (CONTENT_W - 40 * mm, 40 * mm), total_row=total_in)
-    table.setStyle(TableStyle([("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD, BODY_SIZE),
-                               ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1, "black")]))
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), BOLD, BODY_SIZE),
+                ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1, "black"),
+            ]
+        )
+    )
     return table
 
 
@@ -183,8 +266,7 @@ def render_cash_list(data: CashListDocument) -> bytes:
     if data.tischbeste:
         story += [heading(_("Tischbeste")), _tischbeste_table(data)]
     story += [heading(_("Balance")), _balance_table(data)]
-    if (data.reuegeld_cents + data.weitergeld_cents - data.payouts_cents != data.pot_cents
-            or not data.balances):
+    if data.reuegeld_cents + data.weitergeld_cents - data.payouts_cents != data.pot_cents or not data.balances:
         story.append(Paragraph(escape(_("The amounts do not balance: recompute the standings.")), NOTE))
     templates = [list_template(data.head, "cash", _("Cash list"))]
     return render_list(templates, story, title=_("Cash list") + f" \u2013 {data.head.tournament}")

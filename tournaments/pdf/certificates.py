@@ -4,6 +4,7 @@ The organising club's logo (if one was uploaded and can be read) at the top, a l
 tournament, its date and venue, the player's name, points and place, and lines for the place and
 date and the organiser's signature.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -94,10 +95,15 @@ def _draw_certificate(canv: Canvas, data: Certificates, logo: ImageReader | None
     y -= 30 * mm
     # Translators: three lines on the certificate: the name, the points, the place.
     text = _("%(name)s\nwith %(points)s points took\n%(place)d. place") % {
-        "name": cert.name, "points": _points(cert.points), "place": cert.place}
+        "name": cert.name,
+        "points": _points(cert.points),
+        "place": cert.place,
+    }
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    styles = [(BOLD, NAME_SIZE) if index == 0 else (BOLD, PLACE_SIZE) if index == len(lines) - 1
-              else (REGULAR, TEXT_SIZE) for index in range(len(lines))]
+    styles = [
+        (BOLD, NAME_SIZE) if index == 0 else (BOLD, PLACE_SIZE) if index == len(lines) - 1 else (REGULAR, TEXT_SIZE)
+        for index in range(len(lines))
+    ]
     for index, (line, (font, size)) in enumerate(zip(lines, styles, strict=True)):
         if index:  # from the last line's descent to this one's ascent
             y -= styles[index - 1][1] * 0.25 + LINE_GAP + size * 0.75
@@ -107,8 +113,7 @@ def _draw_certificate(canv: Canvas, data: Certificates, logo: ImageReader | None
     _signature(canv, data)
     if not data.current:
         canv.setFont(REGULAR, 8)
-        canv.drawCentredString(CENTRE, BORDER + INNER + 3 * mm,
-                               _("Printed before the standings were final."))
+        canv.drawCentredString(CENTRE, BORDER + INNER + 3 * mm, _("Printed before the standings were final."))
 
 
 def _signature(canv: Canvas, data: Certificates) -> None:

@@ -1,4 +1,5 @@
 """Small drawing helpers every document shares: numbers, money, fitted text, text runs, page numbers."""
+
 from __future__ import annotations
 
 import io
@@ -15,8 +16,24 @@ from schafkopfrennen.formats import MINUS, euro, number, signed
 
 from .fonts import BOLD, REGULAR, register_fonts
 
-__all__ = ["BOLD", "MIN_PT", "MINUS", "REGULAR", "Canvas", "PagedCanvas", "PageSection", "TextRun", "fit_size", "fit_text",
-           "mm", "money", "new_canvas", "number", "shorten", "signed"]
+__all__ = [
+    "BOLD",
+    "MINUS",
+    "MIN_PT",
+    "REGULAR",
+    "Canvas",
+    "PageSection",
+    "PagedCanvas",
+    "TextRun",
+    "fit_size",
+    "fit_text",
+    "mm",
+    "money",
+    "new_canvas",
+    "number",
+    "shorten",
+    "signed",
+]
 
 # No printed text is smaller (issue 35: cheap printers, old eyes); what does not fit at it is wrapped or shortened.
 MIN_PT = 8.0
@@ -118,7 +135,7 @@ class PagedCanvas(Canvas):
         self.page_section: PageSection | None = None
         self._held: list[tuple[PageSection | None, dict]] = []
 
-    def showPage(self):  # noqa: N802 - ReportLab's name
+    def showPage(self):
         self._held.append((self.page_section, dict(self.__dict__)))
         self.page_section = None
         self._startPage()
@@ -146,7 +163,7 @@ def logo_image(data: bytes | None) -> ImageReader | None:
     try:
         image = ImageReader(io.BytesIO(data))
         width, height = image.getSize()
-    except Exception:  # noqa: BLE001 - any broken image file: print without it
+    except Exception:
         return None
     if width <= 0 or height <= 0:
         return None

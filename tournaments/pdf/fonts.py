@@ -3,6 +3,7 @@
 The TTF files come from Debian's ``fonts-dejavu-core`` package (``.ci/run`` installs it). Without
 them nothing is printed: ``register_fonts`` raises ``FontMissing`` naming the package.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -5,6 +5,7 @@ carries the document's title (and the section, e.g. "Round 2"), the tournament, 
 when the standings were computed and, in a framed bold line, a warning when they are not current.
 Nothing depends on colour: grey zebra stripes only help the eye along a row.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -21,8 +22,19 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
-from .drawing import (BOLD, MIN_PT, REGULAR, Canvas, PagedCanvas, PageSection, draw_logo, fit_size, logo_image, mm,
-                      shorten)
+from .drawing import (
+    BOLD,
+    MIN_PT,
+    REGULAR,
+    Canvas,
+    PagedCanvas,
+    PageSection,
+    draw_logo,
+    fit_size,
+    logo_image,
+    mm,
+    shorten,
+)
 from .fonts import register_fonts
 
 
@@ -94,8 +106,15 @@ def _page_head(head: ListHead, title: str, subtitle: str):
 
     # The right-hand column (tournament, date and venue, "as of") keeps what it needs at its natural
     # sizes, up to half the width and never less than RIGHT_MIN; title, subtitle and logo share the rest.
-    right_w = min(CONTENT_W / 2, max(RIGHT_MIN, stringWidth(head.tournament, BOLD, 12),
-                                     stringWidth(place, REGULAR, 9.5), stringWidth(when, REGULAR, 9.5)))
+    right_w = min(
+        CONTENT_W / 2,
+        max(
+            RIGHT_MIN,
+            stringWidth(head.tournament, BOLD, 12),
+            stringWidth(place, REGULAR, 9.5),
+            stringWidth(when, REGULAR, 9.5),
+        ),
+    )
     left_w = CONTENT_W - right_w - 6 * mm - ((LOGO_W + 6 * mm) if logo is not None else 0)
 
     def on_page(canv: Canvas, doc) -> None:
@@ -145,8 +164,17 @@ def list_template(head: ListHead, template_id: str, title: str, subtitle: str = 
     """An A4 page with the list's head and the page number; the body flows in one frame."""
     top = PAGE_H - MARGIN_TOP - head_height(head)
     bottom = FOOT_H + 5 * mm
-    frame = Frame(MARGIN_X, bottom, CONTENT_W, top - bottom, id=template_id, leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0)
+    frame = Frame(
+        MARGIN_X,
+        bottom,
+        CONTENT_W,
+        top - bottom,
+        id=template_id,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
     return PageTemplate(id=template_id, frames=[frame], pagesize=A4, onPage=_page_head(head, title, subtitle))
 
 
@@ -155,8 +183,15 @@ def render_list(templates: list[PageTemplate], story: list, *, title: str) -> by
     register_fonts()
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
-        buffer, pagesize=A4, pageTemplates=templates, title=title, author="Schafkopfrennen",
-        creator="Schafkopfrennen", leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
+        buffer,
+        pagesize=A4,
+        pageTemplates=templates,
+        title=title,
+        author="Schafkopfrennen",
+        creator="Schafkopfrennen",
+        leftMargin=MARGIN_X,
+        rightMargin=MARGIN_X,
+        topMargin=MARGIN_TOP,
         bottomMargin=FOOT_H,
     )
     doc.build(story, canvasmaker=PagedCanvas)
@@ -165,8 +200,9 @@ def render_list(templates: list[PageTemplate], story: list, *, title: str) -> by
 
 # --- tables and headings ---------------------------------------------------------------------
 
-HEADING = ParagraphStyle("list-heading", fontName=BOLD, fontSize=13, leading=16, spaceBefore=5 * mm,
-                         spaceAfter=2 * mm, keepWithNext=1)
+HEADING = ParagraphStyle(
+    "list-heading", fontName=BOLD, fontSize=13, leading=16, spaceBefore=5 * mm, spaceAfter=2 * mm, keepWithNext=1
+)
 CELL = ParagraphStyle("list-cell", fontName=REGULAR, fontSize=BODY_SIZE, leading=BODY_SIZE * 1.2, alignment=TA_LEFT)
 NOTE = ParagraphStyle("list-note", fontName=REGULAR, fontSize=9, leading=11, spaceBefore=2 * mm)
 
@@ -252,8 +288,9 @@ def _value_lines(text: str, font: str, size: float, width: float) -> list[tuple[
     return [(line, font, MIN_SIZE) for line in simpleSplit(text, font, MIN_SIZE, width)]
 
 
-def text_cell(text: str, width: float, *, notes: tuple[str, ...] | list[str] = (), font: str = REGULAR,
-              size: float = BODY_SIZE) -> str | CellText:
+def text_cell(
+    text: str, width: float, *, notes: tuple[str, ...] | list[str] = (), font: str = REGULAR, size: float = BODY_SIZE
+) -> str | CellText:
     """``text`` as it is if it fits; else shrunk down to MIN_SIZE, or wrapped; ``notes`` below in small type.
 
     A line break in ``text`` starts a new line (e.g. one player per line).
@@ -294,8 +331,16 @@ def wrap_head(head: list[str], widths: tuple[float, ...]) -> tuple[list[str], li
     return cells, commands
 
 
-def fitted(table: Table, rows: list[list], columns: tuple[int, ...], widths: tuple[float, ...], *,
-           size: float = BODY_SIZE, first_row: int = 1, font: str = REGULAR) -> None:
+def fitted(
+    table: Table,
+    rows: list[list],
+    columns: tuple[int, ...],
+    widths: tuple[float, ...],
+    *,
+    size: float = BODY_SIZE,
+    first_row: int = 1,
+    font: str = REGULAR,
+) -> None:
     """Shrink the text of the string cells in ``columns`` that would not fit their column."""
     commands = []
     for r, row in enumerate(rows[first_row:], start=first_row):
@@ -309,22 +354,40 @@ def fitted(table: Table, rows: list[list], columns: tuple[int, ...], widths: tup
         table.setStyle(TableStyle(commands))
 
 
-__all__ = ["CONTENT_W", "CellText", "ListHead", "ROW_H", "cell", "fitted", "grid_style", "heading", "list_template",
-           "render_list", "row_height", "status_lines", "text_cell", "wrap_head"]
+__all__ = [
+    "CONTENT_W",
+    "ROW_H",
+    "CellText",
+    "ListHead",
+    "cell",
+    "fitted",
+    "grid_style",
+    "heading",
+    "list_template",
+    "render_list",
+    "row_height",
+    "status_lines",
+    "text_cell",
+    "wrap_head",
+]
 
 
 def amounts_table(rows: list[list[str]], widths: tuple[float, float], *, total_row: int) -> Table:
     """Label and amount per row, the amounts right-aligned, row ``total_row`` set off as the sum."""
     table = Table(rows, colWidths=widths, hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
-        ("FONT", (0, total_row), (-1, total_row), BOLD, BODY_SIZE + 1),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
-        ("LINEABOVE", (0, total_row), (-1, total_row), 1.2, "black"),
-        ("LINEBELOW", (0, total_row), (-1, total_row), 1.2, "black"),
-        ("BOX", (0, 0), (-1, -1), 1.0, "black"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-    ]))
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
+                ("FONT", (0, total_row), (-1, total_row), BOLD, BODY_SIZE + 1),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
+                ("LINEABOVE", (0, total_row), (-1, total_row), 1.2, "black"),
+                ("LINEBELOW", (0, total_row), (-1, total_row), 1.2, "black"),
+                ("BOX", (0, 0), (-1, -1), 1.0, "black"),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
     return table

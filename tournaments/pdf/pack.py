@@ -3,6 +3,7 @@
 One Platypus document: the seat list's own page templates, then one full-page flowable per table
 card (landscape) and per score sheet page (portrait), each drawn by its document's module.
 """
+
 from __future__ import annotations
 
 import io
@@ -17,7 +18,9 @@ from .drawing import Canvas, PagedCanvas
 from .fonts import register_fonts
 from .score_sheet import ScoreSheet, sheet_pages
 from .seat_list import SeatList, seat_list_story, seat_list_templates
-from .table_cards import PAGE_H as CARD_H, PAGE_W as CARD_W, TableCard, paint_table_card
+from .table_cards import PAGE_H as CARD_H
+from .table_cards import PAGE_W as CARD_W
+from .table_cards import TableCard, paint_table_card
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,9 @@ class PrintPackDocument:
 class _Page(Flowable):
     """A whole page drawn by a canvas function; ``done`` is called once it is drawn."""
 
-    def __init__(self, size: tuple[float, float], paint: Callable[[Canvas], None],
-                 done: Callable[[], None] | None = None):
+    def __init__(
+        self, size: tuple[float, float], paint: Callable[[Canvas], None], done: Callable[[], None] | None = None
+    ):
         super().__init__()
         self.width, self.height = size
         self._paint = paint
@@ -49,8 +53,7 @@ class _Page(Flowable):
 
 
 def _full_page(template_id: str, size: tuple[float, float]) -> PageTemplate:
-    frame = Frame(0, 0, size[0], size[1], leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  id=template_id)
+    frame = Frame(0, 0, size[0], size[1], leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=template_id)
     return PageTemplate(id=template_id, frames=[frame], pagesize=size)
 
 
@@ -82,11 +85,16 @@ def render_pack(data: PrintPackDocument, *, progress: ProgressCallback | None = 
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
-        buffer, pagesize=A4,
-        pageTemplates=[*seat_list_templates(data.seat_list), _full_page("card", (CARD_W, CARD_H)),
-                       _full_page("sheet", A4)],
+        buffer,
+        pagesize=A4,
+        pageTemplates=[
+            *seat_list_templates(data.seat_list),
+            _full_page("card", (CARD_W, CARD_H)),
+            _full_page("sheet", A4),
+        ],
         title=_("Print pack, round %(n)d") % {"n": data.round} + f" \u2013 {data.tournament}",
-        author="Schafkopfrennen", creator="Schafkopfrennen",
+        author="Schafkopfrennen",
+        creator="Schafkopfrennen",
     )
     if progress is not None:
         progress(0, total)

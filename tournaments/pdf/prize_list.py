@@ -3,6 +3,7 @@
 Place, winner (name, start number, club), points and the prize (an amount in €, goods, or both,
 as the organiser entered them); then the prize pool worked out as the prize page shows it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,8 +14,21 @@ from reportlab.platypus import Paragraph, Table, TableStyle
 
 from .drawing import BOLD, mm, money, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CELL, CONTENT_W, NOTE, ListHead, amounts_table, cell, escape, fitted, grid_style,
-                    heading, list_template, render_list)
+from .lists import (
+    BODY_SIZE,
+    CELL,
+    CONTENT_W,
+    NOTE,
+    ListHead,
+    amounts_table,
+    cell,
+    escape,
+    fitted,
+    grid_style,
+    heading,
+    list_template,
+    render_list,
+)
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,7 @@ class PrizeLine:
 @dataclass(frozen=True)
 class AwardLine:
     """What one player receives once shared places are split."""
+
     place: int
     winner: str
     start_number: int
@@ -100,8 +115,15 @@ def _prizes_table(data: PrizeListDocument) -> Table:
     for line in data.prizes:
         place = f"{line.place}." if line.place is not None else _("last place")
         prize = cell(line.prize, PRIZE_CELL) if line.prize else Paragraph(escape(_("to be set")), CELL)
-        rows.append([place, _winner(line), str(line.start_number) if line.start_number else "",
-                     signed(line.points) if line.points is not None else "", prize])
+        rows.append(
+            [
+                place,
+                _winner(line),
+                str(line.start_number) if line.start_number else "",
+                signed(line.points) if line.points is not None else "",
+                prize,
+            ]
+        )
     table = Table(rows, colWidths=WIDTHS, repeatRows=1, hAlign="LEFT")
     style = grid_style(numeric=(2, 3))
     style += [
@@ -134,8 +156,14 @@ def _pool_table(data: PrizeListDocument) -> Table:
     return amounts_table(rows, POOL_WIDTHS, total_row=5 if data.costs_cents else 4)
 
 
-AWARD_WIDTHS = (22 * mm, CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 * mm, 12 * mm, 17 * mm, 24 * mm,
-                50 * mm)
+AWARD_WIDTHS = (
+    22 * mm,
+    CONTENT_W - 22 * mm - 12 * mm - 17 * mm - 24 * mm - 50 * mm,
+    12 * mm,
+    17 * mm,
+    24 * mm,
+    50 * mm,
+)
 
 
 def _chosen(line: AwardLine) -> str:
@@ -149,30 +177,49 @@ def _awards_table(lines: tuple[AwardLine, ...]) -> Table:
     rows: list[list] = [[_("Place"), _("Winner"), _("No."), _("Points"), _("Money"), _("Goods")]]
     for line in lines:
         winner = [cell(line.winner, CELL)] + [cell(text, CLUB_CELL) for text in (line.shared, line.note) if text]
-        rows.append([f"{line.place}.", winner, str(line.start_number), signed(line.points),
-                     money(line.amount_cents) if line.amount_cents else "\u2013",
-                     cell(_chosen(line), CELL) if line.goods or line.chosen else "\u2013"])
+        rows.append(
+            [
+                f"{line.place}.",
+                winner,
+                str(line.start_number),
+                signed(line.points),
+                money(line.amount_cents) if line.amount_cents else "\u2013",
+                cell(_chosen(line), CELL) if line.goods or line.chosen else "\u2013",
+            ]
+        )
     table = Table(rows, colWidths=AWARD_WIDTHS, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle(grid_style(numeric=(2, 3, 4)) + [("VALIGN", (0, 1), (-1, -1), "TOP")]))
     return table
-
 
 
 def render_prize_list(data: PrizeListDocument) -> bytes:
     register_fonts()
     story: list = [_prizes_table(data)] if data.prizes else []
     if not data.prizes_set:
-        story.append(Paragraph(escape(_("No prizes yet: the default is one per table of round 1, the last for the "
-                                        "last place.")), NOTE))
+        story.append(
+            Paragraph(
+                escape(_("No prizes yet: the default is one per table of round 1, the last for the last place.")), NOTE
+            )
+        )
     if data.awards:
         story += [heading(_("Who receives what")), _awards_table(data.awards)]
     for category in dict.fromkeys(a.category for a in data.category_awards):
-        story += [heading(_("Category prize: %(name)s") % {"name": category}),
-                  _awards_table(tuple(a for a in data.category_awards if a.category == category))]
-    story.append(Paragraph(escape(_(
-        "Shared places: players on the same place share the money prizes of all the places they occupy evenly, "
-        "rounded down to the cent; the remaining cents stay in the prize pool. Goods go to them in the order of "
-        "the stored lot.")), NOTE))
+        story += [
+            heading(_("Category prize: %(name)s") % {"name": category}),
+            _awards_table(tuple(a for a in data.category_awards if a.category == category)),
+        ]
+    story.append(
+        Paragraph(
+            escape(
+                _(
+                    "Shared places: players on the same place share the money prizes of all the places they occupy evenly, "
+                    "rounded down to the cent; the remaining cents stay in the prize pool. Goods go to them in the order of "
+                    "the stored lot."
+                )
+            ),
+            NOTE,
+        )
+    )
     story += [heading(_("Prize pool")), _pool_table(data)]
     templates = [list_template(data.head, "prizes", _("Prize list"))]
     return render_list(templates, story, title=_("Prize list") + f" \u2013 {data.head.tournament}")

@@ -3,6 +3,7 @@
 The modules come from the one QR generator (``tournaments.qr``, segno); here they become PDF path
 operators, one rectangle per horizontal run of dark modules: sharp at any print size.
 """
+
 from __future__ import annotations
 
 import hashlib

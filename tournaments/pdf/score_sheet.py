@@ -5,6 +5,7 @@ points and the running total; the footer holds the totals, the check that they a
 Reuegeld each seat owes and a signature line per player. 32 rows (40 at a table of five) fit on one
 A4 page; a filled sheet with thrown-in games that no longer fit continues on a second page.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -16,14 +17,28 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.utils.formats import date_format
-from django.utils.translation import get_language, gettext as _, pgettext
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from scoring.describe import describe, game_short
 
-from .drawing import (BOLD, MIN_PT, MINUS, REGULAR, Canvas, TextRun, fit_size, fit_text, mm, money, new_canvas,
-                      shorten, signed)
+from .drawing import (
+    BOLD,
+    MIN_PT,
+    MINUS,
+    REGULAR,
+    Canvas,
+    TextRun,
+    fit_size,
+    fit_text,
+    mm,
+    money,
+    new_canvas,
+    shorten,
+    signed,
+)
 from .qr import draw_qr
 
 
@@ -154,8 +169,14 @@ class _Layout:
 
 def _footer_height(sheet: ScoreSheet) -> float:
     rows = 2 + (1 if sheet.redeal else 0)
-    return (TOTAL_ROW_H + rows * FOOT_ROW_H + CHECK_H + math.ceil(sheet.size / 2) * SIGNATURE_H + 2.0
-            + CHANGE_H * len(sheet.changes))  # who played which games of a changed seat
+    return (
+        TOTAL_ROW_H
+        + rows * FOOT_ROW_H
+        + CHECK_H
+        + math.ceil(sheet.size / 2) * SIGNATURE_H
+        + 2.0
+        + CHANGE_H * len(sheet.changes)
+    )  # who played which games of a changed seat
 
 
 def _layout(sheet: ScoreSheet) -> _Layout:
@@ -206,8 +227,15 @@ def sheet_pages(sheet: ScoreSheet) -> list[Callable[[Canvas], None]]:
     layout = _layout(sheet)
     count = len(layout.pages)
     return [
-        partial(_draw_page, sheet=sheet, layout=layout, rows=sheet.rows[first:first + n], page=index + 1,
-                pages=count, footer=index == count - 1)
+        partial(
+            _draw_page,
+            sheet=sheet,
+            layout=layout,
+            rows=sheet.rows[first : first + n],
+            page=index + 1,
+            pages=count,
+            footer=index == count - 1,
+        )
         for index, (first, n) in enumerate(layout.pages)
     ]
 
@@ -221,8 +249,9 @@ def draw_score_sheet(canv: Canvas, sheet: ScoreSheet) -> int:
     return len(pages)
 
 
-def _draw_page(canv: Canvas, *, sheet: ScoreSheet, layout: _Layout, rows: Iterable[SheetRow],
-               page: int, pages: int, footer: bool) -> None:
+def _draw_page(
+    canv: Canvas, *, sheet: ScoreSheet, layout: _Layout, rows: Iterable[SheetRow], page: int, pages: int, footer: bool
+) -> None:
     rows = list(rows)
     bottom = layout.rows_top + layout.row_h * len(rows)
     canv.doForm(_frame_form(canv, sheet, layout, rows, footer))
@@ -239,8 +268,15 @@ def _draw_page(canv: Canvas, *, sheet: ScoreSheet, layout: _Layout, rows: Iterab
 
 
 def _frame_form(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[SheetRow], footer: bool) -> str:
-    key = (get_language(), sheet.size, sheet.redeal, layout.rows_top, layout.row_h, footer,
-           tuple((row.number, row.dealer) for row in rows))
+    key = (
+        get_language(),
+        sheet.size,
+        sheet.redeal,
+        layout.rows_top,
+        layout.row_h,
+        footer,
+        tuple((row.number, row.dealer) for row in rows),
+    )
     name = "sheet" + hashlib.sha1(repr(key).encode()).hexdigest()[:16]
     if not canv.hasForm(name):
         canv.beginForm(name)
@@ -255,9 +291,13 @@ def _frame_form(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[She
 def _left_columns(size: int) -> list[tuple[float, str]]:
     dealer = _("Sits out") if size == 5 else _("Dealer")
     return [
-        (COL_NUMBER, _("No.")), (COL_DEALER, dealer), (COL_GAME, _("Game")),
+        (COL_NUMBER, _("No.")),
+        (COL_DEALER, dealer),
+        (COL_GAME, _("Game")),
         (COL_DECLARER, pgettext("declarer", "Player")),
-        (COL_PARTNER, pgettext("partner", "with")), (COL_AUGEN, "Augen"), (COL_LAUFENDE, _("Lauf.")),
+        (COL_PARTNER, pgettext("partner", "with")),
+        (COL_AUGEN, "Augen"),
+        (COL_LAUFENDE, _("Lauf.")),
     ]
 
 
@@ -283,8 +323,13 @@ def _paint_head_frame(canv: Canvas, sheet: ScoreSheet, layout: _Layout) -> None:
             canv.setFont(BOLD, fit_size(label, BOLD, HEAD_LABEL_SIZE, available))
             canv.drawCentredString(_x(x + width / 2), _y(top + height - 2), label)
         else:  # two words on two lines
-            canv.setFont(BOLD, min(fit_size(first, BOLD, HEAD_LABEL_SIZE, available),
-                                   fit_size(second, BOLD, HEAD_LABEL_SIZE, available)))
+            canv.setFont(
+                BOLD,
+                min(
+                    fit_size(first, BOLD, HEAD_LABEL_SIZE, available),
+                    fit_size(second, BOLD, HEAD_LABEL_SIZE, available),
+                ),
+            )
             canv.drawCentredString(_x(x + width / 2), _y(top + height - 4.8), first)
             canv.drawCentredString(_x(x + width / 2), _y(top + height - 2), second)
         x += width
@@ -295,14 +340,24 @@ def _paint_head_frame(canv: Canvas, sheet: ScoreSheet, layout: _Layout) -> None:
         canv.drawCentredString(_x(sx + 3 * w / 4), _y(top + height - 1.5), pgettext("running total", "Total"))
     canv.setLineWidth(THICK)
     canv.rect(_x(MARGIN_X), _y(top + height), CONTENT_W * mm, height * mm, stroke=1, fill=0)
-    canv.lines([(_x(layout.seat_x(s)), _y(top), _x(layout.seat_x(s)), _y(top + height))
-                for s in range(1, sheet.size + 1)])
+    canv.lines(
+        [(_x(layout.seat_x(s)), _y(top), _x(layout.seat_x(s)), _y(top + height)) for s in range(1, sheet.size + 1)]
+    )
     canv.setLineWidth(MEDIUM)
     canv.line(_x(MARGIN_X + LEFT_W), _y(top + PLAYER_HEAD_H), _x(MARGIN_X + CONTENT_W), _y(top + PLAYER_HEAD_H))
     canv.setLineWidth(THIN)
     canv.lines([(_x(v), _y(top), _x(v), _y(top + height)) for v in _left_column_lines()])
-    canv.lines([(_x(layout.seat_x(s) + layout.seat_w / 2), _y(top + PLAYER_HEAD_H),
-                 _x(layout.seat_x(s) + layout.seat_w / 2), _y(top + height)) for s in range(1, sheet.size + 1)])
+    canv.lines(
+        [
+            (
+                _x(layout.seat_x(s) + layout.seat_w / 2),
+                _y(top + PLAYER_HEAD_H),
+                _x(layout.seat_x(s) + layout.seat_w / 2),
+                _y(top + height),
+            )
+            for s in range(1, sheet.size + 1)
+        ]
+    )
 
 
 def _paint_row_grid(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list[SheetRow]) -> float:
@@ -326,8 +381,9 @@ def _paint_row_grid(canv: Canvas, sheet: ScoreSheet, layout: _Layout, rows: list
     canv.setLineWidth(THIN)
     canv.lines(thin_h)
     verticals = [(_x(v), _y(top), _x(v), _y(bottom)) for v in _left_column_lines()]
-    verticals += [(_x(layout.seat_x(s) + sub_w), _y(top), _x(layout.seat_x(s) + sub_w), _y(bottom))
-                  for s in range(1, size + 1)]
+    verticals += [
+        (_x(layout.seat_x(s) + sub_w), _y(top), _x(layout.seat_x(s) + sub_w), _y(bottom)) for s in range(1, size + 1)
+    ]
     canv.lines(verticals)
     canv.setLineWidth(MEDIUM)
     canv.lines(thick_h)
@@ -342,14 +398,31 @@ def _footer_bands(sheet: ScoreSheet) -> list[tuple[str, float, tuple[str, ...] |
     totals = tuple(signed(t) for t in sheet.totals) if sheet.totals is not None else None
     bands = [
         (_("Total"), TOTAL_ROW_H, totals, BOLD, 11),
-        (_("Won solos"), FOOT_ROW_H,
-         tuple(str(n) for n in sheet.won_solos) if sheet.won_solos is not None else None, REGULAR, 8.5),
-        ("Reuegeld", FOOT_ROW_H,
-         tuple(money(c) for c in sheet.reuegeld_cents) if sheet.reuegeld_cents is not None else None, REGULAR, 8.5),
+        (
+            _("Won solos"),
+            FOOT_ROW_H,
+            tuple(str(n) for n in sheet.won_solos) if sheet.won_solos is not None else None,
+            REGULAR,
+            8.5,
+        ),
+        (
+            "Reuegeld",
+            FOOT_ROW_H,
+            tuple(money(c) for c in sheet.reuegeld_cents) if sheet.reuegeld_cents is not None else None,
+            REGULAR,
+            8.5,
+        ),
     ]
     if sheet.redeal:
-        bands.append(("Weitergeld", FOOT_ROW_H, tuple(money(c) for c in sheet.weitergeld_cents)
-                      if sheet.weitergeld_cents is not None else None, REGULAR, 8.5))
+        bands.append(
+            (
+                "Weitergeld",
+                FOOT_ROW_H,
+                tuple(money(c) for c in sheet.weitergeld_cents) if sheet.weitergeld_cents is not None else None,
+                REGULAR,
+                8.5,
+            )
+        )
     return bands
 
 
@@ -368,11 +441,17 @@ def _paint_footer_frame(canv: Canvas, sheet: ScoreSheet, layout: _Layout, top: f
     y += CHECK_H
     canv.setLineWidth(THIN)
     col_w = CONTENT_W / 2
-    canv.lines([
-        (_x(MARGIN_X + (i % 2) * col_w + 2), _y(y + (i // 2 + 1) * SIGNATURE_H - 3.2),
-         _x(MARGIN_X + (i % 2) * col_w + col_w - 4), _y(y + (i // 2 + 1) * SIGNATURE_H - 3.2))
-        for i in range(sheet.size)
-    ])
+    canv.lines(
+        [
+            (
+                _x(MARGIN_X + (i % 2) * col_w + 2),
+                _y(y + (i // 2 + 1) * SIGNATURE_H - 3.2),
+                _x(MARGIN_X + (i % 2) * col_w + col_w - 4),
+                _y(y + (i // 2 + 1) * SIGNATURE_H - 3.2),
+            )
+            for i in range(sheet.size)
+        ]
+    )
 
 
 def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
@@ -391,7 +470,10 @@ def _draw_title(canv: Canvas, sheet: ScoreSheet, page: int, pages: int) -> None:
         status = _("Round totals entered from the paper sheet")
     elif sheet.filled and sheet.closed_reason:
         status = _("%(entered)d of %(games)d games. Table closed by the organiser: %(reason)s") % {
-            "entered": sheet.games_entered, "games": sheet.games, "reason": sheet.closed_reason}
+            "entered": sheet.games_entered,
+            "games": sheet.games,
+            "reason": sheet.closed_reason,
+        }
     elif sheet.filled:
         status = _("%(entered)d of %(games)d games entered") % {"entered": sheet.games_entered, "games": sheet.games}
     elif sheet.size == 5:
@@ -542,7 +624,10 @@ def _draw_footer(canv: Canvas, sheet: ScoreSheet, layout: _Layout, top: float) -
         x0 = left + (index % 2) * col_w
         line_y = y + (index // 2) * SIGNATURE_H + SIGNATURE_H - 3.2
         caption = _("Signature seat %(seat)d: %(name)s (no. %(number)d)") % {
-            "seat": player.seat, "name": player.name, "number": player.start_number}
+            "seat": player.seat,
+            "name": player.name,
+            "number": player.start_number,
+        }
         canv.drawString(_x(x0 + 2), _y(line_y + 2.6), shorten(caption, REGULAR, SMALL, (col_w - 6) * mm))
     # who played which games where a seat changed (a substitute, a table that played on with four)
     y += (len(sheet.players) + 1) // 2 * SIGNATURE_H + 2
@@ -557,8 +642,12 @@ def render_score_sheets(sheets: Iterable[ScoreSheet], *, title: str | None = Non
     sheets = list(sheets)
     buffer = io.BytesIO()
     if title is None:
-        title = _("Score sheets") if len(sheets) != 1 else _("Score sheet, round %(round)d, table %(table)d") % {
-            "round": sheets[0].round, "table": sheets[0].table}
+        title = (
+            _("Score sheets")
+            if len(sheets) != 1
+            else _("Score sheet, round %(round)d, table %(table)d")
+            % {"round": sheets[0].round, "table": sheets[0].table}
+        )
     canv = new_canvas(buffer, pagesize=A4, title=title)
     for sheet in sheets:
         draw_score_sheet(canv, sheet)
@@ -570,5 +659,14 @@ def render_score_sheet(sheet: ScoreSheet) -> bytes:
     return render_score_sheets([sheet])
 
 
-__all__ = ["MINUS", "ScoreSheet", "SheetPlayer", "SheetRow", "contract_text", "draw_score_sheet",
-           "render_score_sheet", "render_score_sheets", "sheet_pages"]
+__all__ = [
+    "MINUS",
+    "ScoreSheet",
+    "SheetPlayer",
+    "SheetRow",
+    "contract_text",
+    "draw_score_sheet",
+    "render_score_sheet",
+    "render_score_sheets",
+    "sheet_pages",
+]

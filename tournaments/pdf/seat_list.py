@@ -4,6 +4,7 @@ Platypus: two columns per A4 page, a table whose head repeats on every column, "
 per part. ``seat_list_story`` and ``seat_list_templates`` let the print pack put the same pages
 into its own document.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -17,7 +18,14 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
-    BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer, Table, TableStyle,
+    BaseDocTemplate,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+    Table,
+    TableStyle,
 )
 
 from .drawing import BOLD, MIN_PT, REGULAR, Canvas, PagedCanvas, PageSection, fit_size, mm, shorten
@@ -83,8 +91,17 @@ def _frames(prefix: str) -> list[Frame]:
     top = PAGE_H - MARGIN_TOP - HEAD_H
     height = top - FOOT_H - 6 * mm
     return [
-        Frame(MARGIN_X + i * (COLUMN_W + GUTTER), FOOT_H + 6 * mm, COLUMN_W, height, id=f"{prefix}{i}",
-              leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        Frame(
+            MARGIN_X + i * (COLUMN_W + GUTTER),
+            FOOT_H + 6 * mm,
+            COLUMN_W,
+            height,
+            id=f"{prefix}{i}",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
         for i in range(2)
     ]
 
@@ -96,6 +113,7 @@ def _footer(data: SeatList):
         canv.setFillGray(0)
         canv.drawCentredString(PAGE_W / 2, FOOT_H, _("Page %(page)d of %(pages)d") % {"page": page, "pages": pages})
         canv.restoreState()
+
     return draw
 
 
@@ -128,32 +146,41 @@ def _page_head(data: SeatList, title: str, subtitle: str, key: str):
 
 def seat_list_templates(data: SeatList) -> list[PageTemplate]:
     return [
-        PageTemplate(id="seats-alpha", frames=_frames("alpha"), pagesize=A4,
-                     onPage=_page_head(data, _("Seat list"), _("Alphabetical by last name"), "seats-alpha")),
-        PageTemplate(id="seats-tables", frames=_frames("tables"), pagesize=A4,
-                     onPage=_page_head(data, _("Seat list"), _("By table: seat, name and start number"),
-                                       "seats-tables")),
+        PageTemplate(
+            id="seats-alpha",
+            frames=_frames("alpha"),
+            pagesize=A4,
+            onPage=_page_head(data, _("Seat list"), _("Alphabetical by last name"), "seats-alpha"),
+        ),
+        PageTemplate(
+            id="seats-tables",
+            frames=_frames("tables"),
+            pagesize=A4,
+            onPage=_page_head(data, _("Seat list"), _("By table: seat, name and start number"), "seats-tables"),
+        ),
     ]
 
 
-_ALPHA_STYLE = TableStyle([
-    ("FONT", (0, 0), (0, 0), BOLD, 14),
-    ("FONT", (1, 0), (-1, 0), BOLD, 8),
-    ("BACKGROUND", (0, 0), (-1, 0), HEAD_GRAY),
-    ("FONT", (0, 1), (0, -1), REGULAR, ALPHA_NAME_SIZE),
-    ("FONT", (1, 1), (1, -1), REGULAR, 9),
-    ("FONT", (2, 1), (2, -1), BOLD, ALPHA_TABLE_SIZE),
-    ("FONT", (3, 1), (3, -1), REGULAR, ALPHA_NAME_SIZE),
-    ("ALIGN", (1, 0), (-1, -1), "CENTER"),
-    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-    ("LEFTPADDING", (0, 0), (-1, -1), 3),
-    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-    ("TOPPADDING", (0, 0), (-1, -1), 0),
-    ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.black),
-    ("LINEAFTER", (0, 0), (-2, -1), 0.4, colors.black),
-    ("BOX", (0, 0), (-1, -1), 1.0, colors.black),
-])
+_ALPHA_STYLE = TableStyle(
+    [
+        ("FONT", (0, 0), (0, 0), BOLD, 14),
+        ("FONT", (1, 0), (-1, 0), BOLD, 8),
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD_GRAY),
+        ("FONT", (0, 1), (0, -1), REGULAR, ALPHA_NAME_SIZE),
+        ("FONT", (1, 1), (1, -1), REGULAR, 9),
+        ("FONT", (2, 1), (2, -1), BOLD, ALPHA_TABLE_SIZE),
+        ("FONT", (3, 1), (3, -1), REGULAR, ALPHA_NAME_SIZE),
+        ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.black),
+        ("LINEAFTER", (0, 0), (-2, -1), 0.4, colors.black),
+        ("BOX", (0, 0), (-1, -1), 1.0, colors.black),
+    ]
+)
 
 
 def _name_lines(name: str, size: float, width: float) -> tuple[str, float]:
@@ -186,30 +213,38 @@ def _alpha_tables(data: SeatList) -> list:
         rows += [[e.name, str(e.start_number), str(e.table), str(e.seat)] for e in entries]
         for r, entry in enumerate(entries, start=1):
             rows[r][0] = _name_lines(entry.name, ALPHA_NAME_SIZE, name_w)[0]
-        table = Table(rows, colWidths=ALPHA_COLUMNS, rowHeights=[6.5 * mm] + [ALPHA_ROW_H] * len(entries),
-                      repeatRows=1, style=_ALPHA_STYLE, hAlign="LEFT")
+        table = Table(
+            rows,
+            colWidths=ALPHA_COLUMNS,
+            rowHeights=[6.5 * mm] + [ALPHA_ROW_H] * len(entries),
+            repeatRows=1,
+            style=_ALPHA_STYLE,
+            hAlign="LEFT",
+        )
         for r, entry in enumerate(entries, start=1):
             _style_name(table, entry.name, ALPHA_NAME_SIZE, name_w, (0, r))
         flowables += [table, Spacer(0, 2.5 * mm)]
     return flowables
 
 
-_TABLES_STYLE = TableStyle([
-    ("FONT", (0, 0), (0, -1), BOLD, 18),
-    ("FONT", (1, 0), (2, -1), REGULAR, TABLES_NAME_SIZE),
-    ("FONT", (3, 0), (3, -1), REGULAR, 9),
-    ("ALIGN", (0, 0), (1, -1), "CENTER"),
-    ("ALIGN", (3, 0), (3, -1), "CENTER"),
-    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-    ("VALIGN", (0, 0), (0, 0), "TOP"),
-    ("LEFTPADDING", (0, 0), (-1, -1), 3),
-    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-    ("TOPPADDING", (0, 0), (-1, -1), 0),
-    ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ("LINEBELOW", (1, 0), (-1, -1), 0.4, colors.black),
-    ("LINEAFTER", (0, 0), (2, -1), 0.4, colors.black),
-    ("BOX", (0, 0), (-1, -1), 1.0, colors.black),
-])
+_TABLES_STYLE = TableStyle(
+    [
+        ("FONT", (0, 0), (0, -1), BOLD, 18),
+        ("FONT", (1, 0), (2, -1), REGULAR, TABLES_NAME_SIZE),
+        ("FONT", (3, 0), (3, -1), REGULAR, 9),
+        ("ALIGN", (0, 0), (1, -1), "CENTER"),
+        ("ALIGN", (3, 0), (3, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("VALIGN", (0, 0), (0, 0), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LINEBELOW", (1, 0), (-1, -1), 0.4, colors.black),
+        ("LINEAFTER", (0, 0), (2, -1), 0.4, colors.black),
+        ("BOX", (0, 0), (-1, -1), 1.0, colors.black),
+    ]
+)
 
 
 class _Block(Table):
@@ -224,11 +259,18 @@ def _tables_blocks(data: SeatList) -> list:
     name_w = TABLES_COLUMNS[2] - 6
     blocks = []
     for table in data.tables:
-        rows = [[str(table.number) if index == 0 else "", str(seat.seat),
-                 _name_lines(seat.name, TABLES_NAME_SIZE, name_w)[0], str(seat.start_number)]
-                for index, seat in enumerate(table.seats)]
-        block = _Block(rows, colWidths=TABLES_COLUMNS, rowHeights=[TABLES_ROW_H] * len(rows), style=_TABLES_STYLE,
-                       hAlign="LEFT")
+        rows = [
+            [
+                str(table.number) if index == 0 else "",
+                str(seat.seat),
+                _name_lines(seat.name, TABLES_NAME_SIZE, name_w)[0],
+                str(seat.start_number),
+            ]
+            for index, seat in enumerate(table.seats)
+        ]
+        block = _Block(
+            rows, colWidths=TABLES_COLUMNS, rowHeights=[TABLES_ROW_H] * len(rows), style=_TABLES_STYLE, hAlign="LEFT"
+        )
         for r, seat in enumerate(table.seats):
             _style_name(block, seat.name, TABLES_NAME_SIZE, name_w, (2, r))
         blocks.append(block)
@@ -249,13 +291,27 @@ def render_seat_list(data: SeatList) -> bytes:
     register_fonts()
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
-        buffer, pagesize=A4, pageTemplates=seat_list_templates(data),
-        title=_("Seat list, round %(n)d") % {"n": data.round}, author="Schafkopfrennen", creator="Schafkopfrennen",
-        leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP, bottomMargin=FOOT_H,
+        buffer,
+        pagesize=A4,
+        pageTemplates=seat_list_templates(data),
+        title=_("Seat list, round %(n)d") % {"n": data.round},
+        author="Schafkopfrennen",
+        creator="Schafkopfrennen",
+        leftMargin=MARGIN_X,
+        rightMargin=MARGIN_X,
+        topMargin=MARGIN_TOP,
+        bottomMargin=FOOT_H,
     )
     doc.build(seat_list_story(data), canvasmaker=PagedCanvas)
     return buffer.getvalue()
 
 
-__all__ = ["SeatList", "SeatListEntry", "SeatListSeat", "SeatListTable", "render_seat_list",
-           "seat_list_story", "seat_list_templates"]
+__all__ = [
+    "SeatList",
+    "SeatListEntry",
+    "SeatListSeat",
+    "SeatListTable",
+    "render_seat_list",
+    "seat_list_story",
+    "seat_list_templates",
+]

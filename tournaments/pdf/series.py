@@ -8,6 +8,7 @@ contract mix (horizontal bars), and the statistics in a small table.
 An evening's statistics (``render_statistics``) are the same pictures on their own, the leaders' points
 round by round.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,8 +23,21 @@ from reportlab.platypus import KeepTogether, LongTable, NextPageTemplate, PageBr
 
 from .drawing import BOLD, REGULAR, mm, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, escape, grid_style, heading, list_template,
-                    render_list, row_height, text_cell, wrap_head)
+from .lists import (
+    BODY_SIZE,
+    CONTENT_W,
+    NOTE,
+    ROW_H,
+    ListHead,
+    escape,
+    grid_style,
+    heading,
+    list_template,
+    render_list,
+    row_height,
+    text_cell,
+    wrap_head,
+)
 
 
 @dataclass(frozen=True)
@@ -68,8 +82,13 @@ MAX_RESULT_COLUMNS = 10
 NAME_SHARE = 0.6
 HEAD_ROW_H = 8 * mm
 CHART_H = 70 * mm
-LINE_COLOURS = (colors.HexColor("#1f5f3a"), colors.HexColor("#b5452a"), colors.HexColor("#2b5f9e"),
-                colors.HexColor("#8a6d00"), colors.HexColor("#6b3f8f"))
+LINE_COLOURS = (
+    colors.HexColor("#1f5f3a"),
+    colors.HexColor("#b5452a"),
+    colors.HexColor("#2b5f9e"),
+    colors.HexColor("#8a6d00"),
+    colors.HexColor("#6b3f8f"),
+)
 LINE_DASHES = (None, (4, 2), (1, 2), (6, 2, 1, 2), (2, 2))
 
 
@@ -88,23 +107,31 @@ def _table(data: SeriesDocument, lines: tuple[SeriesLine, ...]) -> Table:
     rows: list[list] = [head_cells]
     heights = [HEAD_ROW_H]
     for line in lines:
-        row = [f"{line.place}." if line.place else "\u2013", text_cell(line.name, widths[1]),
-               text_cell(line.club, widths[2]), signed(line.points), str(line.participations), str(line.wins),
-               *line.results[:results]]
+        row = [
+            f"{line.place}." if line.place else "\u2013",
+            text_cell(line.name, widths[1]),
+            text_cell(line.club, widths[2]),
+            signed(line.points),
+            str(line.participations),
+            str(line.wins),
+            *line.results[:results],
+        ]
         rows.append(row)
         heights.append(row_height(row, ROW_H))
     table = LongTable(rows, colWidths=widths, rowHeights=heights, repeatRows=1, hAlign="LEFT")
     style = grid_style(numeric=(0,))
-    style += [("ALIGN", (3, 0), (-1, -1), "RIGHT"), ("FONT", (3, 1), (3, -1), BOLD, BODY_SIZE),
-              ("LINEBEFORE", (3, 0), (3, -1), 0.8, "black")]
+    style += [
+        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
+        ("FONT", (3, 1), (3, -1), BOLD, BODY_SIZE),
+        ("LINEBEFORE", (3, 0), (3, -1), 0.8, "black"),
+    ]
     if results:
         style.append(("LINEBEFORE", (6, 0), (6, -1), 0.8, "black"))
     table.setStyle(TableStyle(style + head_style))
     return table
 
 
-def _progression_chart(progression: tuple[tuple[str, tuple[int, ...]], ...], *, x_label: str,
-                       y_label: str) -> Drawing:
+def _progression_chart(progression: tuple[tuple[str, tuple[int, ...]], ...], *, x_label: str, y_label: str) -> Drawing:
     drawing = Drawing(CONTENT_W, CHART_H + 22 * mm)
     plot = LinePlot()
     plot.x, plot.y = 18 * mm, 24 * mm
@@ -124,8 +151,9 @@ def _progression_chart(progression: tuple[tuple[str, tuple[int, ...]], ...], *, 
         if LINE_DASHES[index % len(LINE_DASHES)]:
             line.strokeDashArray = LINE_DASHES[index % len(LINE_DASHES)]
     drawing.add(plot)
-    drawing.add(String(plot.x + plot.width / 2, plot.y - 9 * mm, x_label, fontName=REGULAR, fontSize=8,
-                       textAnchor="middle"))
+    drawing.add(
+        String(plot.x + plot.width / 2, plot.y - 9 * mm, x_label, fontName=REGULAR, fontSize=8, textAnchor="middle")
+    )
     drawing.add(String(2 * mm, plot.y + plot.height + 4 * mm, y_label, fontName=REGULAR, fontSize=8))
     legend = LineLegend()
     legend.x, legend.y = plot.x, 9 * mm
@@ -135,8 +163,9 @@ def _progression_chart(progression: tuple[tuple[str, tuple[int, ...]], ...], *, 
     legend.deltax = 60 * mm
     legend.deltay = 4.5 * mm
     legend.dx, legend.dy = 8 * mm, 2
-    legend.colorNamePairs = [(LINE_COLOURS[i % len(LINE_COLOURS)], name[:22])
-                             for i, (name, _v) in enumerate(progression)]
+    legend.colorNamePairs = [
+        (LINE_COLOURS[i % len(LINE_COLOURS)], name[:22]) for i, (name, _v) in enumerate(progression)
+    ]
     drawing.add(legend)
     return drawing
 
@@ -162,17 +191,26 @@ def _mix_chart(mix: tuple[tuple[str, int], ...]) -> Drawing:
 
 
 def _facts(facts: tuple[tuple[str, str], ...]) -> Table:
-    table = Table([[label, value] for label, value in facts], colWidths=(70 * mm, CONTENT_W - 70 * mm),
-                  hAlign="LEFT")
-    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE), ("FONT", (0, 0), (0, -1), BOLD, BODY_SIZE),
-                               ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    table = Table([[label, value] for label, value in facts], colWidths=(70 * mm, CONTENT_W - 70 * mm), hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), REGULAR, BODY_SIZE),
+                ("FONT", (0, 0), (0, -1), BOLD, BODY_SIZE),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, "black"),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
     return table
 
 
 def render_series(data: SeriesDocument) -> bytes:
     register_fonts()
-    templates = [list_template(data.head, "standings", _("Series standings"), data.scoring),
-                 list_template(data.head, "statistics", _("Series standings"), _("Statistics"))]
+    templates = [
+        list_template(data.head, "standings", _("Series standings"), data.scoring),
+        list_template(data.head, "statistics", _("Series standings"), _("Statistics")),
+    ]
     story: list = []
     if data.lines:
         story.append(_table(data, data.lines))
@@ -182,8 +220,9 @@ def render_series(data: SeriesDocument) -> bytes:
         story.append(heading(_("Below the minimum of participations (not ranked)")))
         story.append(_table(data, data.unranked))
     if data.tournament_names:
-        key = "; ".join(f"{label} = {name}" for label, name in zip(data.tournaments, data.tournament_names,
-                                                                    strict=True))
+        key = "; ".join(
+            f"{label} = {name}" for label, name in zip(data.tournaments, data.tournament_names, strict=True)
+        )
         story.append(Paragraph(escape(key + ". " + _("A result in brackets does not count.")), NOTE))
     if data.progression or data.mix:
         story += [NextPageTemplate("statistics"), PageBreak()]
@@ -194,8 +233,11 @@ def render_series(data: SeriesDocument) -> bytes:
 def _pictures(progression, mix, facts, *, x_label: str, y_label: str) -> list:
     story: list = []
     if progression:
-        story.append(KeepTogether([heading(_("Standings progression")),
-                                   _progression_chart(progression, x_label=x_label, y_label=y_label)]))
+        story.append(
+            KeepTogether(
+                [heading(_("Standings progression")), _progression_chart(progression, x_label=x_label, y_label=y_label)]
+            )
+        )
     if mix:
         story.append(KeepTogether([heading(_("Contract mix")), _mix_chart(mix)]))
     if facts:

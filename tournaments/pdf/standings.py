@@ -5,6 +5,7 @@ points of each round). A tie decided by a tie-break carries its note under the n
 Huber: more won solos"). The table's head repeats on every page; 1,000 players flow over as many
 pages as they need, each with "Page x of y".
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,8 +15,20 @@ from reportlab.platypus import LongTable, NextPageTemplate, PageBreak, Paragraph
 
 from .drawing import BOLD, mm, signed
 from .fonts import register_fonts
-from .lists import (BODY_SIZE, CONTENT_W, NOTE, ROW_H, ListHead, escape, grid_style, list_template, render_list,
-                    row_height, text_cell, wrap_head)
+from .lists import (
+    BODY_SIZE,
+    CONTENT_W,
+    NOTE,
+    ROW_H,
+    ListHead,
+    escape,
+    grid_style,
+    list_template,
+    render_list,
+    row_height,
+    text_cell,
+    wrap_head,
+)
 
 
 @dataclass(frozen=True)
@@ -65,8 +78,15 @@ def _widths(rounds: int) -> tuple[float, ...]:
 def _section_table(section: StandingsSection) -> Table:
     rounds = section.rounds if len(section.rounds) <= MAX_ROUND_COLUMNS else ()
     widths = _widths(len(rounds))
-    head = [_("Place"), _("No."), _("Name"), _("Club"), _("Points"), _("Won solos"),
-            *(_("R%(n)d") % {"n": r} for r in rounds)]
+    head = [
+        _("Place"),
+        _("No."),
+        _("Name"),
+        _("Club"),
+        _("Points"),
+        _("Won solos"),
+        *(_("R%(n)d") % {"n": r} for r in rounds),
+    ]
     head_cells, head_style = wrap_head(head, widths)
     rows: list[list] = [head_cells]
     heights = [HEAD_ROW_H]
@@ -76,9 +96,15 @@ def _section_table(section: StandingsSection) -> Table:
             notes.append(_("substitute for %(name)s") % {"name": line.substitute_for})
         if line.note:
             notes.append(line.note)
-        row = [f"{line.place}.", str(line.start_number), text_cell(line.name, widths[2], notes=notes),
-               text_cell(line.club, widths[3]), signed(line.points), str(line.won_solos),
-               *(signed(p) for p in line.round_points[:len(rounds)])]
+        row = [
+            f"{line.place}.",
+            str(line.start_number),
+            text_cell(line.name, widths[2], notes=notes),
+            text_cell(line.club, widths[3]),
+            signed(line.points),
+            str(line.won_solos),
+            *(signed(p) for p in line.round_points[: len(rounds)]),
+        ]
         rows.append(row)
         heights.append(row_height(row, ROW_H))
     table = LongTable(rows, colWidths=widths, rowHeights=heights, repeatRows=1, hAlign="LEFT")

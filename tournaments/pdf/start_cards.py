@@ -4,6 +4,7 @@ The desk hands a player his card at check-in: his name and start number, the tou
 QR code of his own page (tournaments:player) where he finds his seat in every round, his games and
 points. The link is his alone, so the card says so.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -107,7 +108,7 @@ def render_start_cards(data: StartCards | Iterable[StartCard]) -> bytes:
     canv = new_canvas(buffer, pagesize=(PAGE_W, PAGE_H), title=_("Start cards"))
     for index in range(0, max(len(cards), 1), len(SLOTS)):
         _cut_marks(canv)
-        for card, (column, row) in zip(cards[index:index + len(SLOTS)], SLOTS):
+        for card, (column, row) in zip(cards[index : index + len(SLOTS)], SLOTS):
             paint_start_card(canv, card, column * CARD_W, row * CARD_H)
         canv.showPage()
     canv.save()

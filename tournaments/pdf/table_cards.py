@@ -5,6 +5,7 @@ down, so it reads upright once folded) shows the table number again and the QR c
 table's all-evening link: the same code opens this table number in every round, so the back half
 serves the whole evening.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -17,8 +18,8 @@ from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4, landscape
 
 from .drawing import BOLD, REGULAR, Canvas, fit_size, mm, new_canvas
-from .score_sheet import SheetPlayer
 from .qr import draw_qr
+from .score_sheet import SheetPlayer
 
 
 @dataclass(frozen=True)

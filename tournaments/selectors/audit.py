@@ -1,4 +1,5 @@
 """Reading the audit log: a club's or a tournament's entries, newest first, as readable rows."""
+
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,11 +104,21 @@ def audit_for_club(club: Club) -> QuerySet[AuditEntry]:
 
 
 def audit_rows(entries) -> list[AuditRow]:
-    return [AuditRow(entry=e, action=str(ACTIONS.get(e.action, e.action)), subject=_subject(e), who=_who(e),
-                     changes=_changes(e), sentence=audit_sentence(e)) for e in entries]
+    return [
+        AuditRow(
+            entry=e,
+            action=str(ACTIONS.get(e.action, e.action)),
+            subject=_subject(e),
+            who=_who(e),
+            changes=_changes(e),
+            sentence=audit_sentence(e),
+        )
+        for e in entries
+    ]
 
 
 # --- each entry as one sentence: one describer per action kind ------------------------------------------
+
 
 def _ruleset_label(key: str) -> str | None:
     found = {f.name: f for f in dataclasses.fields(Ruleset)}.get(key)
@@ -177,8 +188,11 @@ def _yes_no(yes: str, no: str) -> Callable[[AuditEntry], str]:
 
 
 def _role(entry: AuditEntry) -> str:
-    values = {"who": entry.subject, "before": _text(entry.before, entry.action),
-              "after": _text(entry.after, entry.action)}
+    values = {
+        "who": entry.subject,
+        "before": _text(entry.before, entry.action),
+        "after": _text(entry.after, entry.action),
+    }
     if entry.after is None:
         return _("%(who)s no longer has a role (was: %(before)s)") % values
     if entry.before is None:
@@ -187,14 +201,20 @@ def _role(entry: AuditEntry) -> str:
 
 
 def _swapped(entry: AuditEntry) -> str:
-    moves = [_("%(who)s to table %(t)s, seat %(s)s") % {"who": who, "t": where[0], "s": where[1]}
-             for who, where in (entry.after or {}).items() if isinstance(where, list) and len(where) == 2]
+    moves = [
+        _("%(who)s to table %(t)s, seat %(s)s") % {"who": who, "t": where[0], "s": where[1]}
+        for who, where in (entry.after or {}).items()
+        if isinstance(where, list) and len(where) == 2
+    ]
     return _("Round %(n)s: seats swapped – %(moves)s") % {"n": entry.subject, "moves": "; ".join(moves)}
 
 
 def _table(entry: AuditEntry, text: str) -> str:
-    return _(text) % {"round": _after(entry, "round", "?"), "table": _after(entry, "table", "?"),
-                      "seat": _after(entry, "seat", "?")}
+    return _(text) % {
+        "round": _after(entry, "round", "?"),
+        "table": _after(entry, "table", "?"),
+        "seat": _after(entry, "seat", "?"),
+    }
 
 
 def _names(entry: AuditEntry, key: str) -> str:
@@ -204,15 +224,19 @@ def _names(entry: AuditEntry, key: str) -> str:
 DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "registration.create": _registered,
     "registration.paid": _yes_no(gettext_noop("%(who)s paid"), gettext_noop("%(who)s marked as not paid")),
-    "registration.checked_in": _yes_no(gettext_noop("%(who)s checked in"),
-                                       gettext_noop("%(who)s marked as not here")),
+    "registration.checked_in": _yes_no(gettext_noop("%(who)s checked in"), gettext_noop("%(who)s marked as not here")),
     "registration.withdraw": _withdrawn,
-    "registration.substitute": lambda e: _("%(sub)s plays on for %(who)s") % {
-        "sub": _after(e, "substitute", "?"), "who": e.subject},
-    "round.draw": lambda e: _("Round %(n)s drawn: %(tables)s tables (lot number %(seed)s)") % {
-        "n": e.subject, "tables": _after(e, "tables", "?"), "seed": _after(e, "seed", "?")},
-    "round.redraw": lambda e: _("Round %(n)s drawn again (lot number %(before)s → %(after)s)") % {
-        "n": e.subject, "before": (e.before or {}).get("seed", "?"), "after": _after(e, "seed", "?")},
+    "registration.substitute": lambda e: (
+        _("%(sub)s plays on for %(who)s") % {"sub": _after(e, "substitute", "?"), "who": e.subject}
+    ),
+    "round.draw": lambda e: (
+        _("Round %(n)s drawn: %(tables)s tables (lot number %(seed)s)")
+        % {"n": e.subject, "tables": _after(e, "tables", "?"), "seed": _after(e, "seed", "?")}
+    ),
+    "round.redraw": lambda e: (
+        _("Round %(n)s drawn again (lot number %(before)s → %(after)s)")
+        % {"n": e.subject, "before": (e.before or {}).get("seed", "?"), "after": _after(e, "seed", "?")}
+    ),
     "round.publish": lambda e: _("Round %(n)s published: seat lists and table links are live") % {"n": e.subject},
     "round.close": lambda e: _("Round %(n)s closed") % {"n": e.subject},
     "round.reopen": lambda e: _("Round %(n)s reopened") % {"n": e.subject},
@@ -224,34 +248,49 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "prize_plan.set": _prize_plan,
     "prize_categories.set": _categories,
     "registration.facts": lambda e: _("%(who)s: details for category prizes given") % {"who": e.subject},
-    "prize.hand_over": _yes_no(gettext_noop("Prize handed over to %(who)s"),
-                               gettext_noop("Prize for %(who)s marked as not handed over")),
-    "standings.publish": lambda e: (_("Standings shown to the public") if e.after
-                                    else _("Standings hidden from the public")),
+    "prize.hand_over": _yes_no(
+        gettext_noop("Prize handed over to %(who)s"), gettext_noop("Prize for %(who)s marked as not handed over")
+    ),
+    "standings.publish": lambda e: (
+        _("Standings shown to the public") if e.after else _("Standings hidden from the public")
+    ),
     "role.change": _role,
-    "venue.create": lambda e: _("Venue %(name)s added: tables %(tables)s") % {
-        "name": e.subject, "tables": _after(e, "tables", "?")},
-    "venue.helper": lambda e: (_("%(who)s runs the desk at %(venue)s") % {"who": e.subject, "venue": e.after}
-                               if e.after else
-                               _("%(who)s no longer runs the desk at %(venue)s") % {"who": e.subject, "venue": e.before}),
-    "series.qualification": lambda e: _("%(name)s: qualification set (%(changes)s)") % {
-        "name": e.subject, "changes": _changed_keys(e)},
-    "series.wildcard": lambda e: _("%(who)s gets a wildcard for the final of %(series)s") % {
-        "who": e.subject, "series": e.after},
-    "series.invite": lambda e: _("Invited to the final of %(series)s: %(names)s") % {
-        "series": e.subject, "names": ", ".join(e.after or [])},
+    "venue.create": lambda e: (
+        _("Venue %(name)s added: tables %(tables)s") % {"name": e.subject, "tables": _after(e, "tables", "?")}
+    ),
+    "venue.helper": lambda e: (
+        _("%(who)s runs the desk at %(venue)s") % {"who": e.subject, "venue": e.after}
+        if e.after
+        else _("%(who)s no longer runs the desk at %(venue)s") % {"who": e.subject, "venue": e.before}
+    ),
+    "series.qualification": lambda e: (
+        _("%(name)s: qualification set (%(changes)s)") % {"name": e.subject, "changes": _changed_keys(e)}
+    ),
+    "series.wildcard": lambda e: (
+        _("%(who)s gets a wildcard for the final of %(series)s") % {"who": e.subject, "series": e.after}
+    ),
+    "series.invite": lambda e: (
+        _("Invited to the final of %(series)s: %(names)s") % {"series": e.subject, "names": ", ".join(e.after or [])}
+    ),
     "series.decline": lambda e: _("%(who)s declined the final of %(series)s") % {"who": e.subject, "series": e.after},
     "venue.checkin": lambda e: _("%(who)s checked in at %(venue)s") % {"who": e.subject, "venue": e.after},
     "player.export": lambda e: _("%(who)s: personal data exported") % {"who": e.subject},
     "player.anonymise": lambda e: _("A player was anonymised (now %(who)s)") % {"who": e.subject},
     "table_confirm_for": lambda e: _table(
-        e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")),
+        e, gettext_noop("Round %(round)s, table %(table)s: confirmed for seat %(seat)s")
+    ),
     "table_close": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s closed by the organiser")),
     "table_reopen": lambda e: _table(e, gettext_noop("Round %(round)s, table %(table)s reopened by the organiser")),
-    "table_four": lambda e: _("Round %(round)s, table %(table)s plays on with four from game %(game)s (%(who)s "
-                              "left seat %(seat)s)") % {
-        "round": _after(e, "round", "?"), "table": _after(e, "table", "?"), "game": _after(e, "from_game", "?"),
-        "seat": _after(e, "seat", "?"), "who": (e.before or {}).get("player", "?")},
+    "table_four": lambda e: (
+        _("Round %(round)s, table %(table)s plays on with four from game %(game)s (%(who)s left seat %(seat)s)")
+        % {
+            "round": _after(e, "round", "?"),
+            "table": _after(e, "table", "?"),
+            "game": _after(e, "from_game", "?"),
+            "seat": _after(e, "seat", "?"),
+            "who": (e.before or {}).get("player", "?"),
+        }
+    ),
     "tournament.table_cards_renew": lambda e: _("New table cards: the cards printed before no longer open a table"),
     "series_create": lambda e: _("Series %(name)s created") % {"name": e.subject},
     "series_update": lambda e: _("Series %(name)s changed") % {"name": e.subject},
@@ -261,13 +300,22 @@ DESCRIBERS: dict[str, Callable[[AuditEntry], str]] = {
     "signup.move_up": lambda e: _("%(who)s moved up from the waiting list") % {"who": e.subject},
     "signup.withdraw": lambda e: _("%(who)s withdrew the online sign-up") % {"who": e.subject},
     "signup.consent_withdraw": lambda e: _("%(who)s withdrew the consent") % {"who": e.subject},
-    "signup.match": lambda e: (_("%(who)s confirmed as the known player") if _after(e, "same_person")
-                               else _("%(who)s confirmed as a new player")) % {"who": e.subject},
-    "checkin.close": lambda e: _("Check-in closed; not here: %(gone)s; moved up: %(moved)s") % {
-        "gone": _names(e, "not_here"), "moved": _names(e, "moved_up")},
+    "signup.match": lambda e: (
+        (
+            _("%(who)s confirmed as the known player")
+            if _after(e, "same_person")
+            else _("%(who)s confirmed as a new player")
+        )
+        % {"who": e.subject}
+    ),
+    "checkin.close": lambda e: (
+        _("Check-in closed; not here: %(gone)s; moved up: %(moved)s")
+        % {"gone": _names(e, "not_here"), "moved": _names(e, "moved_up")}
+    ),
     "archive_import": lambda e: _("Tournament imported from an archive (%(slug)s)") % {"slug": e.subject},
-    "club.status": lambda e: _("Club status set by the operator: %(status)s") % {
-        "status": Club.Status(_after(e, "status", "?")).label},
+    "club.status": lambda e: (
+        _("Club status set by the operator: %(status)s") % {"status": Club.Status(_after(e, "status", "?")).label}
+    ),
 }
 
 
@@ -316,8 +364,14 @@ def _changes(entry: AuditEntry) -> list[Change]:
     if isinstance(before, dict) or isinstance(after, dict):
         before, after = before if isinstance(before, dict) else {}, after if isinstance(after, dict) else {}
         keys = list(dict.fromkeys([*before, *after]))
-        return [Change(_key_label(str(k)), _text(before.get(k), entry.action, str(k)),
-                       _text(after.get(k), entry.action, str(k))) for k in keys]
+        return [
+            Change(
+                _key_label(str(k)),
+                _text(before.get(k), entry.action, str(k)),
+                _text(after.get(k), entry.action, str(k)),
+            )
+            for k in keys
+        ]
     if before is None and after is None:
         return []
     return [Change("", _text(before, entry.action), _text(after, entry.action))]

@@ -1,5 +1,6 @@
 """The public calendar (``/kalender/``, its iCal feeds, the clash warning): every upcoming tournament a club
 listed, of every active club. One home for what "listed" means: ``listed_tournaments``."""
+
 import dataclasses
 import datetime
 from dataclasses import dataclass
@@ -27,8 +28,11 @@ def _all_pass_label(value: str) -> str:
 def listed_tournaments(*, today: datetime.date | None = None) -> QuerySet[Tournament]:
     """What the calendar shows: listed by its club, the club active, the day not past, not finished."""
     today = today or timezone.localdate()
-    return (Tournament.objects.filter(listed=True, club__status=Club.Status.ACTIVE, date__gte=today)
-            .exclude(status=Tournament.Status.FINISHED).select_related("club"))
+    return (
+        Tournament.objects.filter(listed=True, club__status=Club.Status.ACTIVE, date__gte=today)
+        .exclude(status=Tournament.Status.FINISHED)
+        .select_related("club")
+    )
 
 
 def tournament_postcode(tournament: Tournament) -> str:
@@ -42,7 +46,8 @@ def map_url(tournament: Tournament) -> str:
     postcode = tournament_postcode(tournament)
     if tournament.venue:
         return "https://www.openstreetmap.org/search?" + urlencode(
-            {"query": ", ".join(p for p in (tournament.venue, postcode, tournament.club.town) if p)})
+            {"query": ", ".join(p for p in (tournament.venue, postcode, tournament.club.town) if p)}
+        )
     point = centroid(postcode)
     if point is None:
         return ""
@@ -91,8 +96,9 @@ class CalendarQuery:
     club_id: int | None = None
 
 
-def calendar_entries(query: CalendarQuery = CalendarQuery(), *, today: datetime.date | None = None
-                     ) -> list[CalendarEntry]:
+def calendar_entries(
+    query: CalendarQuery = CalendarQuery(), *, today: datetime.date | None = None
+) -> list[CalendarEntry]:
     """The listed tournaments the query asks for, by date and start, with what a player needs to decide."""
     qs = listed_tournaments(today=today)
     if query.club_id is not None:
@@ -103,8 +109,9 @@ def calendar_entries(query: CalendarQuery = CalendarQuery(), *, today: datetime.
         qs = qs.filter(date__lte=query.date_to)
     centre = centroid(query.postcode) if query.km and len(query.postcode) == 5 else None
     if query.postcode and centre is None:
-        qs = qs.filter(Q(postcode__startswith=query.postcode)
-                       | Q(postcode="", club__postcode__startswith=query.postcode))
+        qs = qs.filter(
+            Q(postcode__startswith=query.postcode) | Q(postcode="", club__postcode__startswith=query.postcode)
+        )
     if query.km and centre is None:
         return []  # a distance around an unknown postcode: nothing is near it
     entries = _entries(qs, centre=centre, km=query.km)
@@ -112,10 +119,12 @@ def calendar_entries(query: CalendarQuery = CalendarQuery(), *, today: datetime.
     return entries
 
 
-def _entries(qs: QuerySet[Tournament], *, centre: tuple[float, float] | None = None, km: int | None = None
-             ) -> list[CalendarEntry]:
-    tournaments = list(qs.annotate(places_taken=Count(
-        "registrations", filter=Q(registrations__withdrawn_after_round__isnull=True))))
+def _entries(
+    qs: QuerySet[Tournament], *, centre: tuple[float, float] | None = None, km: int | None = None
+) -> list[CalendarEntry]:
+    tournaments = list(
+        qs.annotate(places_taken=Count("registrations", filter=Q(registrations__withdrawn_after_round__isnull=True)))
+    )
     ids = [t.pk for t in tournaments]
     options = {o.tournament_id: o for o in SignUpOptions.objects.filter(tournament_id__in=ids)}
     prizes: dict[int, list[Prize]] = {}
@@ -131,12 +140,23 @@ def _entries(qs: QuerySet[Tournament], *, centre: tuple[float, float] | None = N
         opts = options.get(t.pk) or SignUpOptions(tournament=t)
         left = None if opts.capacity is None else max(opts.capacity - t.places_taken, 0)
         rules = t.ruleset
-        entries.append(CalendarEntry(
-            tournament=t, club=t.club, start_time=opts.start_time, postcode=postcode, map_url=map_url(t),
-            rounds=rules.rounds, games_per_round=rules.games_per_round, all_pass=_all_pass_label(rules.all_pass),
-            entry_fee_cents=t.entry_fee_cents, prizes=_prize_texts(prizes.get(t.pk, [])), places_left=left,
-            signup_open=opts.open and signup_refusal(t, opts) is None, distance_km=distance,
-        ))
+        entries.append(
+            CalendarEntry(
+                tournament=t,
+                club=t.club,
+                start_time=opts.start_time,
+                postcode=postcode,
+                map_url=map_url(t),
+                rounds=rules.rounds,
+                games_per_round=rules.games_per_round,
+                all_pass=_all_pass_label(rules.all_pass),
+                entry_fee_cents=t.entry_fee_cents,
+                prizes=_prize_texts(prizes.get(t.pk, [])),
+                places_left=left,
+                signup_open=opts.open and signup_refusal(t, opts) is None,
+                distance_km=distance,
+            )
+        )
     return entries
 
 
@@ -151,8 +171,9 @@ class Clash:
     distance_km: float
 
 
-def clashes(*, date: datetime.date, postcode: str, club: Club, exclude_id: int | None = None,
-            km: float = CLASH_KM) -> list[Clash]:
+def clashes(
+    *, date: datetime.date, postcode: str, club: Club, exclude_id: int | None = None, km: float = CLASH_KM
+) -> list[Clash]:
     """Other listed tournaments on ``date`` within ``km`` of ``postcode`` (the organiser's warning when he
     creates or moves a tournament). A postcode the list does not know warns of nothing."""
     here = centroid(postcode or club.postcode)

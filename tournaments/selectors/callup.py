@@ -1,5 +1,6 @@
 """The prize table call-up (Preistisch): the places called one by one in rank order, the desk's phone and the
 projector following the same state."""
+
 from dataclasses import dataclass
 
 from ..models import PrizePlan, Tournament
@@ -36,6 +37,11 @@ def prize_call_up(tournament: Tournament, *, coming: int = 3, done: int = 5) -> 
     waiting = [a for a in order if a.registration not in chosen]
     taken = [a for a in order if a.registration in chosen]
     goods = PrizePlan.objects.filter(tournament=tournament).values_list("goods_list", flat=True).first() or ""
-    return CallUp(current=waiting[0] if waiting else None, coming=waiting[1:1 + coming],
-                  done=[(a, chosen[a.registration]) for a in reversed(taken[-done:])] if done else [],
-                  total=len(order), handed=len(taken), goods=[g for g in goods.splitlines() if g.strip()])
+    return CallUp(
+        current=waiting[0] if waiting else None,
+        coming=waiting[1 : 1 + coming],
+        done=[(a, chosen[a.registration]) for a in reversed(taken[-done:])] if done else [],
+        total=len(order),
+        handed=len(taken),
+        goods=[g for g in goods.splitlines() if g.strip()],
+    )

@@ -1,4 +1,5 @@
 """Reads for the round control panel: the state of every table at a glance."""
+
 import datetime
 from dataclasses import dataclass
 
@@ -29,13 +30,21 @@ class RoundPanel:
 
 def round_panel(rnd: Round, now: datetime.datetime | None = None) -> RoundPanel:
     now = now or timezone.now()
-    last = dict(HandRevision.objects.filter(table__round=rnd).values_list("table_id").annotate(m=Max("at"))
-                .values_list("table_id", "m"))
+    last = dict(
+        HandRevision.objects.filter(table__round=rnd)
+        .values_list("table_id")
+        .annotate(m=Max("at"))
+        .values_list("table_id", "m")
+    )
     tiles = []
     for p in table_progress(rnd):
         changed = last.get(p.table_id) or rnd.published_at
-        quiet = (rnd.status == Round.Status.PUBLISHED and not p.games_complete and changed is not None
-                 and now - changed > datetime.timedelta(minutes=QUIET_MINUTES))
+        quiet = (
+            rnd.status == Round.Status.PUBLISHED
+            and not p.games_complete
+            and changed is not None
+            and now - changed > datetime.timedelta(minutes=QUIET_MINUTES)
+        )
         tiles.append(TableTile(p, last.get(p.table_id), quiet, p.games_complete and not p.complete))
     complete = sum(1 for t in tiles if t.progress.complete)
     if rnd.status == Round.Status.DRAWN:
@@ -61,14 +70,18 @@ def tournament_panels(tournament: Tournament) -> tuple[list[RoundPanel], bool]:
     panels = [round_panel(r) for r in rounds]
     rules = tournament.ruleset
     can_draw = len(rounds) < rules.rounds and (
-        not rounds or rounds[-1].status == Round.Status.CLOSED or rules.draw_mode == "all_in_advance")
+        not rounds or rounds[-1].status == Round.Status.CLOSED or rules.draw_mode == "all_in_advance"
+    )
     return panels, can_draw
 
 
 def unpaid_registrations(tournament: Tournament) -> list:
     """Checked-in players (not withdrawn) who have not paid: the desk and the console warn before a draw."""
-    return list(tournament.registrations.filter(checked_in=True, paid=False, withdrawn_after_round__isnull=True)
-                .select_related("player").order_by("start_number"))
+    return list(
+        tournament.registrations.filter(checked_in=True, paid=False, withdrawn_after_round__isnull=True)
+        .select_related("player")
+        .order_by("start_number")
+    )
 
 
 MIN_FIELD = 4  # a table needs four
@@ -76,5 +89,4 @@ MIN_FIELD = 4  # a table needs four
 
 def field_ready(tournament: Tournament) -> bool:
     """Enough players checked in for a draw: otherwise the desk is the next step, not the draw."""
-    return (tournament.registrations.filter(checked_in=True, withdrawn_after_round__isnull=True).count()
-            >= MIN_FIELD)
+    return tournament.registrations.filter(checked_in=True, withdrawn_after_round__isnull=True).count() >= MIN_FIELD

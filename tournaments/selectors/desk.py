@@ -1,4 +1,5 @@
 """Reads of the registration desk, the rounds page and paper mode's table list."""
+
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
@@ -59,16 +60,24 @@ def players_search(*, tournament: Tournament, query: str, limit: int = 12) -> li
     if not words:
         return []
     registered = Registration.objects.filter(tournament=tournament).values("player_id")
-    return list(club_players(tournament.club_id).filter(_name_filter(words)).exclude(pk__in=registered)
-                .select_related("club").order_by("last_name", "first_name", "id")[:limit])
+    return list(
+        club_players(tournament.club_id)
+        .filter(_name_filter(words))
+        .exclude(pk__in=registered)
+        .select_related("club")
+        .order_by("last_name", "first_name", "id")[:limit]
+    )
 
 
 def registration_namesakes(*, tournament: Tournament, first_name: str, last_name: str) -> list[Registration]:
     """The tournament's registrations of that name (as ``german_fold`` compares): the desk asks "the same or
     another?" before it registers a second one."""
     wanted = german_fold(" ".join(f"{first_name} {last_name}".split()))
-    found = tournament.registrations.filter(player__last_name__iexact=last_name.strip()).select_related(
-        "player__club").order_by("start_number")
+    found = (
+        tournament.registrations.filter(player__last_name__iexact=last_name.strip())
+        .select_related("player__club")
+        .order_by("start_number")
+    )
     return [r for r in found if german_fold(" ".join(r.player.name.split())) == wanted]
 
 
@@ -105,8 +114,9 @@ def _desk_rows(tournament: Tournament, registrations: list[Registration]) -> lis
     if newest is not None:
         seats = {
             s.registration_id: s
-            for s in Seat.objects.filter(round=newest, registration__in=[r.pk for r in registrations])
-            .select_related("table")
+            for s in Seat.objects.filter(round=newest, registration__in=[r.pk for r in registrations]).select_related(
+                "table"
+            )
         }
     substitutes = {
         r.substitute_for_id: r
@@ -116,14 +126,22 @@ def _desk_rows(tournament: Tournament, registrations: list[Registration]) -> lis
     for reg in registrations:
         seat = seats.get(reg.pk)
         waiting = (
-            newest is not None and newest.status != Round.Status.CLOSED and seat is None
-            and reg.checked_in and not reg.withdrawn
+            newest is not None
+            and newest.status != Round.Status.CLOSED
+            and seat is None
+            and reg.checked_in
+            and not reg.withdrawn
         )
-        rows.append(DeskRow(
-            registration=reg, round_number=newest.number if seat else None,
-            table=seat.table.number if seat else None, seat=seat.number if seat else None,
-            waiting=waiting, substitute=substitutes.get(reg.pk),
-        ))
+        rows.append(
+            DeskRow(
+                registration=reg,
+                round_number=newest.number if seat else None,
+                table=seat.table.number if seat else None,
+                seat=seat.number if seat else None,
+                waiting=waiting,
+                substitute=substitutes.get(reg.pk),
+            )
+        )
     return rows
 
 
@@ -225,7 +243,8 @@ def rounds_overview(tournament: Tournament) -> list[RoundOverview]:
     rounds = {r.number: r for r in tournament.rounds.all()}
     field = list(
         Registration.objects.filter(tournament=tournament, checked_in=True, withdrawn_after_round__isnull=True)
-        .select_related("player").order_by("start_number")
+        .select_related("player")
+        .order_by("start_number")
     )
     in_advance = rules.draw_mode == "all_in_advance"
     panels = []
@@ -236,7 +255,7 @@ def rounds_overview(tournament: Tournament) -> list[RoundOverview]:
         withdrawn_seated: list[Registration] = []
         if rnd is None:
             next_to_draw = number == len(rounds) + 1
-            can_draw = next_to_draw and (in_advance and not rounds or not in_advance and all_closed_before)
+            can_draw = next_to_draw and ((in_advance and not rounds) or (not in_advance and all_closed_before))
             panels.append(RoundOverview(number, None, [], [], [], can_draw, False, False, False, False))
             all_closed_before = False
             continue
@@ -245,21 +264,30 @@ def rounds_overview(tournament: Tournament) -> list[RoundOverview]:
             unseated = [reg for reg in field if reg.pk not in seated]
             withdrawn_seated = list(
                 Registration.objects.filter(seats__round=rnd, withdrawn_after_round__lt=number)
-                .select_related("player").order_by("start_number")
+                .select_related("player")
+                .order_by("start_number")
             )
-        panels.append(RoundOverview(
-            number=number, round=rnd, tables=tables_overview(rnd), unseated=unseated,
-            withdrawn_seated=withdrawn_seated, can_draw=False,
-            can_redraw=rnd.status == Round.Status.DRAWN,
-            can_publish=rnd.status == Round.Status.DRAWN and all_closed_before,
-            can_close=rnd.status == Round.Status.PUBLISHED,
-            # a swap only before play: once a table has games or totals, the form is gone
-            can_reopen=rnd.status == Round.Status.CLOSED and all(
-                later.status == Round.Status.DRAWN for n, later in rounds.items() if n > number),
-            can_swap=rnd.status != Round.Status.CLOSED and not (
-                Hand.objects.filter(table__round=rnd).exists()
-                or rnd.tables.filter(paper_totals__isnull=False).exists()),
-        ))
+        panels.append(
+            RoundOverview(
+                number=number,
+                round=rnd,
+                tables=tables_overview(rnd),
+                unseated=unseated,
+                withdrawn_seated=withdrawn_seated,
+                can_draw=False,
+                can_redraw=rnd.status == Round.Status.DRAWN,
+                can_publish=rnd.status == Round.Status.DRAWN and all_closed_before,
+                can_close=rnd.status == Round.Status.PUBLISHED,
+                # a swap only before play: once a table has games or totals, the form is gone
+                can_reopen=rnd.status == Round.Status.CLOSED
+                and all(later.status == Round.Status.DRAWN for n, later in rounds.items() if n > number),
+                can_swap=rnd.status != Round.Status.CLOSED
+                and not (
+                    Hand.objects.filter(table__round=rnd).exists()
+                    or rnd.tables.filter(paper_totals__isnull=False).exists()
+                ),
+            )
+        )
         all_closed_before = all_closed_before and rnd.status == Round.Status.CLOSED
     return panels
 

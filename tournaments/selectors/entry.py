@@ -1,4 +1,5 @@
 """Reads of a table's sheet: the tablet's entry page, its REST API and paper mode."""
+
 import functools
 from dataclasses import dataclass
 
@@ -12,7 +13,6 @@ from ..models import Hand, Round, Seat, Table, Tournament
 from .rows import columns, first_row, made
 from .tables import confirmed_from_one_device, dealer_now, hand_partner, seat_changes
 
-
 _JOINED = ((Table, "t"), (Round, "r"), (Tournament, "u"))
 
 
@@ -21,8 +21,10 @@ def entry_key_sql(extra_columns: str = "", extra_from: str = "") -> str:
     """The key lookup with its round and tournament as one plain statement (``selectors.rows``); a caller
     may add columns after the three rows' (read with ``entry_key_width``) and joins to the table ``t``."""
     t, r, u = (model._meta.db_table for model, _alias in _JOINED)
-    return (f'{columns(_JOINED)[0]}{extra_columns} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
-            f'JOIN "{u}" u ON u.id = r.tournament_id{extra_from} WHERE t.entry_key = %s')
+    return (
+        f'{columns(_JOINED)[0]}{extra_columns} FROM "{t}" t JOIN "{r}" r ON r.id = t.round_id '
+        f'JOIN "{u}" u ON u.id = r.tournament_id{extra_from} WHERE t.entry_key = %s'
+    )
 
 
 @functools.cache
@@ -39,8 +41,9 @@ def entry_key_table(row, db) -> Table:
     return table
 
 
-def table_for_entry_key(entry_key: str, *, with_round: bool = True, for_update: bool = False,
-                        cursor=None) -> Table | None:
+def table_for_entry_key(
+    entry_key: str, *, with_round: bool = True, for_update: bool = False, cursor=None
+) -> Table | None:
     """The table a tablet's private key opens, or None; ``with_round``: its round and tournament too.
 
     A write passes it on to a service that locks the table's row and re-reads only what can change.
@@ -110,28 +113,44 @@ def table_sheet(table: Table) -> TableSheet:
         for hand in hands:
             for seat, points in hand.points.items():
                 totals[seat] = totals.get(seat, 0) + points
-    sequence = table_rules.table_sequence([(hand.number, hand.thrown_in) for hand in hands], table_size=size,
-                                          games_per_round=rnd.tournament.ruleset.games_per_round, left=table.left())
+    sequence = table_rules.table_sequence(
+        [(hand.number, hand.thrown_in) for hand in hands],
+        table_size=size,
+        games_per_round=rnd.tournament.ruleset.games_per_round,
+        left=table.left(),
+    )
     paper = table.paper_totals is not None  # a table that played on paper has no next game
     return TableSheet(
-        table=table, round_number=rnd.number, round_status=rnd.status,
+        table=table,
+        round_number=rnd.number,
+        round_status=rnd.status,
         seats=[
             SheetSeat(
-                seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name,
+                seat=s.number,
+                start_number=s.registration.start_number,
+                name=s.registration.player.name,
                 club=s.registration.club_label,
-                total=totals.get(str(s.number), 0), confirmed=s.number in confirmed,
+                total=totals.get(str(s.number), 0),
+                confirmed=s.number in confirmed,
             )
             for s in seats_here
         ],
-        hands=hands, totals=totals, games_entered=sequence.games_played, games_required=sequence.games_required,
-        next_number=None if paper else sequence.next_number, next_dealer=None if paper else sequence.next_dealer,
+        hands=hands,
+        totals=totals,
+        games_entered=sequence.games_played,
+        games_required=sequence.games_required,
+        next_number=None if paper else sequence.next_number,
+        next_dealer=None if paper else sequence.next_dealer,
         sitting_out=None if paper else sequence.sitting_out,
         confirmations=confirmed,
-        one_device=confirmed_from_one_device(size, len(confirmed), min(devices, default=None), max(devices, default=None)),
+        one_device=confirmed_from_one_device(
+            size, len(confirmed), min(devices, default=None), max(devices, default=None)
+        ),
         complete=table.paper_totals is not None or table.completed_at is not None,
         changes=seat_changes(table, seats_here),
         dealing=None if paper else dealer_now(table, sequence.next_number, hands),
     )
+
 
 @dataclass(frozen=True)
 class SheetCell:
@@ -188,6 +207,7 @@ class EntrySheet:
     def totals_sum(self) -> int:
         return sum(self.sheet.totals.values())
 
+
 def table_entry_sheet(table: Table) -> EntrySheet:
     """A table's sheet with each game's points and running totals, for the tablet and paper mode."""
     sheet = table_sheet(table)
@@ -204,20 +224,38 @@ def table_entry_sheet(table: Table) -> EntrySheet:
             sits_out = seat == out
             points = None if thrown_in or sits_out else int(hand.points.get(str(seat), 0))
             running[seat] += points or 0
-            cells.append(SheetCell(seat=seat, points=points, running=running[seat], deals=seat == hand.dealer,
-                                   sits_out=sits_out, plays=seat in (hand.declarer, partner)))
+            cells.append(
+                SheetCell(
+                    seat=seat,
+                    points=points,
+                    running=running[seat],
+                    deals=seat == hand.dealer,
+                    sits_out=sits_out,
+                    plays=seat in (hand.declarer, partner),
+                )
+            )
         won = None if thrown_in else hand.outcome.get("declarer_won")
-        rows.append(EntryRow(
-            hand=hand, number=hand.number, dealer=hand.dealer, thrown_in=thrown_in, declarer_won=won,
-            won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO), cells=cells,
-            partner=partner,
-        ))
+        rows.append(
+            EntryRow(
+                hand=hand,
+                number=hand.number,
+                dealer=hand.dealer,
+                thrown_in=thrown_in,
+                declarer_won=won,
+                won_solo=bool(won) and hand.contract in (Hand.Contract.WENZ, Hand.Contract.SOLO),
+                cells=cells,
+                partner=partner,
+            )
+        )
     published = sheet.round_status == Round.Status.PUBLISHED
     paper = table.paper_totals is not None
     games_complete = not paper and sheet.games_entered >= sheet.games_required
     closed_reason = table.closed_reason if published else ""
     return EntrySheet(
-        sheet=sheet, tournament=tournament, rules=tournament.ruleset, rows=rows,
+        sheet=sheet,
+        tournament=tournament,
+        rules=tournament.ruleset,
+        rows=rows,
         names={s.seat: s.name for s in sheet.seats},
         thrown_in=sum(1 for row in rows if row.thrown_in),
         open_for_entry=published and not paper and not games_complete and not closed_reason,
@@ -257,14 +295,22 @@ def table_page_state(key: str) -> tuple[str, None] | None:
 
 def _version(tables) -> str | None:
     seated = Seat.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
-    facts = tables.order_by().annotate(
-        revision=Max("hand_revisions__id"), confirmed=Count("confirmations", distinct=True),
-        seat_ids=Subquery(seated.annotate(s=Sum("id")).values("s")),
-        who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
-    ).values("revision", "confirmed", "seat_ids", "who", "closed_reason", "round__status", "paper_totals").first()
+    facts = (
+        tables.order_by()
+        .annotate(
+            revision=Max("hand_revisions__id"),
+            confirmed=Count("confirmations", distinct=True),
+            seat_ids=Subquery(seated.annotate(s=Sum("id")).values("s")),
+            who=Subquery(seated.annotate(s=Sum("registration_id")).values("s")),
+        )
+        .values("revision", "confirmed", "seat_ids", "who", "closed_reason", "round__status", "paper_totals")
+        .first()
+    )
     if facts is None:
         return None
     paper = "p" if facts["paper_totals"] is not None else ""
     closed = "c" if facts["closed_reason"] else ""  # closed or reopened by the organiser
-    return (f"{facts['round__status']}{closed}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-"
-            f"{facts['seat_ids']}-{facts['who']}")
+    return (
+        f"{facts['round__status']}{closed}-{facts['revision'] or 0}-{facts['confirmed']}{paper}-"
+        f"{facts['seat_ids']}-{facts['who']}"
+    )

@@ -5,6 +5,7 @@ newest round the public may see (published or closed), and says what is going on
 none. A player's key opens his own page: where he sits now, who sits with him, his games and points
 per round, his place when the standings are public.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,11 +20,10 @@ from schafkopfrennen import forget
 from scoring.models import PackedRows, StandingsSnapshot
 
 from ..links import table_link_parse
-from ..models import (Club, HandRevision, Player, Prize, Registration, Round, Seat, Table, TableConfirmation,
-                      Tournament)
+from ..models import Club, HandRevision, Player, Prize, Registration, Round, Seat, Table, TableConfirmation, Tournament
 from .entry import EntrySheet, table_entry_sheet
-from .rows import columns, one
 from .public import round_current_public
+from .rows import columns, one
 from .standings import AwardRow, lot_decided, prize_list, standings_view
 
 
@@ -93,11 +93,18 @@ def table_for_link(key: str, round_number: int) -> Table | None:
         return None
     tournament_id, number, generation = parsed
     # a revoked card's key opens nothing (404), and nothing is written through a card once the tournament is over
-    return (Table.objects.select_related("round__tournament")
-            .filter(round__tournament_id=tournament_id, round__number=round_number, number=number,
-                    round__tournament__table_cards_generation=generation)
-            .exclude(round__status=Round.Status.DRAWN).exclude(round__tournament__status=Tournament.Status.FINISHED)
-            .first())
+    return (
+        Table.objects.select_related("round__tournament")
+        .filter(
+            round__tournament_id=tournament_id,
+            round__number=round_number,
+            number=number,
+            round__tournament__table_cards_generation=generation,
+        )
+        .exclude(round__status=Round.Status.DRAWN)
+        .exclude(round__tournament__status=Tournament.Status.FINISHED)
+        .first()
+    )
 
 
 def table_for_player(key: str, round_number: int) -> Table | None:
@@ -105,9 +112,12 @@ def table_for_player(key: str, round_number: int) -> Table | None:
     registration = registration_for_key(key)
     if registration is None:
         return None
-    return (Table.objects.select_related("round__tournament")
-            .filter(seats__registration=registration, round__number=round_number)
-            .exclude(round__status=Round.Status.DRAWN).first())
+    return (
+        Table.objects.select_related("round__tournament")
+        .filter(seats__registration=registration, round__number=round_number)
+        .exclude(round__status=Round.Status.DRAWN)
+        .first()
+    )
 
 
 # --- the player's page ---------------------------------------------------------------------------------
@@ -173,9 +183,11 @@ _REGISTRATION = ((Registration, "g"), (Player, "p"), (Club, "pc"), (Tournament, 
 @functools.cache
 def _registration_sql() -> str:
     g, p, c, t = (m._meta.db_table for m in (Registration, Player, Club, Tournament))
-    return (f'{columns(_REGISTRATION)[0]} FROM "{g}" g JOIN "{p}" p ON p.id = g.player_id '
-            f'LEFT JOIN "{c}" pc ON pc.id = p.club_id JOIN "{t}" t ON t.id = g.tournament_id '
-            f'JOIN "{c}" tc ON tc.id = t.club_id WHERE g.key = %s')
+    return (
+        f'{columns(_REGISTRATION)[0]} FROM "{g}" g JOIN "{p}" p ON p.id = g.player_id '
+        f'LEFT JOIN "{c}" pc ON pc.id = p.club_id JOIN "{t}" t ON t.id = g.tournament_id '
+        f'JOIN "{c}" tc ON tc.id = t.club_id WHERE g.key = %s'
+    )
 
 
 def registration_for_key(key: str) -> Registration | None:
@@ -199,19 +211,33 @@ def _player_round(number: int, table: Table, entry: EntrySheet, kept_as: tuple) 
     for row in entry.rows:
         cell = row.cells[number - 1]
         hand = row.hand
-        games.append(PlayerGame(
-            number=row.number,
-            contract=hand.get_contract_display(),
-            declarer="" if row.thrown_in else names.get(hand.declarer or 0, ""),
-            points=cell.points, running=cell.running, plays=cell.plays, sits_out=cell.sits_out,
-        ))
+        games.append(
+            PlayerGame(
+                number=row.number,
+                contract=hand.get_contract_display(),
+                declarer="" if row.thrown_in else names.get(hand.declarer or 0, ""),
+                points=cell.points,
+                running=cell.running,
+                plays=cell.plays,
+                sits_out=cell.sits_out,
+            )
+        )
     mine = next(s for s in sheet.seats if s.seat == number)
     return PlayerRound(
-        number=sheet.round_number, status=sheet.round_status, table=table, seat=number,
-        mates=[{"seat": s.seat, "name": s.name, "start_number": s.start_number, "club": s.club}
-               for s in sheet.seats if s.seat != number],
-        games=games, total=mine.total, games_required=sheet.games_required,
-        paper=table.paper_totals is not None, confirmed=mine.confirmed,
+        number=sheet.round_number,
+        status=sheet.round_status,
+        table=table,
+        seat=number,
+        mates=[
+            {"seat": s.seat, "name": s.name, "start_number": s.start_number, "club": s.club}
+            for s in sheet.seats
+            if s.seat != number
+        ],
+        games=games,
+        total=mine.total,
+        games_required=sheet.games_required,
+        paper=table.paper_totals is not None,
+        confirmed=mine.confirmed,
         can_confirm=entry.games_complete and not entry.read_only and not mine.confirmed,
         kept_as=(*kept_as, number),
     )
@@ -224,10 +250,12 @@ def _table_facts(tables: str) -> list[str]:
     takes a seat over). With the round's status, this is the part of the player page's tag for his tables
     and the key under which each table's rounds are kept (``_table_player_rounds``)."""
     h, c, s = (m._meta.db_table for m in (HandRevision, TableConfirmation, Seat))
-    return [f'(SELECT MAX(f.id) FROM "{h}" f WHERE f.table_id IN ({tables}))',
-            f'(SELECT COUNT(*) FROM "{c}" f WHERE f.table_id IN ({tables}))',
-            f'(SELECT SUM(f.id) FROM "{s}" f WHERE f.table_id IN ({tables}))',
-            f'(SELECT SUM(f.registration_id) FROM "{s}" f WHERE f.table_id IN ({tables}))']
+    return [
+        f'(SELECT MAX(f.id) FROM "{h}" f WHERE f.table_id IN ({tables}))',
+        f'(SELECT COUNT(*) FROM "{c}" f WHERE f.table_id IN ({tables}))',
+        f'(SELECT SUM(f.id) FROM "{s}" f WHERE f.table_id IN ({tables}))',
+        f'(SELECT SUM(f.registration_id) FROM "{s}" f WHERE f.table_id IN ({tables}))',
+    ]
 
 
 _ROUNDS: dict[tuple, dict[int, PlayerRound]] = {}  # (table, version, language) -> seat -> round
@@ -297,8 +325,9 @@ def _snapshot_key(tournament_id: int) -> tuple | None:
     """(tournament id, snapshot id, version, computed at) of the tournament's standings snapshot, None without one."""
     table = StandingsSnapshot._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(f'SELECT s.id, s.version, s.computed_at FROM "{table}" s WHERE s.tournament_id = %s',
-                       [tournament_id])
+        cursor.execute(
+            f'SELECT s.id, s.version, s.computed_at FROM "{table}" s WHERE s.tournament_id = %s', [tournament_id]
+        )
         row = cursor.fetchone()
     return (tournament_id, *row) if row else None
 
@@ -321,33 +350,39 @@ def _decided_by_lot(tournament: Tournament | int, snapshot: tuple) -> frozenset[
 def _shown(tournament: Tournament | int, snapshot: tuple, row: dict[str, Any], finished: bool) -> dict[str, Any]:
     """His row as the page shows it: RANK_SHOWN and, once the tournament is finished, whether a lot decided his
     place (``by_lot``: the whole list is read for it, once per snapshot; not while every game changes it)."""
-    return {**{k: row.get(k) for k in RANK_SHOWN},
-            "by_lot": finished and row["start_number"] in _decided_by_lot(tournament, snapshot)}
+    return {
+        **{k: row.get(k) for k in RANK_SHOWN},
+        "by_lot": finished and row["start_number"] in _decided_by_lot(tournament, snapshot),
+    }
 
 
 def player_standing(tournament: Tournament, start_number: int) -> dict[str, Any] | None:
     """His row of the overall standings (``_shown``), None when the snapshot has none (or there is no snapshot)."""
     snapshot = _snapshot_key(tournament.pk)
     row = None if snapshot is None else _standings_by_number(tournament, snapshot).by_number(start_number)
-    return None if row is None else _shown(tournament, snapshot, row,
-                                           tournament.status == Tournament.Status.FINISHED)
+    return None if row is None else _shown(tournament, snapshot, row, tournament.status == Tournament.Status.FINISHED)
 
 
 @functools.cache
 def _seats_sql() -> str:
     """His seats in the public rounds, newest first, each with its round and its table's facts."""
     s, r = Seat._meta.db_table, Round._meta.db_table
-    return (f'SELECT s.number, s.table_id, r.status, {", ".join(_table_facts("s.table_id"))} '
-            f'FROM "{s}" s JOIN "{r}" r ON r.id = s.round_id '
-            f"WHERE s.registration_id = %s AND r.status <> 'drawn' ORDER BY r.number DESC")
+    return (
+        f"SELECT s.number, s.table_id, r.status, {', '.join(_table_facts('s.table_id'))} "
+        f'FROM "{s}" s JOIN "{r}" r ON r.id = s.round_id '
+        f"WHERE s.registration_id = %s AND r.status <> 'drawn' ORDER BY r.number DESC"
+    )
 
 
 def _round_current_public(tournament: Tournament) -> Round | None:
     """``round_current_public`` in plain SQL (every changed player page asks)."""
     r = Round._meta.db_table
-    found = list(Round.objects.raw(
-        f'SELECT * FROM "{r}" WHERE tournament_id = %s AND status <> %s ORDER BY number DESC LIMIT 1',
-        [tournament.pk, Round.Status.DRAWN]))
+    found = list(
+        Round.objects.raw(
+            f'SELECT * FROM "{r}" WHERE tournament_id = %s AND status <> %s ORDER BY number DESC LIMIT 1',
+            [tournament.pk, Round.Status.DRAWN],
+        )
+    )
     return found[0] if found else None
 
 
@@ -362,26 +397,33 @@ def player_page(registration: Registration) -> PlayerPage:
     with connection.cursor() as cursor:
         cursor.execute(_seats_sql(), [registration.pk])
         seats = cursor.fetchall()
-    rounds = [_table_player_rounds(table_id, tuple(facts), tournament)[number]
-              for number, table_id, *facts in seats]
+    rounds = [_table_player_rounds(table_id, tuple(facts), tournament)[number] for number, table_id, *facts in seats]
     current = rounds[0] if rounds and current_round and rounds[0].number == current_round.number else None
     rank = player_standing(tournament, registration.start_number) if tournament.standings_public else None
     prize = None
     if rank is not None and tournament.status == Tournament.Status.FINISHED:
         prize = next((a for a in prize_list(tournament).awards if a.registration == registration.pk), None)
     return PlayerPage(
-        registration=registration, tournament=tournament, rounds=rounds, current=current,
-        current_round=current_round, rank=rank, standings_public=tournament.standings_public,
-        total=sum(r.total for r in rounds), prize=prize,
+        registration=registration,
+        tournament=tournament,
+        rounds=rounds,
+        current=current,
+        current_round=current_round,
+        rank=rank,
+        standings_public=tournament.standings_public,
+        total=sum(r.total for r in rounds),
+        prize=prize,
     )
 
 
 @functools.cache
 def _signature_sql() -> str:
     g, r = Registration._meta.db_table, Round._meta.db_table
-    return (f'SELECT r.number, r.status FROM "{g}" g LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x '
-            f"WHERE x.tournament_id = g.tournament_id AND x.status <> 'drawn' ORDER BY x.number DESC LIMIT 1) "
-            f"WHERE g.key = %s")
+    return (
+        f'SELECT r.number, r.status FROM "{g}" g LEFT JOIN "{r}" r ON r.id = (SELECT x.id FROM "{r}" x '
+        f"WHERE x.tournament_id = g.tournament_id AND x.status <> 'drawn' ORDER BY x.number DESC LIMIT 1) "
+        f"WHERE g.key = %s"
+    )
 
 
 def player_signature(key: str) -> str | None:
@@ -398,8 +440,9 @@ def player_signature(key: str) -> str | None:
 @functools.cache
 def _state_sql() -> str:
     """One statement for the player page's poll token; standard SQL over the models' tables, written once."""
-    g, p, t, r, s, snap, z = (m._meta.db_table for m in (Registration, Player, Tournament, Round, Seat, StandingsSnapshot,
-                                                        Prize))
+    g, p, t, r, s, snap, z = (
+        m._meta.db_table for m in (Registration, Player, Tournament, Round, Seat, StandingsSnapshot, Prize)
+    )
     mine = f'SELECT x.table_id FROM "{s}" x WHERE x.registration_id = g.id'
     return (
         f"SELECT g.tournament_id, g.start_number, p.first_name, p.last_name, t.name, t.slug, t.standings_public, "

@@ -1,4 +1,5 @@
 """What a sign-up pays by transfer before the evening (the GiroCode's and the mail's details)."""
+
 from ..models import SignUp
 from ..payments import iban_display, transfer_reference
 from .signup import signup_options_for
@@ -12,5 +13,11 @@ def payment_details(signup: SignUp) -> dict | None:
     if not club.iban or reg is None or reg.paid or not reg.fee_due or signup.status != SignUp.Status.PLACE:
         return None
     options = signup_options_for(signup.tournament)
-    return {"iban_display": iban_display(club.iban), "name": club.account_holder or club.name, "iban": club.iban, "amount_cents": signup.tournament.entry_fee_cents,
-            "reference": transfer_reference(signup.tournament.slug, reg.start_number), "pay_until": options.pay_until}
+    return {
+        "iban_display": iban_display(club.iban),
+        "name": club.account_holder or club.name,
+        "iban": club.iban,
+        "amount_cents": signup.tournament.entry_fee_cents,
+        "reference": transfer_reference(signup.tournament.slug, reg.start_number),
+        "pay_until": options.pay_until,
+    }

@@ -5,6 +5,7 @@ the tournament's end (standings, prize list, cash list, certificates) read the s
 through ``selectors.standings``. Entry links are
 absolute: ``url_base`` is the site's address (``request.build_absolute_uri("/")`` in a view).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -54,13 +55,17 @@ def entry_url(url_base: str, entry_key: str) -> str:
 def table_link_url(url_base: str, tournament: Tournament, number: int) -> str:
     """The absolute address of table ``number``'s all-evening link (the QR code on its table card)."""
     return url_base.rstrip("/") + TABLE_LINK_PATH.format(
-        key=table_link_key(tournament.pk, number, tournament.table_cards_generation))
+        key=table_link_key(tournament.pk, number, tournament.table_cards_generation)
+    )
 
 
 def _seats_by_table(tables: Iterable[Table]) -> dict[int, list[Seat]]:
     grouped: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (Seat.objects.filter(table__in=[t.pk for t in tables])
-                 .select_related("registration__player", "earlier__player").order_by("table_id", "number")):
+    for seat in (
+        Seat.objects.filter(table__in=[t.pk for t in tables])
+        .select_related("registration__player", "earlier__player")
+        .order_by("table_id", "number")
+    ):
         grouped[seat.table_id].append(seat)
     return grouped
 
@@ -70,8 +75,10 @@ _HAND_COLUMNS = ("table_id", "number", "dealer", *POINTS_COLUMNS.values(), "outc
 
 
 def _players(seats: list[Seat]) -> tuple[SheetPlayer, ...]:
-    return tuple(SheetPlayer(seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name)
-                 for s in seats)
+    return tuple(
+        SheetPlayer(seat=s.number, start_number=s.registration.start_number, name=s.registration.player.name)
+        for s in seats
+    )
 
 
 def _tables(rnd: Round, tables: Iterable[Table] | None) -> list[Table]:
@@ -125,56 +132,91 @@ def _filled_sheet_parts(table: Table, hands: list[Hand], rules, games: int) -> d
                     free_left[seat - 1] -= 1
                     continue
                 reuegeld[seat - 1] += cents
-        rows.append(SheetRow(
-            number=number, dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer,
-            partner=hand_partner(hand, size),
-            called=hand.called, trump=hand.trump, muss=bool(hand.muss), renonce=bool(hand.renonce),
-            tout=bool(hand.tout), sie=bool(hand.sie), won=score.declarer_won if score else hand.won,
-            augen=hand.augen, schwarz=bool(hand.schwarz), laufende=hand.laufende, kontra=hand.kontra or 0,
-            points=points, totals=tuple(totals), won_solo=won_solo,
-        ))
+        rows.append(
+            SheetRow(
+                number=number,
+                dealer=hand.dealer,
+                contract=hand.contract,
+                declarer=hand.declarer,
+                partner=hand_partner(hand, size),
+                called=hand.called,
+                trump=hand.trump,
+                muss=bool(hand.muss),
+                renonce=bool(hand.renonce),
+                tout=bool(hand.tout),
+                sie=bool(hand.sie),
+                won=score.declarer_won if score else hand.won,
+                augen=hand.augen,
+                schwarz=bool(hand.schwarz),
+                laufende=hand.laufende,
+                kontra=hand.kontra or 0,
+                points=points,
+                totals=tuple(totals),
+                won_solo=won_solo,
+            )
+        )
     parts = {"rows": tuple(rows), "games_entered": entered}
     if entered:
-        parts.update(totals=tuple(totals), won_solos=tuple(won_solos), reuegeld_cents=tuple(reuegeld),
-                     weitergeld_cents=tuple(weitergeld))
+        parts.update(
+            totals=tuple(totals),
+            won_solos=tuple(won_solos),
+            reuegeld_cents=tuple(reuegeld),
+            weitergeld_cents=tuple(weitergeld),
+        )
     elif thrown_in:
         parts.update(weitergeld_cents=tuple(weitergeld))
     return parts
 
 
-def _score_sheets(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], *, filled: bool,
-                  url_base: str) -> tuple[ScoreSheet, ...]:
+def _score_sheets(
+    rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], *, filled: bool, url_base: str
+) -> tuple[ScoreSheet, ...]:
     tournament = rnd.tournament
     rules = tournament.ruleset
     hands: dict[int, list[Hand]] = defaultdict(list)
     if filled:
-        for hand in (Hand.objects.filter(table__in=[t.pk for t in tables]).only(*_HAND_COLUMNS)
-                     .order_by("table_id", "number")):
+        for hand in (
+            Hand.objects.filter(table__in=[t.pk for t in tables]).only(*_HAND_COLUMNS).order_by("table_id", "number")
+        ):
             hands[hand.table_id].append(hand)
     sheets = []
     for table in tables:
         games = table.games_with_four or tournament_games_required(tournament, table.size)
         common = dict(
-            tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
-            table=table.number, size=table.size, games=games, players=_players(seats[table.pk]),
-            entry_url=entry_url(url_base, table.entry_key), filled=filled, redeal=rules.all_pass == "redeal",
-            zero_sum=not rules.plus_only, closed_reason=table.closed_reason if filled else "",
+            tournament=tournament.name,
+            date=tournament.date,
+            venue=tournament.venue,
+            round=rnd.number,
+            table=table.number,
+            size=table.size,
+            games=games,
+            players=_players(seats[table.pk]),
+            entry_url=entry_url(url_base, table.entry_key),
+            filled=filled,
+            redeal=rules.all_pass == "redeal",
+            zero_sum=not rules.plus_only,
+            closed_reason=table.closed_reason if filled else "",
             changes=seat_changes(table, seats[table.pk]) if filled else (),
         )
         if not filled:
             sheets.append(ScoreSheet(rows=_blank_rows(table.size, games), **common))
         elif table.paper_totals is not None and not hands[table.pk]:
-            sheets.append(ScoreSheet(
-                rows=_blank_rows(table.size, games), paper_totals=True,
-                totals=tuple(int(table.paper_totals.get(str(s), 0)) for s in range(1, table.size + 1)), **common,
-            ))
+            sheets.append(
+                ScoreSheet(
+                    rows=_blank_rows(table.size, games),
+                    paper_totals=True,
+                    totals=tuple(int(table.paper_totals.get(str(s), 0)) for s in range(1, table.size + 1)),
+                    **common,
+                )
+            )
         else:
             sheets.append(ScoreSheet(**common, **_filled_sheet_parts(table, hands[table.pk], rules, games)))
     return tuple(sheets)
 
 
-def score_sheets_data(rnd: Round, *, filled: bool = True, url_base: str = DEFAULT_URL_BASE,
-                      tables: Iterable[Table] | None = None) -> tuple[ScoreSheet, ...]:
+def score_sheets_data(
+    rnd: Round, *, filled: bool = True, url_base: str = DEFAULT_URL_BASE, tables: Iterable[Table] | None = None
+) -> tuple[ScoreSheet, ...]:
     """The score sheets of a round's tables (or of ``tables``): blank to play on paper, or as entered."""
     tables = _tables(rnd, tables)
     return _score_sheets(rnd, tables, _seats_by_table(tables), filled=filled, url_base=url_base)
@@ -188,6 +230,7 @@ def score_sheet_data(table: Table, *, filled: bool = True, url_base: str = DEFAU
 
 # --- seat list -------------------------------------------------------------------------------
 
+
 def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) -> SeatList:
     tournament = rnd.tournament
     entries = []
@@ -199,14 +242,30 @@ def _seat_list(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]]) ->
             player, start = seat.registration.player, seat.registration.start_number
             suffix = suffixes.get(start, "")
             key = name_sort_key(player.last_name, player.first_name)  # the same order as the page (seat_rows)
-            entries.append((key, start, SeatListEntry(letter=name_initial(player.last_name),
-                                                      name=player.sort_name + suffix, start_number=start,
-                                                      table=table.number, seat=seat.number)))
+            entries.append(
+                (
+                    key,
+                    start,
+                    SeatListEntry(
+                        letter=name_initial(player.last_name),
+                        name=player.sort_name + suffix,
+                        start_number=start,
+                        table=table.number,
+                        seat=seat.number,
+                    ),
+                )
+            )
             table_seats.append(SeatListSeat(seat=seat.number, name=player.name + suffix, start_number=start))
         by_table.append(SeatListTable(number=table.number, seats=tuple(table_seats)))
     entries.sort(key=lambda item: (item[0], item[1]))
-    return SeatList(tournament=tournament.name, date=tournament.date, venue=tournament.venue, round=rnd.number,
-                    entries=tuple(entry for _key, _start, entry in entries), tables=tuple(by_table))
+    return SeatList(
+        tournament=tournament.name,
+        date=tournament.date,
+        venue=tournament.venue,
+        round=rnd.number,
+        entries=tuple(entry for _key, _start, entry in entries),
+        tables=tuple(by_table),
+    )
 
 
 def seat_list_data(rnd: Round) -> SeatList:
@@ -220,11 +279,19 @@ def seat_list_data(rnd: Round) -> SeatList:
 
 def _table_cards(rnd: Round, tables: list[Table], seats: dict[int, list[Seat]], *, url_base: str) -> TableCards:
     tournament = rnd.tournament
-    return TableCards(cards=tuple(
-        TableCard(tournament=tournament.name, date=tournament.date, round=rnd.number, table=t.number,
-                  players=_players(seats[t.pk]), entry_url=table_link_url(url_base, tournament, t.number))
-        for t in tables
-    ))
+    return TableCards(
+        cards=tuple(
+            TableCard(
+                tournament=tournament.name,
+                date=tournament.date,
+                round=rnd.number,
+                table=t.number,
+                players=_players(seats[t.pk]),
+                entry_url=table_link_url(url_base, tournament, t.number),
+            )
+            for t in tables
+        )
+    )
 
 
 def table_cards_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE) -> TableCards:
@@ -240,33 +307,45 @@ def player_url(url_base: str, key: str) -> str:
     return url_base.rstrip("/") + PLAYER_PATH.format(key=key)
 
 
-def start_cards_data(tournament: Tournament, *, start_number: int | None = None,
-                     url_base: str = DEFAULT_URL_BASE) -> StartCards:
+def start_cards_data(
+    tournament: Tournament, *, start_number: int | None = None, url_base: str = DEFAULT_URL_BASE
+) -> StartCards:
     """Every playing registration's start card by start number (withdrawn players left out), or one."""
     registrations = tournament.registrations.select_related("player__club").order_by("start_number")
     if start_number is None:
         registrations = registrations.filter(withdrawn_after_round__isnull=True)
     else:
         registrations = registrations.filter(start_number=start_number)
-    return StartCards(cards=tuple(
-        StartCard(tournament=tournament.name, date=tournament.date, venue=tournament.venue, name=r.player.name,
-                  start_number=r.start_number, club=r.club_label,
-                  url=player_url(url_base, r.key))
-        for r in registrations
-    ))
+    return StartCards(
+        cards=tuple(
+            StartCard(
+                tournament=tournament.name,
+                date=tournament.date,
+                venue=tournament.venue,
+                name=r.player.name,
+                start_number=r.start_number,
+                club=r.club_label,
+                url=player_url(url_base, r.key),
+            )
+            for r in registrations
+        )
+    )
 
 
 # --- the print pack --------------------------------------------------------------------------
 
 
-def print_pack_data(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False,
-                    tables: Iterable[Table] | None = None) -> PrintPackDocument:
+def print_pack_data(
+    rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blank: bool = False, tables: Iterable[Table] | None = None
+) -> PrintPackDocument:
     """Seat lists, table cards and every table's score sheet (as entered so far, or ``blank``); only
     ``tables`` (a venue's) when given."""
     tables = _tables(rnd, tables)
     seats = _seats_by_table(tables)
     return PrintPackDocument(
-        tournament=rnd.tournament.name, round=rnd.number, seat_list=_seat_list(rnd, tables, seats),
+        tournament=rnd.tournament.name,
+        round=rnd.number,
+        seat_list=_seat_list(rnd, tables, seats),
         cards=_table_cards(rnd, tables, seats, url_base=url_base).cards,
         sheets=_score_sheets(rnd, tables, seats, filled=not blank, url_base=url_base),
     )
@@ -281,15 +360,34 @@ def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blan
     """
     tournament = rnd.tournament
     parts: list = [
-        PRINT_FORMAT_VERSION, translation.get_language() or settings.LANGUAGE_CODE, url_base.rstrip("/"), blank,
-        tournament.name, tournament.date.isoformat(), tournament.venue, tournament.table_cards_generation,
+        PRINT_FORMAT_VERSION,
+        translation.get_language() or settings.LANGUAGE_CODE,
+        url_base.rstrip("/"),
+        blank,
+        tournament.name,
+        tournament.date.isoformat(),
+        tournament.venue,
+        tournament.table_cards_generation,
         json.dumps(tournament.rules, sort_keys=True),
-        rnd.pk, rnd.number,
-        list(Table.objects.filter(round=rnd).order_by("number").values_list("id", "number", "size", "entry_key",
-                                                                            "paper_totals")),
-        list(Seat.objects.filter(round=rnd).order_by("table_id", "number").values_list(
-            "table_id", "number", "registration_id", "registration__start_number", "registration__player__first_name",
-            "registration__player__last_name")),
+        rnd.pk,
+        rnd.number,
+        list(
+            Table.objects.filter(round=rnd)
+            .order_by("number")
+            .values_list("id", "number", "size", "entry_key", "paper_totals")
+        ),
+        list(
+            Seat.objects.filter(round=rnd)
+            .order_by("table_id", "number")
+            .values_list(
+                "table_id",
+                "number",
+                "registration_id",
+                "registration__start_number",
+                "registration__player__first_name",
+                "registration__player__last_name",
+            )
+        ),
     ]
     if not blank:
         hands = Hand.objects.filter(table__round=rnd).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
@@ -301,18 +399,29 @@ def print_pack_fingerprint(rnd: Round, *, url_base: str = DEFAULT_URL_BASE, blan
 
 
 def _list_head(tournament, computed_at, current: bool) -> ListHead:
-    return ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
-                    computed_at=timezone.localtime(computed_at) if computed_at else None, current=current,
-                    logo=_logo(tournament.club))
+    return ListHead(
+        tournament=tournament.name,
+        date=tournament.date,
+        venue=tournament.venue,
+        computed_at=timezone.localtime(computed_at) if computed_at else None,
+        current=current,
+        logo=_logo(tournament.club),
+    )
 
 
 def _standings_lines(rows: list[dict], rounds: int, short: dict[int, str]) -> tuple[StandingsLine, ...]:
     return tuple(
-        StandingsLine(place=row["rank"], start_number=row["start_number"], name=row["name"], club=row["club"],
-                      points=row["points"], won_solos=row["won_solos"],
-                      note="; ".join(filter(None, (tie_note(row["note"]), short.get(row["start_number"], "")))),
-                      substitute_for=row.get("substitute_for") or "",
-                      round_points=tuple(row["round_points"]) if rounds else ())
+        StandingsLine(
+            place=row["rank"],
+            start_number=row["start_number"],
+            name=row["name"],
+            club=row["club"],
+            points=row["points"],
+            won_solos=row["won_solos"],
+            note="; ".join(filter(None, (tie_note(row["note"]), short.get(row["start_number"], "")))),
+            substitute_for=row.get("substitute_for") or "",
+            round_points=tuple(row["round_points"]) if rounds else (),
+        )
         for row in rows
     )
 
@@ -328,8 +437,11 @@ def standings_data(tournament: Tournament, *, round: int | None = None) -> Stand
     if round is not None:
         sections = [StandingsSection(round=round, lines=of_round(round))]
     else:
-        sections = [StandingsSection(round=None, lines=_standings_lines(view.rows, len(view.rounds), view.short),
-                                     rounds=tuple(view.rounds))]
+        sections = [
+            StandingsSection(
+                round=None, lines=_standings_lines(view.rows, len(view.rounds), view.short), rounds=tuple(view.rounds)
+            )
+        ]
         sections += [StandingsSection(round=r, lines=of_round(r)) for r in view.rounds]
     return Standings(head=_list_head(tournament, view.computed_at, view.current), sections=tuple(sections))
 
@@ -348,31 +460,57 @@ def prize_list_data(tournament: Tournament) -> PrizeListDocument:
     lines = []
     for prize in prizes.prizes:
         winner = prize.winner or {}
-        names = ", ".join(name_with_substitute(h["name"], h.get("substitute_for") or "") for h in prize.holders
-                          if h)
-        lines.append(PrizeLine(
-            place=prize.place, prize=_prize_text(prize.amount_cents, prize.goods),
-            winner=names, start_number=winner.get("start_number"), club=winner.get("club", ""),
-            points=winner.get("points"), note=lot_tie_text() if prize.by_lot else "",
-        ))
+        names = ", ".join(name_with_substitute(h["name"], h.get("substitute_for") or "") for h in prize.holders if h)
+        lines.append(
+            PrizeLine(
+                place=prize.place,
+                prize=_prize_text(prize.amount_cents, prize.goods),
+                winner=names,
+                start_number=winner.get("start_number"),
+                club=winner.get("club", ""),
+                points=winner.get("points"),
+                note=lot_tie_text() if prize.by_lot else "",
+            )
+        )
+
     def line(a) -> AwardLine:
-        return AwardLine(place=a.rank, winner=a.name, start_number=a.start_number, points=a.points,
-                         amount_cents=a.amount_cents, goods=a.goods,
-                         shared=(_("%(n)s share places %(first)s–%(last)s") % {"n": a.shared_with, "first": a.places[0],
-                                                                              "last": a.places[-1]})
-                         if a.shared_with > 1 else "", note=lot_tie_text() if a.by_lot else "",
-                         handed_over=a.handed_over, category=a.category, chosen=a.chosen)
+        return AwardLine(
+            place=a.rank,
+            winner=a.name,
+            start_number=a.start_number,
+            points=a.points,
+            amount_cents=a.amount_cents,
+            goods=a.goods,
+            shared=(
+                _("%(n)s share places %(first)s–%(last)s")
+                % {"n": a.shared_with, "first": a.places[0], "last": a.places[-1]}
+            )
+            if a.shared_with > 1
+            else "",
+            note=lot_tie_text() if a.by_lot else "",
+            handed_over=a.handed_over,
+            category=a.category,
+            chosen=a.chosen,
+        )
 
     awards = tuple(line(a) for a in prizes.awards)
     return PrizeListDocument(
-        head=_list_head(tournament, view.computed_at, view.current), prizes=tuple(lines),
+        head=_list_head(tournament, view.computed_at, view.current),
+        prizes=tuple(lines),
         prizes_set=Prize.objects.filter(tournament=tournament).exists(),
-        entry_fees_cents=prizes.entry_fees_cents, payout_percent=tournament.payout_percent,
-        entry_share_cents=prizes.entry_share_cents, pot_share_cents=prizes.pot_share_cents,
-        sponsored_cents=prizes.sponsored_cents, pool_cents=prizes.pool_cents, assigned_cents=prizes.assigned_cents,
-        awards=awards, awarded_cents=prizes.awarded_cents, rounding_cents=prizes.rounding_cents,
+        entry_fees_cents=prizes.entry_fees_cents,
+        payout_percent=tournament.payout_percent,
+        entry_share_cents=prizes.entry_share_cents,
+        pot_share_cents=prizes.pot_share_cents,
+        sponsored_cents=prizes.sponsored_cents,
+        pool_cents=prizes.pool_cents,
+        assigned_cents=prizes.assigned_cents,
+        awards=awards,
+        awarded_cents=prizes.awarded_cents,
+        rounding_cents=prizes.rounding_cents,
         handed_over_cents=prizes.handed_over_cents,
-        category_awards=tuple(line(a) for a in prizes.category_awards), costs_cents=prizes.costs_cents,
+        category_awards=tuple(line(a) for a in prizes.category_awards),
+        costs_cents=prizes.costs_cents,
     )
 
 
@@ -381,20 +519,42 @@ def cash_list_data(tournament: Tournament) -> CashListDocument:
     view = standings_view(tournament)
     cash = cash_list(tournament)
     tischbeste = tuple(
-        TischbesterLine(round=t["round"], table=t["table"], points=t["points"], collected_cents=t["collected_cents"],
-                        payout_cents=t["payout_cents"],
-                        players=tuple(f"{p['name']} ({p['start_number']})" for p in t["players"]))
+        TischbesterLine(
+            round=t["round"],
+            table=t["table"],
+            points=t["points"],
+            collected_cents=t["collected_cents"],
+            payout_cents=t["payout_cents"],
+            players=tuple(f"{p['name']} ({p['start_number']})" for p in t["players"]),
+        )
         for t in cash.tischbeste
     )
     return CashListDocument(
         head=_list_head(tournament, view.computed_at, cash.current),
-        lines=tuple(CashLine(start_number=r.start_number, name=r.name, club=r.club, entry_fee_cents=r.entry_fee_cents,
-                             reuegeld_cents=r.reuegeld_cents, weitergeld_cents=r.weitergeld_cents,
-                             payout_cents=r.payout_cents, fee_paid=r.fee_paid) for r in cash.rows),
-        tischbeste=tischbeste, entry_fees_cents=cash.entry_fees_cents, reuegeld_cents=cash.reuegeld_cents,
-        weitergeld_cents=cash.weitergeld_cents, payouts_cents=cash.payouts_cents, pot_cents=cash.pot_cents,
-        club_share_cents=cash.club_share_cents, fees_owed_cents=cash.fees_owed_cents,
-        sponsored_cents=cash.sponsored_cents, prizes_cents=cash.prizes_cents, pool_left_cents=cash.pool_left_cents,
+        lines=tuple(
+            CashLine(
+                start_number=r.start_number,
+                name=r.name,
+                club=r.club,
+                entry_fee_cents=r.entry_fee_cents,
+                reuegeld_cents=r.reuegeld_cents,
+                weitergeld_cents=r.weitergeld_cents,
+                payout_cents=r.payout_cents,
+                fee_paid=r.fee_paid,
+            )
+            for r in cash.rows
+        ),
+        tischbeste=tischbeste,
+        entry_fees_cents=cash.entry_fees_cents,
+        reuegeld_cents=cash.reuegeld_cents,
+        weitergeld_cents=cash.weitergeld_cents,
+        payouts_cents=cash.payouts_cents,
+        pot_cents=cash.pot_cents,
+        club_share_cents=cash.club_share_cents,
+        fees_owed_cents=cash.fees_owed_cents,
+        sponsored_cents=cash.sponsored_cents,
+        prizes_cents=cash.prizes_cents,
+        pool_left_cents=cash.pool_left_cents,
         costs_cents=cash.costs_cents,
     )
 
@@ -429,10 +589,20 @@ def certificates_data(tournament: Tournament, *, places: int | None = None) -> C
     view = standings_view(tournament)
     club = tournament.club
     return Certificates(
-        tournament=tournament.name, date=tournament.date, venue=tournament.venue, organiser=club.name,
-        logo=_logo(club), current=view.current,
+        tournament=tournament.name,
+        date=tournament.date,
+        venue=tournament.venue,
+        organiser=club.name,
+        logo=_logo(club),
+        current=view.current,
         certificates=tuple(
-            Certificate(place=row["rank"], name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
-                        points=row["points"], club=row["club"])
-            for row in view.rows if row["rank"] in wanted),
+            Certificate(
+                place=row["rank"],
+                name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                points=row["points"],
+                club=row["club"],
+            )
+            for row in view.rows
+            if row["rank"] in wanted
+        ),
     )

@@ -1,4 +1,5 @@
 """What a tournament's prize plan gives at the registrations as they stand (the prize page's live preview)."""
+
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -46,10 +47,21 @@ def goods_default() -> str:
 def prize_plan_preview(tournament: Tournament, plan: PrizePlan | None = None) -> PlanPreview:
     plan = plan or prize_plan_of(tournament)
     players, fees = plan_players(tournament)
-    categories = sum(p.get("amount_cents") or 0 for prizes in PrizeCategory.objects.filter(tournament=tournament)
-                     .values_list("prizes", flat=True) for p in prizes)
-    pool = max(0, plan_pool(fees_cents=fees, payout_percent=tournament.payout_percent,
-                            sponsored_cents=tournament.sponsored_cents, costs_cents=plan.costs_cents) - categories)
+    categories = sum(
+        p.get("amount_cents") or 0
+        for prizes in PrizeCategory.objects.filter(tournament=tournament).values_list("prizes", flat=True)
+        for p in prizes
+    )
+    pool = max(
+        0,
+        plan_pool(
+            fees_cents=fees,
+            payout_percent=tournament.payout_percent,
+            sponsored_cents=tournament.sponsored_cents,
+            costs_cents=plan.costs_cents,
+        )
+        - categories,
+    )
     try:
         planned = plan_prizes(plan.spec, players=players, pool_cents=pool, default_goods=goods_default())
     except PlanError as err:

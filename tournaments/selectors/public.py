@@ -1,4 +1,5 @@
 """Reads of the public pages: the tournament list and the seat list ("Wo sitze ich?")."""
+
 import functools
 import hashlib
 from collections import defaultdict
@@ -12,15 +13,15 @@ from scoring.rules.collation import name_initial, name_sort_key, namesake_suffix
 from ..models import Club, Registration, Round, Seat, Table, Tournament
 from .rows import columns, one
 
-
 _TOURNAMENT = ((Tournament, "t"), (Club, "c"))
 
 
 @functools.cache
 def _tournament_sql() -> str:
     t, c = Tournament._meta.db_table, Club._meta.db_table
-    return (f'{columns(_TOURNAMENT)[0]} FROM "{t}" t JOIN "{c}" c ON c.id = t.club_id '
-            f"WHERE t.slug = %s AND c.status = %s")
+    return (
+        f'{columns(_TOURNAMENT)[0]} FROM "{t}" t JOIN "{c}" c ON c.id = t.club_id WHERE t.slug = %s AND c.status = %s'
+    )
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -63,9 +64,11 @@ class SeatRow:
 def namesakes(tournament_id: int) -> dict[int, str]:
     """start number -> what tells him from a namesake in this tournament (``namesake_suffixes``: " (12)")."""
     return namesake_suffixes(
-        (number, f"{first} {last}", number, club or "") for number, first, last, club in
-        Registration.objects.filter(tournament_id=tournament_id).order_by().values_list(
-            "start_number", "player__first_name", "player__last_name", "player__club__name"))
+        (number, f"{first} {last}", number, club or "")
+        for number, first, last, club in Registration.objects.filter(tournament_id=tournament_id)
+        .order_by()
+        .values_list("start_number", "player__first_name", "player__last_name", "player__club__name")
+    )
 
 
 def seat_rows(rnd: Round) -> list[SeatRow]:
@@ -78,11 +81,20 @@ def seat_rows(rnd: Round) -> list[SeatRow]:
         player = s.registration.player
         key = (name_sort_key(player.last_name, player.first_name), s.registration.start_number)
         suffix = suffixes.get(s.registration.start_number, "")
-        keyed.append((key, SeatRow(
-            start_number=s.registration.start_number, name=player.name + suffix, sort_name=player.sort_name + suffix,
-            club=s.registration.club_label, table=s.table.number, seat=s.number,
-            initial=name_initial(player.last_name),
-        )))
+        keyed.append(
+            (
+                key,
+                SeatRow(
+                    start_number=s.registration.start_number,
+                    name=player.name + suffix,
+                    sort_name=player.sort_name + suffix,
+                    club=s.registration.club_label,
+                    table=s.table.number,
+                    seat=s.number,
+                    initial=name_initial(player.last_name),
+                ),
+            )
+        )
     return [row for _, row in sorted(keyed, key=lambda pair: pair[0])]
 
 
@@ -109,12 +121,14 @@ def seat_list_state(slug: str) -> tuple[str, None] | None:
     t, r, tb, s = (m._meta.db_table for m in (Tournament, Round, Table, Seat))
     with connection.cursor() as cursor:
         cursor.execute(
-            f'SELECT t.name, r.id, r.number, r.status, '
+            f"SELECT t.name, r.id, r.number, r.status, "
             f'(SELECT COUNT(*) FROM "{s}" s WHERE s.round_id = r.id), '
             f'(SELECT SUM(s.registration_id * (tb.number * 8 + s.number)) FROM "{s}" s '
             f'JOIN "{tb}" tb ON tb.id = s.table_id WHERE s.round_id = r.id) '
             f'FROM "{t}" t LEFT JOIN "{r}" r ON r.id = (SELECT r2.id FROM "{r}" r2 WHERE r2.tournament_id = t.id '
-            f"AND r2.status <> 'drawn' ORDER BY r2.number DESC LIMIT 1) WHERE t.slug = %s", [slug])
+            f"AND r2.status <> 'drawn' ORDER BY r2.number DESC LIMIT 1) WHERE t.slug = %s",
+            [slug],
+        )
         row = cursor.fetchone()
     if row is None or row[1] is None:
         return None

@@ -7,6 +7,7 @@ turns a row into one instance per model with the fields' own converters and ``Mo
 instances are the ORM's in every respect. The caller writes the FROM and JOIN clause and links the
 instances (``table.round = rnd``), as ``select_related`` would.
 """
+
 import functools
 from typing import Any
 
@@ -38,7 +39,7 @@ def made(spec: Spec, row, db=None) -> list[Model | None]:
     instances, start = [], 0
     for model, attnames, readers, pk in columns(spec)[1]:
         values = []
-        for value, (col, converters) in zip(row[start:start + len(attnames)], readers, strict=True):
+        for value, (col, converters) in zip(row[start : start + len(attnames)], readers, strict=True):
             for convert in converters:
                 value = convert(value, col, db)
             values.append(value)

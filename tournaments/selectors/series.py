@@ -4,6 +4,7 @@ Each tournament's result is its final standing computed afresh from the closed r
 same computation the archive holds; the pure rules in ``scoring.rules.series`` and
 ``scoring.rules.statistics`` do the rest.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -39,8 +40,12 @@ def series_list(*, public_only: bool = False) -> QuerySet[Series]:
 
 def series_tournaments(series: Series) -> list[Tournament]:
     """The series' tournaments in the order they were played."""
-    return [e.tournament for e in SeriesTournament.objects.filter(series=series)
-            .select_related("tournament__club").order_by("tournament__date", "tournament__name", "tournament_id")]
+    return [
+        e.tournament
+        for e in SeriesTournament.objects.filter(series=series)
+        .select_related("tournament__club")
+        .order_by("tournament__date", "tournament__name", "tournament_id")
+    ]
 
 
 @dataclass(frozen=True)
@@ -65,9 +70,11 @@ def tournament_outcome(tournament: Tournament) -> TournamentOutcome:
         for reg in best.players:
             tischbester[player_of[reg]] += 1
     return TournamentOutcome(
-        tournament=tournament, placings=TournamentPlacings(tournament.slug, placings),
+        tournament=tournament,
+        placings=TournamentPlacings(tournament.slug, placings),
         won_solos={player_of[s.player]: s.won_solos for s in result.overall},
-        tischbester=dict(tischbester), field_size=len(placings),
+        tischbester=dict(tischbester),
+        field_size=len(placings),
         round_points={player_of[s.player]: tuple(s.round_points) for s in result.overall},
     )
 
@@ -111,11 +118,22 @@ def _rows(standings: tuple[SeriesStanding, ...], players: dict[int, Player]) -> 
     rows = []
     for s in standings:
         player = players[s.player]
-        rows.append(SeriesRow(
-            rank=s.rank, player_id=s.player, name=player.name, club=player.club.name if player.club else "",
-            points=s.points, participations=s.participations, wins=s.wins, best_result=s.best_result,
-            results=dict(s.results), counted=s.counted, ranks=dict(s.ranks), tiebreak=s.tiebreak,
-        ))
+        rows.append(
+            SeriesRow(
+                rank=s.rank,
+                player_id=s.player,
+                name=player.name,
+                club=player.club.name if player.club else "",
+                points=s.points,
+                participations=s.participations,
+                wins=s.wins,
+                best_result=s.best_result,
+                results=dict(s.results),
+                counted=s.counted,
+                ranks=dict(s.ranks),
+                tiebreak=s.tiebreak,
+            )
+        )
     return rows
 
 
@@ -127,8 +145,12 @@ def series_standings(series: Series) -> SeriesStandings:
     ids = {s.player for s in result.ranked + result.unranked}
     players = Player.objects.select_related("club").in_bulk(ids)
     return SeriesStandings(
-        series=series, tournaments=tournaments, played=played, rows=_rows(result.ranked, players),
-        unranked=_rows(result.unranked, players), progression=[dict(p) for p in result.progression],
+        series=series,
+        tournaments=tournaments,
+        played=played,
+        rows=_rows(result.ranked, players),
+        unranked=_rows(result.unranked, players),
+        progression=[dict(p) for p in result.progression],
         outcomes=outcomes,
     )
 
@@ -155,9 +177,15 @@ def series_document(data: SeriesStandings) -> dict[str, Any]:
 
 def _row_document(row: SeriesRow) -> dict[str, Any]:
     return {
-        "rank": row.rank, "name": row.name, "club": row.club, "points": row.points,
-        "participations": row.participations, "wins": row.wins, "results": dict(row.results),
-        "counted": sorted(row.counted), "places": dict(row.ranks),
+        "rank": row.rank,
+        "name": row.name,
+        "club": row.club,
+        "points": row.points,
+        "participations": row.participations,
+        "wins": row.wins,
+        "results": dict(row.results),
+        "counted": sorted(row.counted),
+        "places": dict(row.ranks),
     }
 
 
@@ -171,13 +199,15 @@ def series_csv(data: SeriesStandings) -> str:
         values = []
         for t in data.played:
             value = row.results.get(t.slug)
-            values.append("" if value is None else value if t.slug in row.counted else f"({value})")  # -3 stays a number
-        writer.writerow([row.rank or "", row.name, row.club, row.points, row.participations,
-                         row.wins, *values])
+            values.append(
+                "" if value is None else value if t.slug in row.counted else f"({value})"
+            )  # -3 stays a number
+        writer.writerow([row.rank or "", row.name, row.club, row.points, row.participations, row.wins, *values])
     return buffer.getvalue()
 
 
 # --- the players' history ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class HistoryRow:
@@ -212,7 +242,9 @@ class PlayerHistory:
         return sum(r.tischbester for r in self.rows)
 
 
-def player_history(player: Player, *, tournaments: list[Tournament] | None = None, public: bool = False) -> PlayerHistory:
+def player_history(
+    player: Player, *, tournaments: list[Tournament] | None = None, public: bool = False
+) -> PlayerHistory:
     """Every tournament the player was registered for (or only ``tournaments``), with his result;
     ``public`` (a page anyone may open): no result of a tournament whose standings are hidden."""
     qs = Tournament.objects.filter(registrations__player=player).select_related("club").distinct()
@@ -221,16 +253,30 @@ def player_history(player: Player, *, tournaments: list[Tournament] | None = Non
     rows = []
     for tournament in qs.order_by("-date", "name"):
         if public and not tournament.standings_public:
-            rows.append(HistoryRow(tournament=tournament, place=None, field_size=0, points=None, won_solos=0,
-                                   tischbester=0, hidden=True))
+            rows.append(
+                HistoryRow(
+                    tournament=tournament,
+                    place=None,
+                    field_size=0,
+                    points=None,
+                    won_solos=0,
+                    tischbester=0,
+                    hidden=True,
+                )
+            )
             continue
         outcome = tournament_outcome(tournament)
         placing = next((p for p in outcome.placings.placings if p.player == player.pk), None)
-        rows.append(HistoryRow(
-            tournament=tournament, place=placing.rank if placing else None, field_size=outcome.field_size,
-            points=placing.points if placing else None, won_solos=outcome.won_solos.get(player.pk, 0),
-            tischbester=outcome.tischbester.get(player.pk, 0),
-        ))
+        rows.append(
+            HistoryRow(
+                tournament=tournament,
+                place=placing.rank if placing else None,
+                field_size=outcome.field_size,
+                points=placing.points if placing else None,
+                won_solos=outcome.won_solos.get(player.pk, 0),
+                tischbester=outcome.tischbester.get(player.pk, 0),
+            )
+        )
     return PlayerHistory(player=player, rows=rows)
 
 
@@ -240,12 +286,17 @@ def player_games(player: Player, history: PlayerHistory) -> dict[str, Any] | Non
     games = game_statistics(game_facts(tournaments)).players.get(player.pk)
     if games is None:
         return None
-    return {"games": games.games, "declared": games.declared, "won": games.won,
-            "share": round(100 * games.declarer_share),
-            "by_category": [(category_label(s.category), s.games, s.won) for s in games.by_category]}
+    return {
+        "games": games.games,
+        "declared": games.declared,
+        "won": games.won,
+        "share": round(100 * games.declarer_share),
+        "by_category": [(category_label(s.category), s.games, s.won) for s in games.by_category],
+    }
 
 
 # --- statistics ------------------------------------------------------------------------------------
+
 
 def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
     """Every game of the tournaments' closed rounds, seats mapped to players (stored outcomes only)."""
@@ -255,31 +306,83 @@ def game_facts(tournaments: list[Tournament]) -> list[GameFact]:
     muss_win = {t.pk: t.ruleset.muss_win for t in tournaments}
     closed = {"table__round__tournament__in": tournaments, "table__round__status": "closed"}
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, seat, player_id in Seat.objects.filter(
-            round__tournament__in=tournaments, round__status="closed").values_list(
-            "table_id", "number", "registration__player_id").order_by():
+    for table_id, seat, player_id in (
+        Seat.objects.filter(round__tournament__in=tournaments, round__status="closed")
+        .values_list("table_id", "number", "registration__player_id")
+        .order_by()
+    ):
         seats[table_id][seat] = player_id
     facts = []
-    for (table_id, tournament_id, rnd, table, size, number, contract, declarer, outcome, tout, sie, muss, augen,
-         schwarz, dealer, thrown_in, *columns) in Hand.objects.filter(**closed).values_list(
-            "table_id", "table__round__tournament_id", "table__round__number", "table__number", "table__size",
-            "number", "contract", "declarer", "outcome", "tout", "sie", "muss", "augen", "schwarz", "dealer",
-            "thrown_in", *POINTS_COLUMNS.values()).order_by("table__round__tournament__date", "table__round__number", "table__number",
-                                            "number"):
+    for (
+        table_id,
+        tournament_id,
+        rnd,
+        table,
+        size,
+        number,
+        contract,
+        declarer,
+        outcome,
+        tout,
+        sie,
+        muss,
+        augen,
+        schwarz,
+        dealer,
+        thrown_in,
+        *columns,
+    ) in (
+        Hand.objects.filter(**closed)
+        .values_list(
+            "table_id",
+            "table__round__tournament_id",
+            "table__round__number",
+            "table__number",
+            "table__size",
+            "number",
+            "contract",
+            "declarer",
+            "outcome",
+            "tout",
+            "sie",
+            "muss",
+            "augen",
+            "schwarz",
+            "dealer",
+            "thrown_in",
+            *POINTS_COLUMNS.values(),
+        )
+        .order_by("table__round__tournament__date", "table__round__number", "table__number", "number")
+    ):
         at_table = seats[table_id]
         won = None if thrown_in else outcome.get("declarer_won")  # from the stored HandScore
         out = sits_out(dealer, size)
         playing = tuple(p for s, p in sorted(at_table.items()) if s != out)
-        facts.append(GameFact(
-            tournament=slugs[tournament_id], round=rnd, table=table, number=number, contract=contract,
-            players=playing,
-            points={at_table[int(s)]: int(v) for s, v in columns_points(dict(zip(POINTS_COLUMNS.values(), columns))).items()
-                    if int(s) in at_table},
-            declarer=at_table.get(declarer) if declarer else None, declarer_won=won, tout=bool(tout),
-            sie=bool(sie), muss=bool(muss), augen=augen, schwarz=bool(schwarz),
-            win_line=muss_win[tournament_id] if muss else 61, thrown_in=bool(thrown_in),
-            schneider=outcome.get("schneider"),
-        ))
+        facts.append(
+            GameFact(
+                tournament=slugs[tournament_id],
+                round=rnd,
+                table=table,
+                number=number,
+                contract=contract,
+                players=playing,
+                points={
+                    at_table[int(s)]: int(v)
+                    for s, v in columns_points(dict(zip(POINTS_COLUMNS.values(), columns))).items()
+                    if int(s) in at_table
+                },
+                declarer=at_table.get(declarer) if declarer else None,
+                declarer_won=won,
+                tout=bool(tout),
+                sie=bool(sie),
+                muss=bool(muss),
+                augen=augen,
+                schwarz=bool(schwarz),
+                win_line=muss_win[tournament_id] if muss else 61,
+                thrown_in=bool(thrown_in),
+                schneider=outcome.get("schneider"),
+            )
+        )
     return facts
 
 
@@ -331,8 +434,13 @@ def tournament_statistics(tournament: Tournament) -> Statistics:
             line.append(running)
         progression.append((names.get(player, ""), line))
     best, count = leaders(outcome.tischbester)
-    return Statistics(games=stats, names=names, tischbester_leaders=(tuple(names[p] for p in best), count),
-                      progression=progression, steps=[str(n) for n in range(1, rounds + 1)])
+    return Statistics(
+        games=stats,
+        names=names,
+        tischbester_leaders=(tuple(names[p] for p in best), count),
+        progression=progression,
+        steps=[str(n) for n in range(1, rounds + 1)],
+    )
 
 
 def series_statistics(data: SeriesStandings) -> Statistics:
@@ -346,9 +454,14 @@ def series_statistics(data: SeriesStandings) -> Statistics:
     for row in data.rows[:PROGRESSION_LINES]:
         progression.append((row.name, [step.get(row.player_id, 0) for step in data.progression]))
     best, count = leaders(tischbester)
-    return Statistics(games=stats, names=names, tischbester_leaders=(tuple(names[p] for p in best), count),
-                      progression=progression, steps=[t.name for t in data.played],
-                      tournament_names={t.slug: t.name for t in data.played})
+    return Statistics(
+        games=stats,
+        names=names,
+        tischbester_leaders=(tuple(names[p] for p in best), count),
+        progression=progression,
+        steps=[t.name for t in data.played],
+        tournament_names={t.slug: t.name for t in data.played},
+    )
 
 
 def last_played(data: SeriesStandings) -> datetime.date | None:
@@ -358,8 +471,13 @@ def last_played(data: SeriesStandings) -> datetime.date | None:
 # --- labels, the PDF's and the certificates' data ---------------------------------------------------
 
 CATEGORY_LABELS = {
-    "rufspiel": _lazy("Rufspiel"), "muss": _lazy("Muss"), "wenz": _lazy("Wenz"), "farbsolo": _lazy("Farbsolo"),
-    "tout": _lazy("Tout"), "sie": _lazy("Sie"), "weiter": _lazy("thrown in"),
+    "rufspiel": _lazy("Rufspiel"),
+    "muss": _lazy("Muss"),
+    "wenz": _lazy("Wenz"),
+    "farbsolo": _lazy("Farbsolo"),
+    "tout": _lazy("Tout"),
+    "sie": _lazy("Sie"),
+    "weiter": _lazy("thrown in"),
 }
 
 
@@ -394,18 +512,32 @@ def percent(part: int, whole: int) -> str:
 def statistics_facts(stats: Statistics) -> list[tuple[str, str]]:
     """The figures beside the charts, as (label, value) for the pages and the PDF."""
     games = stats.games
-    facts = [(_("Games"), str(games.games)),
-             (_("Solo win rate"), f"{percent(games.solo_won, games.solo_games)} ({games.solo_won}/{games.solo_games})"),
-             (_("Schneider"), str(games.schneider)), (_("Schwarz"), str(games.schwarz))]
+    facts = [
+        (_("Games"), str(games.games)),
+        (_("Solo win rate"), f"{percent(games.solo_won, games.solo_games)} ({games.solo_won}/{games.solo_games})"),
+        (_("Schneider"), str(games.schneider)),
+        (_("Schwarz"), str(games.schwarz)),
+    ]
     if games.biggest is not None:
         big = games.biggest
         where = _("round %(round)d, table %(table)d") % {"round": big.round, "table": big.table}
         if big.tournament in stats.tournament_names:  # a season's game: which evening
-            where = _("%(tournament)s, %(where)s") % {"tournament": stats.tournament_names[big.tournament],
-                                                      "where": where}
-        facts.append((_("Biggest game"), _("%(contract)s by %(name)s, %(points)d points (%(where)s)") % {
-            "contract": category_label(_category(big)), "name": stats.name(big.declarer) or "\u2013",
-            "points": stats.biggest_size, "where": where}))
+            where = _("%(tournament)s, %(where)s") % {
+                "tournament": stats.tournament_names[big.tournament],
+                "where": where,
+            }
+        facts.append(
+            (
+                _("Biggest game"),
+                _("%(contract)s by %(name)s, %(points)d points (%(where)s)")
+                % {
+                    "contract": category_label(_category(big)),
+                    "name": stats.name(big.declarer) or "\u2013",
+                    "points": stats.biggest_size,
+                    "where": where,
+                },
+            )
+        )
     names, count = stats.tischbester_leaders
     if count:
         facts.append((_("Most often Tischbester"), f"{', '.join(names)} ({count}\u00d7)"))
@@ -426,18 +558,33 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
             value = row.results.get(t.slug)
             text = format_number(value)
             results.append(text if value is None or t.slug in row.counted else f"({text})")
-        return SeriesLine(place=row.rank, name=row.name, club=row.club, points=row.points,
-                          participations=row.participations, wins=row.wins, results=tuple(results))
+        return SeriesLine(
+            place=row.rank,
+            name=row.name,
+            club=row.club,
+            points=row.points,
+            participations=row.participations,
+            wins=row.wins,
+            results=tuple(results),
+        )
 
     stats = stats if stats is not None else series_statistics(data)
     played = _("%(played)d of %(all)d tournaments played") % {"played": len(data.played), "all": len(data.tournaments)}
-    head = ListHead(tournament=f"{series.name} \u00b7 {series.club.name}", date=last_played(data) or timezone.localdate(),
-                    venue=played, computed_at=timezone.localtime(), current=True,
-                    logo=_logo(series.club))
+    head = ListHead(
+        tournament=f"{series.name} \u00b7 {series.club.name}",
+        date=last_played(data) or timezone.localdate(),
+        venue=played,
+        computed_at=timezone.localtime(),
+        current=True,
+        logo=_logo(series.club),
+    )
     return SeriesDocument(
-        head=head, scoring=scoring_text(series), tournaments=labels,
+        head=head,
+        scoring=scoring_text(series),
+        tournaments=labels,
         tournament_names=tuple(f"{t.name} ({t.date:%d.%m.%Y})" for t in data.played),
-        lines=tuple(line(r) for r in data.rows), unranked=tuple(line(r) for r in data.unranked),
+        lines=tuple(line(r) for r in data.rows),
+        unranked=tuple(line(r) for r in data.unranked),
         progression=tuple((name, tuple(values)) for name, values in stats.progression),
         mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
         facts=tuple(statistics_facts(stats)),
@@ -446,10 +593,17 @@ def series_pdf_data(data: SeriesStandings, stats: Statistics | None = None):
 
 def tournament_statistics_pdf_data(tournament: Tournament, stats: Statistics) -> StatisticsDocument:
     """The statistics page of an evening as a PDF's data (the same figures and pictures)."""
-    head = ListHead(tournament=tournament.name, date=tournament.date, venue=tournament.venue,
-                    computed_at=timezone.localtime(), current=True, logo=_logo(tournament.club))
+    head = ListHead(
+        tournament=tournament.name,
+        date=tournament.date,
+        venue=tournament.venue,
+        computed_at=timezone.localtime(),
+        current=True,
+        logo=_logo(tournament.club),
+    )
     return StatisticsDocument(
-        head=head, progression=tuple((name, tuple(values)) for name, values in stats.progression),
+        head=head,
+        progression=tuple((name, tuple(values)) for name, values in stats.progression),
         mix=tuple((category_label(m.category), m.games) for m in stats.games.mix),
         facts=tuple(statistics_facts(stats)),
     )
@@ -459,8 +613,14 @@ def series_certificates_data(data: SeriesStandings, *, places: int = 3):
     """A certificate for each of the series' first ``places`` places (shared places each get one)."""
     series = data.series
     return Certificates(
-        tournament=series.name, date=last_played(data) or timezone.localdate(), venue=series.club.town,
-        organiser=series.club.name, logo=_logo(series.club),
-        certificates=tuple(Certificate(place=r.rank, name=r.name, points=r.points, club=r.club)
-                           for r in data.rows if r.rank is not None and r.rank <= places),
+        tournament=series.name,
+        date=last_played(data) or timezone.localdate(),
+        venue=series.club.town,
+        organiser=series.club.name,
+        logo=_logo(series.club),
+        certificates=tuple(
+            Certificate(place=r.rank, name=r.name, points=r.points, club=r.club)
+            for r in data.rows
+            if r.rank is not None and r.rank <= places
+        ),
     )

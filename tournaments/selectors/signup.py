@@ -1,4 +1,5 @@
 """Reads of the online sign-up and the check-in at the door."""
+
 from __future__ import annotations
 
 import datetime
@@ -52,8 +53,9 @@ class SignUpRefusal:
     field: str = "tournament"
 
 
-def signup_refusal(tournament: Tournament, options: SignUpOptions, *, now: datetime.datetime | None = None
-                   ) -> SignUpRefusal | None:
+def signup_refusal(
+    tournament: Tournament, options: SignUpOptions, *, now: datetime.datetime | None = None
+) -> SignUpRefusal | None:
     """Why nobody can sign up now (None: the form is open). Full-without-waiting-list is told at sending."""
     now = now or timezone.now()
     if not options.open:
@@ -75,7 +77,8 @@ def waiting_position(signup: SignUp) -> int | None:
     if signup.status != SignUp.Status.WAITING:
         return None
     earlier = waiting(signup.tournament).filter(
-        Q(created_at__lt=signup.created_at) | Q(created_at=signup.created_at, id__lt=signup.id))
+        Q(created_at__lt=signup.created_at) | Q(created_at=signup.created_at, id__lt=signup.id)
+    )
     return earlier.count() + 1
 
 
@@ -89,13 +92,13 @@ def signup_mail_withheld(signup: SignUp) -> bool:
     ``MAIL_ONCE_PER`` before it, and got its confirmation then."""
     if not signup.email:
         return False
-    return SignUp.objects.filter(email__iexact=signup.email, pk__lt=signup.pk,
-                                 created_at__gt=signup.created_at - MAIL_ONCE_PER).exists()
+    return SignUp.objects.filter(
+        email__iexact=signup.email, pk__lt=signup.pk, created_at__gt=signup.created_at - MAIL_ONCE_PER
+    ).exists()
 
 
 def signup_for_key(key: str) -> SignUp | None:
-    return (SignUp.objects.select_related("tournament__club", "registration__player", "club")
-            .filter(key=key).first())
+    return SignUp.objects.select_related("tournament__club", "registration__player", "club").filter(key=key).first()
 
 
 @dataclass(frozen=True)
@@ -124,9 +127,13 @@ def signup_page_data(signup: SignUp) -> SignUpPage:
     reg = signup.registration
     withdrawn = signup.status == SignUp.Status.WITHDRAWN
     return SignUpPage(
-        signup=signup, tournament=tournament, options=signup_options_for(tournament),
+        signup=signup,
+        tournament=tournament,
+        options=signup_options_for(tournament),
         start_number=reg.start_number if reg is not None and not withdrawn else None,
-        position=waiting_position(signup), entry_fee_cents=tournament.entry_fee_cents, withdrawn=withdrawn,
+        position=waiting_position(signup),
+        entry_fee_cents=tournament.entry_fee_cents,
+        withdrawn=withdrawn,
         can_withdraw=not withdrawn and not tournament.rounds.exists(),
         consent_withdrawn=signup.consent_withdrawn_at is not None,
         checked_in=bool(reg is not None and reg.checked_in),
@@ -153,7 +160,9 @@ def signup_form_state(tournament: Tournament) -> SignUpFormState:
     if options.capacity is not None:
         left = max(options.capacity - places_taken(tournament), 0)
     waiting = SignUp.objects.filter(tournament=tournament, status=SignUp.Status.WAITING).count()
-    return SignUpFormState(tournament, options, refusal.message if refusal else "", consent_text(options), left, waiting)
+    return SignUpFormState(
+        tournament, options, refusal.message if refusal else "", consent_text(options), left, waiting
+    )
 
 
 @dataclass(frozen=True)
@@ -172,11 +181,13 @@ class CheckinCounts:
 def checkin_counts_data(tournament: Tournament) -> CheckinCounts:
     active = Q(withdrawn_after_round__isnull=True)
     counts = Registration.objects.filter(tournament=tournament).aggregate(
-        registered=Count("id", filter=active), present=Count("id", filter=active & Q(checked_in=True)),
+        registered=Count("id", filter=active),
+        present=Count("id", filter=active & Q(checked_in=True)),
         paid=Count("id", filter=active & Q(paid=True)),
     )
     waiting = SignUp.objects.filter(tournament=tournament, status=SignUp.Status.WAITING).aggregate(
-        waiting=Count("id"), waiting_present=Count("id", filter=Q(present_at__isnull=False)))
+        waiting=Count("id"), waiting_present=Count("id", filter=Q(present_at__isnull=False))
+    )
     return CheckinCounts(**counts, **waiting)
 
 
@@ -198,22 +209,35 @@ def checkin_search(tournament: Tournament, query: str, limit: int = 10) -> Check
     words = query.split()
     if not words:
         return CheckinMatches([], [])
-    regs = (Registration.objects.filter(tournament=tournament).filter(_name_filter(words, "player__"))
-            .select_related("player__club", "tournament").order_by("player__last_name", "player__first_name")[:limit])
-    waiting = (SignUp.objects.filter(tournament=tournament, status=SignUp.Status.WAITING).filter(_name_filter(words))
-               .select_related("club")[:limit])
+    regs = (
+        Registration.objects.filter(tournament=tournament)
+        .filter(_name_filter(words, "player__"))
+        .select_related("player__club", "tournament")
+        .order_by("player__last_name", "player__first_name")[:limit]
+    )
+    waiting = (
+        SignUp.objects.filter(tournament=tournament, status=SignUp.Status.WAITING)
+        .filter(_name_filter(words))
+        .select_related("club")[:limit]
+    )
     return CheckinMatches(list(regs), list(waiting))
 
 
 def signups_for_desk(tournament: Tournament) -> QuerySet[SignUp]:
-    return (SignUp.objects.filter(tournament=tournament)
-            .select_related("registration__player__club", "club", "match__club").order_by("created_at", "id"))
+    return (
+        SignUp.objects.filter(tournament=tournament)
+        .select_related("registration__player__club", "club", "match__club")
+        .order_by("created_at", "id")
+    )
 
 
 def signups_to_confirm(tournament: Tournament) -> list[SignUp]:
     """Returning players: the sign-up looks like a player of the club database; the desk confirms."""
-    return list(signups_for_desk(tournament).filter(match_state=SignUp.Match.PENDING, registration__isnull=False,
-                                                    match__in=club_players(tournament.club_id)))
+    return list(
+        signups_for_desk(tournament).filter(
+            match_state=SignUp.Match.PENDING, registration__isnull=False, match__in=club_players(tournament.club_id)
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -230,19 +254,26 @@ class Invitation:
 def invitations(club) -> list[Invitation]:
     """Past participants of the club's tournaments who consented (and did not withdraw it) and left a contact:
     one line per person (the newest sign-up's details), for next year's invitations."""
-    rows = (SignUp.objects.filter(tournament__club=club, consent_withdrawn_at__isnull=True)
-            .exclude(email="", phone="").select_related("tournament", "club", "registration__player")
-            .order_by("-tournament__date", "-created_at"))
+    rows = (
+        SignUp.objects.filter(tournament__club=club, consent_withdrawn_at__isnull=True)
+        .exclude(email="", phone="")
+        .select_related("tournament", "club", "registration__player")
+        .order_by("-tournament__date", "-created_at")
+    )
     seen: set = set()
     result = []
     for s in rows:
         person = (s.registration.player_id if s.registration_id else None) or (
-            s.email.lower() or s.phone, s.first_name.lower(), s.last_name.lower())
+            s.email.lower() or s.phone,
+            s.first_name.lower(),
+            s.last_name.lower(),
+        )
         if person in seen or (s.email and s.email.lower() in seen):
             continue
         seen.add(person)
         if s.email:
             seen.add(s.email.lower())
-        result.append(Invitation(s.first_name, s.last_name, s.club_label, s.email, s.phone, s.tournament.name,
-                                 s.tournament.date))
+        result.append(
+            Invitation(s.first_name, s.last_name, s.club_label, s.email, s.phone, s.tournament.name, s.tournament.date)
+        )
     return sorted(result, key=lambda i: name_sort_key(i.last_name, i.first_name))  # German order, as the seat list

@@ -1,19 +1,19 @@
 """Reads for the standings pages, downloads, prize list and cash list (from the snapshot)."""
-from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
 
 import datetime
 import functools
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any, NamedTuple
 
 import orjson
 from django.db import connection, connections, models
 from django.db.models import Count, Exists, Max, OuterRef, Q, Value
-from django.db.models.functions import Coalesce
 from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import time_format
@@ -23,19 +23,40 @@ from schafkopfrennen import forget
 from schafkopfrennen.meanwhile import statement_meanwhile
 from scoring.models import PackedJSONField, PackedRows, StandingsSnapshot
 from scoring.rules.cash import CashBalance
-from scoring.rules.outcome import outcome_from_dict
-from scoring.rules.collation import namesake_suffixes
 from scoring.rules.categories import Entrant, award_categories
+from scoring.rules.collation import namesake_suffixes
+from scoring.rules.outcome import outcome_from_dict
 from scoring.rules.prizes import PrizeSpec, Ranked, split_prizes
-from scoring.rules.standings import (Money, Standing, StandingsResult, TableResult, closed_early, compute_standings,
-                                     game_money, round_results, round_standings, table_result)
+from scoring.rules.standings import (
+    Money,
+    Standing,
+    StandingsResult,
+    TableResult,
+    closed_early,
+    compute_standings,
+    game_money,
+    round_results,
+    round_standings,
+    table_result,
+)
 from scoring.rules.table import games_required
 from scoring.storage import POINTS_COLUMNS
 
-from ..models import Hand, HandRevision, Prize, PrizeCategory, PrizePlan, Registration, Round, Seat, Table, TableConfirmation, Tournament
+from ..models import (
+    Hand,
+    HandRevision,
+    Prize,
+    PrizeCategory,
+    PrizePlan,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    TableConfirmation,
+    Tournament,
+)
 from ..models.tournament import club_label
 from .tables import table_progress
-
 
 # --- The tables' results and the standings computed from them (the snapshot's writer uses them too) ---
 
@@ -86,8 +107,11 @@ def _fetched(queryset) -> list[tuple]:
 def substitutions(tournament_id: int, *, frozen: bool = False) -> tuple[int, Accounts]:
     """How many substitutes there are, and whose points they hold (a small read: substitutes only).
     ``frozen`` (ruleset ``substitute_points``): nobody takes over anyone's points."""
-    pairs = list(Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
-                 .values_list("pk", "substitute_for_id").order_by())
+    pairs = list(
+        Registration.objects.filter(tournament_id=tournament_id, substitute_for__isnull=False)
+        .values_list("pk", "substitute_for_id")
+        .order_by()
+    )
     return len(pairs), Accounts() if frozen else _accounts(pairs)
 
 
@@ -108,19 +132,33 @@ def unranked_substitutes(info: dict[int, PlayerInfo], rules) -> set[int]:
 
 def registration_rows(tournament_id: int) -> list[tuple]:
     """What ``player_accounts_of`` makes the accounts and the players' names of (one read)."""
-    return _fetched(Registration.objects.filter(tournament_id=tournament_id).values_list(
-        "pk", "start_number", "substitute_for_id", "player__first_name", "player__last_name",
-        "player__club__name", "club_name").order_by())
+    return _fetched(
+        Registration.objects.filter(tournament_id=tournament_id)
+        .values_list(
+            "pk",
+            "start_number",
+            "substitute_for_id",
+            "player__first_name",
+            "player__last_name",
+            "player__club__name",
+            "club_name",
+        )
+        .order_by()
+    )
 
 
 def player_accounts_of(regs: list[tuple], *, frozen: bool = False) -> tuple[Accounts, dict[int, PlayerInfo]]:
     """The accounts and each player's PlayerInfo from ``registration_rows`` (``frozen``: everyone holds his own)."""
-    info = {pk: _player_info((pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last,
-                              club_label(said, club), ""))
-            for pk, number, _sub_for, first, last, club, said in regs}
+    info = {
+        pk: _player_info(
+            (pk, number, f"{first} {last}".strip(), f"{last}, {first}" if first else last, club_label(said, club), "")
+        )
+        for pk, number, _sub_for, first, last, club, said in regs
+    }
     # namesakes: every list shows their start numbers (and clubs when they differ), from the snapshot's names
-    for pk, suffix in namesake_suffixes((p.registration_id, p.name, p.start_number, p.club)
-                                        for p in info.values()).items():
+    for pk, suffix in namesake_suffixes(
+        (p.registration_id, p.name, p.start_number, p.club) for p in info.values()
+    ).items():
         info[pk] = info[pk]._replace(name=info[pk].name + suffix, sort_name=info[pk].sort_name + suffix)
     pairs = [(pk, sub_for) for pk, _n, sub_for, *_ in regs if sub_for]
     for pk, sub_for in pairs:  # the few substitutes: whose seat and points they took over
@@ -147,8 +185,9 @@ def tie_note_row(tiebreak: str, below_start_number: int, below_name: str) -> dic
     return {"tiebreak": tiebreak, "below": below_name, "below_start_number": below_start_number}
 
 
-def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
-                  with_round_solos: bool = False) -> list[dict[str, Any]]:
+def standing_rows(
+    standings: Iterable[Standing], identity: dict[int, tuple], *, with_round_solos: bool = False
+) -> list[dict[str, Any]]:
     """The rows of a standings list as the snapshot and the pages have them; ``identity``: player ->
     his IDENTITY values. The overall list carries ``round_solos`` too (each round's list is ranked from it).
 
@@ -165,25 +204,38 @@ def standing_rows(standings: Iterable[Standing], identity: dict[int, tuple], *,
         if tie is not None:
             below = identity[tie.below]
             note = tie_note_row(tie.tiebreak, below[0], below[1])
-        row = {"rank": rank, "registration": player, "start_number": number, "name": name,
-               "sort_name": sort_name, "club": club, "substitute_for": substitute_for, "points": points,
-               "won_solos": won, "lost_solos": lost,
-               "round_points": round_points if with_round_solos else list(round_points), "note": note}
+        row = {
+            "rank": rank,
+            "registration": player,
+            "start_number": number,
+            "name": name,
+            "sort_name": sort_name,
+            "club": club,
+            "substitute_for": substitute_for,
+            "points": points,
+            "won_solos": won,
+            "lost_solos": lost,
+            "round_points": round_points if with_round_solos else list(round_points),
+            "note": note,
+        }
         if with_round_solos:
             row["round_solos"] = round_solos
         add(row)
     return rows
 
 
-def round_rows(overall: list[dict[str, Any]], round: int, tiebreaks: Iterable[str], lot_seed: int) -> list[dict[str, Any]]:
+def round_rows(
+    overall: list[dict[str, Any]], round: int, tiebreaks: Iterable[str], lot_seed: int
+) -> list[dict[str, Any]]:
     """One round's list, ranked from the snapshot's overall rows (``scoring.rules.standings.round_standings``)."""
     results = round_results(((r["registration"], r["round_points"], r["round_solos"]) for r in overall), round)
     identity = {r["registration"]: tuple(r[k] for k in IDENTITY) for r in overall}
     return standing_rows(round_standings(results, round, tuple(tiebreaks), lot_seed), identity)
 
 
-def _tables_and_seats(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                      table_ids: Iterable[int] | None = None) -> tuple[Q, dict[int, tuple], dict[int, dict[int, int]]]:
+def _tables_and_seats(
+    tournament_id: int, *, account: dict[int, int], closed_only: bool = False, table_ids: Iterable[int] | None = None
+) -> tuple[Q, dict[int, tuple], dict[int, dict[int, int]]]:
     """The filter on games and seats, table id -> (round, number, paper totals), table id -> seat -> account."""
     if table_ids is not None:
         where = Q(table_id__in=list(table_ids))
@@ -196,20 +248,25 @@ def _tables_and_seats(tournament_id: int, *, account: dict[int, int], closed_onl
             tables_where &= Q(round__status=Round.Status.CLOSED)
     tables = {
         pk: (rnd, number, paper)
-        for pk, rnd, number, paper in Table.objects.filter(tables_where).values_list(
-            "pk", "round__number", "number", "paper_totals").order_by()  # no default ordering: no joins to sort
+        for pk, rnd, number, paper in Table.objects.filter(tables_where)
+        .values_list("pk", "round__number", "number", "paper_totals")
+        .order_by()  # no default ordering: no joins to sort
     }
     seats: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for table_id, seat, reg_id in Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by():
+    for table_id, seat, reg_id in (
+        Seat.objects.filter(where).values_list("table_id", "number", "registration_id").order_by()
+    ):
         seats[table_id][seat] = account[reg_id]
     return where, tables, seats
 
 
-def table_results_by_id(tournament_id: int, *, account: dict[int, int], closed_only: bool = False,
-                   table_ids: Iterable[int] | None = None) -> dict[int, TableResult]:
+def table_results_by_id(
+    tournament_id: int, *, account: dict[int, int], closed_only: bool = False, table_ids: Iterable[int] | None = None
+) -> dict[int, TableResult]:
     """table id -> its TableResult, from the stored outcomes of its games (every table, or those given)."""
-    where, tables, seats = _tables_and_seats(tournament_id, account=account, closed_only=closed_only,
-                                             table_ids=table_ids)
+    where, tables, seats = _tables_and_seats(
+        tournament_id, account=account, closed_only=closed_only, table_ids=table_ids
+    )
     games: dict[int, list] = defaultdict(list)
     for table_id, number, outcome in Hand.objects.filter(where).values_list("table_id", "number", "outcome").order_by():
         games[table_id].append((number, outcome_from_dict(outcome)))
@@ -226,16 +283,21 @@ def _shared_seats(tournament_id: int, results: dict[int, TableResult], account) 
     earlier player's (``rules.standings.table_result``'s ``earlier``), read again game by game. One small
     read: the shared seats of the tournament (usually none)."""
     shared: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for table_id, seat, since, earlier in (Seat.objects.filter(round__tournament_id=tournament_id, earlier__isnull=False,
-                                                               since_game__gt=1)
-                                           .values_list("table_id", "number", "since_game", "earlier_id").order_by()):
+    for table_id, seat, since, earlier in (
+        Seat.objects.filter(round__tournament_id=tournament_id, earlier__isnull=False, since_game__gt=1)
+        .values_list("table_id", "number", "since_game", "earlier_id")
+        .order_by()
+    ):
         if table_id in results:
             shared[table_id][seat] = (since, account.get(earlier, earlier))
     if not shared:
         return results
     games: dict[int, list] = defaultdict(list)
-    for table_id, number, outcome in (Hand.objects.filter(table_id__in=list(shared))
-                                      .values_list("table_id", "number", "outcome").order_by("table_id", "number")):
+    for table_id, number, outcome in (
+        Hand.objects.filter(table_id__in=list(shared))
+        .values_list("table_id", "number", "outcome")
+        .order_by("table_id", "number")
+    ):
         games[table_id].append((number, outcome_from_dict(outcome)))
     paper = dict(Table.objects.filter(pk__in=list(shared)).values_list("pk", "paper_totals"))
     for pk, earlier in shared.items():
@@ -251,9 +313,15 @@ def _closed_early(tournament_id: int, results: dict[int, TableResult], account) 
     (``rules.standings.closed_early``: as played, or scaled to the full round). One small read: the
     closed tables of the tournament (usually none). Seats shared by a substitute are split first."""
     results = _shared_seats(tournament_id, results, account)
-    closed = [row for row in Table.objects.filter(round__tournament_id=tournament_id).exclude(closed_reason="")
-              .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-              .values_list("pk", "size", "played", "games_with_four").order_by() if row[0] in results]
+    closed = [
+        row
+        for row in Table.objects.filter(round__tournament_id=tournament_id)
+        .exclude(closed_reason="")
+        .annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+        .values_list("pk", "size", "played", "games_with_four")
+        .order_by()
+        if row[0] in results
+    ]
     if closed:
         rules = Tournament.objects.only("rules").get(pk=tournament_id).ruleset
         for pk, size, played, with_four in closed:
@@ -278,8 +346,11 @@ def _results_sql(closed_only: bool, tables: int = 0, revisions: bool = False) ->
     seat_numbers = tuple(POINTS_COLUMNS)
     regs = [f"MAX(CASE WHEN s.number = {seat} THEN s.registration_id END)" for seat in seat_numbers]
     sums = [f"SUM(h.{name})" for name in POINTS_COLUMNS.values()]
-    sums += [f"COUNT(CASE WHEN h.{column[kind]} = {seat} THEN 1 END)"
-             for kind in ("solo_won", "solo_lost") for seat in seat_numbers]
+    sums += [
+        f"COUNT(CASE WHEN h.{column[kind]} = {seat} THEN 1 END)"
+        for kind in ("solo_won", "solo_lost")
+        for seat in seat_numbers
+    ]
     if tables:
         ids = ", ".join(["%s"] * tables)
         where, of_tables = f"t.id IN ({ids})", ids
@@ -314,9 +385,14 @@ def _parsed(text: str | None, cache: dict) -> dict[int, int]:
 _table_result = functools.partial(tuple.__new__, TableResult)  # without the named tuple's Python-level __new__
 
 
-def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callable[[], dict[int, int]],
-                         closed_only: bool = False, table_ids: Iterable[int] | None = None,
-                         revisions: dict[int, int] | None = None) -> dict[int, TableResult]:
+def table_results_summed(
+    tournament_id: int,
+    *,
+    account: dict[int, int] | Callable[[], dict[int, int]],
+    closed_only: bool = False,
+    table_ids: Iterable[int] | None = None,
+    revisions: dict[int, int] | None = None,
+) -> dict[int, TableResult]:
     """Every table's TableResult (or those of ``table_ids``) summed by the database: the same as
     ``table_results_by_id``, in two reads; in round and table order. ``revisions``, if given, gets
     each table's newest game revision (tables without one are left out), read in the same statement
@@ -350,8 +426,11 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callab
     # Of the paying games only their Reuegeld and Weitergeld, as text decoded here by orjson (a tenth of
     # the time of the JSON field's own; the whole outcome as text cost the database a third more); read
     # while the tables' rows are made into their figures.
-    paying_games = hands.filter(pays=True).order_by("table_id", "number").values_list(
-        "table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost")
+    paying_games = (
+        hands.filter(pays=True)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", KT("outcome__reuegeld"), KT("outcome__weitergeld"), "solo_lost")
+    )
     with statement_meanwhile(*paying_games.query.get_compiler(paying_games.db).as_sql()) as paying_rows:
         tables = _table_figures(rows, account, revisions)
         paying = paying_rows().fetchall()
@@ -368,14 +447,22 @@ def table_results_summed(tournament_id: int, *, account: dict[int, int] | Callab
             last = table_id
         found = made.get(key := (number, reuegeld, weitergeld, solo_lost))
         if found is None:
-            found = made[key] = game_money(number, _parsed(reuegeld, texts), _parsed(weitergeld, texts),
-                                           solo_lost is not None)
+            found = made[key] = game_money(
+                number, _parsed(reuegeld, texts), _parsed(weitergeld, texts), solo_lost is not None
+            )
         items += found
     no_money = ()
     get_money = money.get
-    return _closed_early(tournament_id, account=account, results={
-        pk: _table_result((rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money))
-        for pk, rnd, number, seats, totals, won, lost in tables})
+    return _closed_early(
+        tournament_id,
+        account=account,
+        results={
+            pk: _table_result(
+                (rnd, number, seats, totals, won, lost, tuple(paid) if (paid := get_money(pk)) else no_money)
+            )
+            for pk, rnd, number, seats, totals, won, lost in tables
+        },
+    )
 
 
 def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[int, int] | None) -> list[tuple]:
@@ -386,13 +473,41 @@ def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[i
     tables = []
     add = tables.append
     # 3,000 tables: the usual four seats, won and lost solos as dict displays and plain tests, not loops.
-    for pk, rnd, number, paper, r1, r2, r3, r4, r5, p1, p2, p3, p4, p5, w1, w2, w3, w4, w5, l1, l2, l3, l4, l5, \
-            *revision in rows:
+    for (
+        pk,
+        rnd,
+        number,
+        paper,
+        r1,
+        r2,
+        r3,
+        r4,
+        r5,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        w1,
+        w2,
+        w3,
+        w4,
+        w5,
+        l1,
+        l2,
+        l3,
+        l4,
+        l5,
+        *revision,
+    ) in rows:
         if revisions is not None and revision and revision[0] is not None:
             revisions[pk] = revision[0]
         if r5 is None and None not in (r1, r2, r3, r4):
-            seats = {1: get(r1, r1), 2: get(r2, r2), 3: get(r3, r3), 4: get(r4, r4)} if account else \
-                {1: r1, 2: r2, 3: r3, 4: r4}  # no substitutes: everyone holds his own points
+            seats = (
+                {1: get(r1, r1), 2: get(r2, r2), 3: get(r3, r3), 4: get(r4, r4)}
+                if account
+                else {1: r1, 2: r2, 3: r3, 4: r4}
+            )  # no substitutes: everyone holds his own points
             totals = {1: p1 or 0, 2: p2 or 0, 3: p3 or 0, 4: p4 or 0}
         else:
             seats = {seat: get(reg, reg) for seat, reg in zip(seat_numbers, (r1, r2, r3, r4, r5)) if reg is not None}
@@ -402,16 +517,26 @@ def _table_figures(rows: list[tuple], account: dict[int, int], revisions: dict[i
             for seat, total in (orjson.loads(paper) if isinstance(paper, str) else paper).items():
                 totals[int(seat)] += total
         won, lost = {}, {}  # seat -> solos, where he has any
-        if w1: won[1] = w1
-        if w2: won[2] = w2
-        if w3: won[3] = w3
-        if w4: won[4] = w4
-        if w5: won[5] = w5
-        if l1: lost[1] = l1
-        if l2: lost[2] = l2
-        if l3: lost[3] = l3
-        if l4: lost[4] = l4
-        if l5: lost[5] = l5
+        if w1:
+            won[1] = w1
+        if w2:
+            won[2] = w2
+        if w3:
+            won[3] = w3
+        if w4:
+            won[4] = w4
+        if w5:
+            won[5] = w5
+        if l1:
+            lost[1] = l1
+        if l2:
+            lost[2] = l2
+        if l3:
+            lost[3] = l3
+        if l4:
+            lost[4] = l4
+        if l5:
+            lost[5] = l5
         add((pk, rnd, number, seats, totals, won, lost))
     return tables
 
@@ -427,8 +552,12 @@ def table_results(tournament, *, closed_only: bool = False, account: dict[int, i
 def standings_compute(tournament, *, closed_only: bool = False) -> tuple[StandingsResult, dict[int, PlayerInfo]]:
     rules = tournament.ruleset
     account, info = player_accounts(tournament.pk, frozen=points_frozen(rules))
-    result = compute_standings(table_results(tournament, closed_only=closed_only, account=account),
-                               rules, lot_seed=tournament.lot_seed, unranked=unranked_substitutes(info, rules))
+    result = compute_standings(
+        table_results(tournament, closed_only=closed_only, account=account),
+        rules,
+        lot_seed=tournament.lot_seed,
+        unranked=unranked_substitutes(info, rules),
+    )
     return result, info
 
 
@@ -453,8 +582,13 @@ def revisions_after(tournament_id: int, revision: int) -> bool:
 
 def seating_layout(tournament_id: int) -> list[int]:
     """Which tables and seats there are: a redraw, a seat swap or a new round changes it."""
-    row = Seat.objects.filter(round__tournament_id=tournament_id).order_by().aggregate(
-        seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id"))
+    row = (
+        Seat.objects.filter(round__tournament_id=tournament_id)
+        .order_by()
+        .aggregate(
+            seats=Count("id"), top_seat=Max("id"), tables=Count("table_id", distinct=True), top_table=Max("table_id")
+        )
+    )
     return [row["seats"], row["top_seat"] or 0, row["tables"], row["top_table"] or 0]
 
 
@@ -472,10 +606,16 @@ def tournaments_lagging(changed_before) -> list[int]:
     """The running tournaments with a game revision made before ``changed_before`` that their snapshot
     does not count (no snapshot: any revision); one statement, for a worker's look every few seconds."""
     missed = HandRevision.objects.filter(
-        table__round__tournament_id=OuterRef("pk"), at__lt=changed_before,
-        pk__gt=Coalesce(OuterRef("standings_snapshot__revision"), Value(0)))
-    return list(Tournament.objects.filter(status=Tournament.Status.RUNNING).filter(Exists(missed))
-                .order_by("pk").values_list("pk", flat=True))
+        table__round__tournament_id=OuterRef("pk"),
+        at__lt=changed_before,
+        pk__gt=Coalesce(OuterRef("standings_snapshot__revision"), Value(0)),
+    )
+    return list(
+        Tournament.objects.filter(status=Tournament.Status.RUNNING)
+        .filter(Exists(missed))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 # --- The pages' reads of the snapshot ---
@@ -493,7 +633,8 @@ def stale_note(waiting_since) -> str:
     if waiting_since is None or timezone.now() - waiting_since <= STALE_AFTER:
         return ""
     return gettext("Standings as of %(time)s – the latest games have not been counted yet.") % {
-        "time": time_format(timezone.localtime(waiting_since), "H:i")}
+        "time": time_format(timezone.localtime(waiting_since), "H:i")
+    }
 
 
 @dataclass(frozen=True)
@@ -524,10 +665,13 @@ def _snapshot(tournament) -> StandingsSnapshot | None:
 @functools.cache
 def _state_sql(vendor: str) -> str:
     """One statement for the standings' poll token; standard SQL over the models' tables, written once."""
-    t, s, r, tb, c, h = (m._meta.db_table for m in (Tournament, StandingsSnapshot, Round, Table, TableConfirmation,
-                                                    HandRevision))
+    t, s, r, tb, c, h = (
+        m._meta.db_table for m in (Tournament, StandingsSnapshot, Round, Table, TableConfirmation, HandRevision)
+    )
     rounds = f'SELECT COUNT(*) FROM "{r}" r WHERE r.tournament_id = t.id'
-    of_tournament = f'JOIN "{tb}" tb ON tb.id = x.table_id JOIN "{r}" r ON r.id = tb.round_id WHERE r.tournament_id = t.id'
+    of_tournament = (
+        f'JOIN "{tb}" tb ON tb.id = x.table_id JOIN "{r}" r ON r.id = tb.round_id WHERE r.tournament_id = t.id'
+    )
     return (
         f"SELECT t.id, t.status, t.standings_public, s.version, s.computed_at, s.id, s.revision, "
         f"({rounds} AND r.status = 'published'), ({rounds} AND r.status = 'closed'), "
@@ -536,7 +680,8 @@ def _state_sql(vendor: str) -> str:
         f"AND x.closed_reason > ''), "
         f'CASE WHEN (SELECT MAX(x.id) FROM "{h}" x) <= s.revision THEN NULL '
         f'ELSE (SELECT x.at FROM "{h}" x {of_tournament} AND x.id > s.revision ORDER BY x.id LIMIT 1) END '
-        f'FROM "{t}" t LEFT JOIN "{s}" s ON s.tournament_id = t.id WHERE t.')
+        f'FROM "{t}" t LEFT JOIN "{s}" s ON s.tournament_id = t.id WHERE t.'
+    )
 
 
 def _aware(value: Any) -> Any:
@@ -552,6 +697,7 @@ def _aware(value: Any) -> Any:
 class StandingsPoll(NamedTuple):
     """What a standings page may reuse of its poll's read (``standings_state``): whether newer games wait
     (and since when), and the snapshot's identity (no snapshot: ``snapshot_id`` None)."""
+
     current: bool
     tournament_id: int
     snapshot_id: int | None
@@ -564,13 +710,22 @@ class StandingsPoll(NamedTuple):
 
     def snapshot(self) -> StandingsSnapshot | None:
         """The snapshot without its documents (what ``standings_view`` reads of it)."""
-        return None if self.snapshot_id is None else StandingsSnapshot(
-            pk=self.snapshot_id, tournament_id=self.tournament_id, version=self.version, revision=self.revision,
-            computed_at=self.computed_at)
+        return (
+            None
+            if self.snapshot_id is None
+            else StandingsSnapshot(
+                pk=self.snapshot_id,
+                tournament_id=self.tournament_id,
+                version=self.version,
+                revision=self.revision,
+                computed_at=self.computed_at,
+            )
+        )
 
 
-def standings_state(slug: str | None = None, *,
-                    tournament_id: int | None = None) -> tuple[str, Any, StandingsPoll] | None:
+def standings_state(
+    slug: str | None = None, *, tournament_id: int | None = None
+) -> tuple[str, Any, StandingsPoll] | None:
     """What the public standings of a tournament show follows from this token (None: no such tournament).
 
     One small read, never the snapshot's document: the tournament with its snapshot's version, what
@@ -588,16 +743,40 @@ def standings_state(slug: str | None = None, *,
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, status, public, version, computed_at, snapshot_id, revision, published, closed, confirmed, with_reason, waiting = row
+    (
+        pk,
+        status,
+        public,
+        version,
+        computed_at,
+        snapshot_id,
+        revision,
+        published,
+        closed,
+        confirmed,
+        with_reason,
+        waiting,
+    ) = row
     waiting = _aware(waiting)  # the first game the snapshot does not count: when it was entered
     current = version is not None and waiting is None
     progress = f"{published or 0}.{closed or 0}.{confirmed or 0}.{with_reason or 0}"
     computed_at = _aware(computed_at)
     stale = bool(stale_note(waiting))
     counted = "s" if stale else int(current)  # s: behind for longer than STALE_AFTER
-    return (f"{version}-{counted}-{int(bool(public))}-{status}-{progress}", computed_at,
-            StandingsPoll(current, pk, snapshot_id, version, revision, computed_at, waiting,
-                          None if waiting is None or stale else waiting + STALE_AFTER))
+    return (
+        f"{version}-{counted}-{int(bool(public))}-{status}-{progress}",
+        computed_at,
+        StandingsPoll(
+            current,
+            pk,
+            snapshot_id,
+            version,
+            revision,
+            computed_at,
+            waiting,
+            None if waiting is None or stale else waiting + STALE_AFTER,
+        ),
+    )
 
 
 _LISTS: dict[tuple, tuple[PackedRows, list[int]]] = {}  # a few lists read, newest last
@@ -639,8 +818,9 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
         rounds = list(range(1, len(rows[0]["round_points"]) + 1)) if rows else []
     else:
         overall, rounds = _snapshot_list(snapshot, None, tournament)
-        rows = PackedRows.of(round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed)
-                             if round in rounds else [])
+        rows = PackedRows.of(
+            round_rows(overall, round, tournament.ruleset.tiebreaks, tournament.lot_seed) if round in rounds else []
+        )
     with _LISTS_LOCK:  # a threaded server (runserver) shares the dict between requests
         _LISTS[key] = rows, rounds
         while len(_LISTS) > _LISTS_KEPT:
@@ -648,9 +828,17 @@ def _snapshot_list(snapshot: StandingsSnapshot, round: int | None, tournament) -
     return rows, rounds
 
 
-def standings_view(tournament, *, round: int | None = None, query: str = "", page: int | None = None,
-                   me: int | None = None, paged: bool = False, poll: StandingsPoll | None = None,
-                   start_numbers: set[int] | None = None) -> StandingsView:
+def standings_view(
+    tournament,
+    *,
+    round: int | None = None,
+    query: str = "",
+    page: int | None = None,
+    me: int | None = None,
+    paged: bool = False,
+    poll: StandingsPoll | None = None,
+    start_numbers: set[int] | None = None,
+) -> StandingsView:
     """The overall or one round's standings from the snapshot, searched and (``paged``) one page of them.
 
     Reads only the list shown (the overall list or the rounds'), not the ledger and the rest.
@@ -677,16 +865,32 @@ def standings_view(tournament, *, round: int | None = None, query: str = "", pag
     pages = max(1, -(-total // PAGE_SIZE)) if paged else 1
     if paged:
         page = min(max(page or 1, 1), pages)
-        rows = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
-    return StandingsView(rows, round, rounds, snapshot.computed_at, current, True, page=page or 1, pages=pages,
-                         total=total, me=mine, version=snapshot.version, waiting_since=waiting,
-                         short=short_rounds(tournament, round))
+        rows = rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    return StandingsView(
+        rows,
+        round,
+        rounds,
+        snapshot.computed_at,
+        current,
+        True,
+        page=page or 1,
+        pages=pages,
+        total=total,
+        me=mine,
+        version=snapshot.version,
+        waiting_since=waiting,
+        short=short_rounds(tournament, round),
+    )
 
 
 def _waiting_since(tournament_id: int, revision: int):
     """When the first game revision newer than ``revision`` was made (None: none is)."""
-    return (HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id)
-            .order_by("pk").values_list("at", flat=True).first())
+    return (
+        HandRevision.objects.filter(pk__gt=revision, table__round__tournament_id=tournament_id)
+        .order_by("pk")
+        .values_list("at", flat=True)
+        .first()
+    )
 
 
 def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
@@ -699,22 +903,28 @@ def short_rounds(tournament, round: int | None = None) -> dict[int, str]:
     rules = tournament.ruleset
     short = {}
     for pk, number, table, size, played, reason, with_four in (
-            tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
-            .values_list("pk", "round__number", "number", "size", "played", "closed_reason", "games_with_four")
-            .order_by("round__number", "number")):
+        tables.annotate(played=Count("hands", filter=Q(hands__thrown_in=False)))
+        .values_list("pk", "round__number", "number", "size", "played", "closed_reason", "games_with_four")
+        .order_by("round__number", "number")
+    ):
         required = with_four or games_required(rules.games_per_round, size)
         if played < required:
             facts = {"round": number, "played": played, "required": required, "table": table, "reason": reason}
-            short[pk] = (gettext("Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
-                                 "(table %(table)d: %(reason)s)") if rules.closed_table_points == "scaled" else
-                         gettext("Round %(round)d: %(played)d of %(required)d games (table %(table)d: %(reason)s)")
-                         ) % facts
+            short[pk] = (
+                gettext(
+                    "Round %(round)d: %(played)d of %(required)d games, points scaled to the round "
+                    "(table %(table)d: %(reason)s)"
+                )
+                if rules.closed_table_points == "scaled"
+                else gettext("Round %(round)d: %(played)d of %(required)d games (table %(table)d: %(reason)s)")
+            ) % facts
     marks: dict[int, list[str]] = defaultdict(list)
     if short:
         _count, account = substitutions(tournament.pk, frozen=points_frozen(rules))
         seats = list(Seat.objects.filter(table_id__in=short).values_list("table_id", "registration_id").order_by())
-        numbers = dict(Registration.objects.filter(pk__in={account[reg] for _t, reg in seats})
-                       .values_list("pk", "start_number"))
+        numbers = dict(
+            Registration.objects.filter(pk__in={account[reg] for _t, reg in seats}).values_list("pk", "start_number")
+        )
         for table_id, reg in sorted(seats, key=lambda seat: list(short).index(seat[0])):
             marks[numbers[account[reg]]].append(short[table_id])
     for number, text in left_marks(tournament).items():
@@ -727,15 +937,26 @@ def left_marks(tournament) -> dict[int, str]:
     row of his own with fewer games: whose substitute plays for the table only (ruleset
     ``substitute_points = frozen``), or who left a table of five that played on with four. One small read."""
     frozen = points_frozen(tournament.ruleset)
-    at_five = Q(left_during_round=True, seats__table__seat_left__isnull=False,
-                seats__number=models.F("seats__table__seat_left"), seats__round__number=models.F("withdrawn_after_round"))
-    leavers = Registration.objects.filter(Q(substituted_by__isnull=False) | at_five if frozen else at_five,
-                                          tournament=tournament, withdrawn_after_round__gte=1)
+    at_five = Q(
+        left_during_round=True,
+        seats__table__seat_left__isnull=False,
+        seats__number=models.F("seats__table__seat_left"),
+        seats__round__number=models.F("withdrawn_after_round"),
+    )
+    leavers = Registration.objects.filter(
+        Q(substituted_by__isnull=False) | at_five if frozen else at_five,
+        tournament=tournament,
+        withdrawn_after_round__gte=1,
+    )
     marks = {}
-    for number, after, during, substituted in (leavers.values_list("start_number", "withdrawn_after_round",
-                                                                   "left_during_round", "substituted_by")
-                                               .distinct().order_by()):
-        text = (gettext("left in round %(round)d") if during else gettext("left after round %(round)d")) % {"round": after}
+    for number, after, during, substituted in (
+        leavers.values_list("start_number", "withdrawn_after_round", "left_during_round", "substituted_by")
+        .distinct()
+        .order_by()
+    ):
+        text = (gettext("left in round %(round)d") if during else gettext("left after round %(round)d")) % {
+            "round": after
+        }
         marks[number] = text + (" " + gettext("(points frozen)") if frozen and substituted else "")
     return marks
 
@@ -754,6 +975,7 @@ class PrizeRow:
 @dataclass(frozen=True)
 class AwardRow:
     """What one player receives, after shared places are split (scoring.rules.prizes)."""
+
     rank: int
     start_number: int
     name: str
@@ -840,7 +1062,8 @@ def entry_fees(tournament) -> EntryFees:
     seated = set(Seat.objects.filter(round__tournament=tournament).values_list("registration_id", flat=True))
     due = {}
     for pk, paid, checked_in, withdrawn, fee_due in tournament.registrations.values_list(
-            "pk", "paid", "checked_in", "withdrawn_after_round", "fee_due"):
+        "pk", "paid", "checked_in", "withdrawn_after_round", "fee_due"
+    ):
         if not fee_due:
             continue
         if paid or pk in seated or (checked_in and withdrawn != 0):
@@ -886,29 +1109,59 @@ def prize_list(tournament) -> PrizeList:
             held = overall[prize.place - 1] if len(overall) >= prize.place else None
             holders = [r for r in overall if held and r["rank"] == held["rank"]]
             label = f"{prize.place}."
-        rows.append(PrizeRow(label, prize.place, prize.amount_cents, prize.goods, holders[0] if holders else None,
-                             tuple(holders), by_lot=any(h["start_number"] in by_lot for h in holders)))
-    split = split_prizes([Ranked(r["registration"], r["rank"]) for r in overall],
-                         [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes], lot_seed=tournament.lot_seed)
+        rows.append(
+            PrizeRow(
+                label,
+                prize.place,
+                prize.amount_cents,
+                prize.goods,
+                holders[0] if holders else None,
+                tuple(holders),
+                by_lot=any(h["start_number"] in by_lot for h in holders),
+            )
+        )
+    split = split_prizes(
+        [Ranked(r["registration"], r["rank"]) for r in overall],
+        [PrizeSpec(p.place, p.amount_cents, p.goods) for p in prizes],
+        lot_seed=tournament.lot_seed,
+    )
     by_registration = {r["registration"]: r for r in overall}
     handed = dict(tournament.registrations.filter(prize_handed_over=True).values_list("pk", "prize_chosen"))
-    awards = [AwardRow(rank=a.rank, start_number=by_registration[a.player]["start_number"],
-                       name=name_with_substitute(by_registration[a.player]["name"],
-                                                 by_registration[a.player].get("substitute_for") or ""),
-                       club=by_registration[a.player].get("club", ""),
-                       points=by_registration[a.player]["points"], amount_cents=a.amount_cents, goods=a.goods,
-                       shared_with=a.shared_with, places=a.places, registration=a.player,
-                       by_lot=by_registration[a.player]["start_number"] in by_lot, handed_over=a.player in handed,
-                       chosen=handed.get(a.player, ""))
-              for a in split.awards]
+    awards = [
+        AwardRow(
+            rank=a.rank,
+            start_number=by_registration[a.player]["start_number"],
+            name=name_with_substitute(
+                by_registration[a.player]["name"], by_registration[a.player].get("substitute_for") or ""
+            ),
+            club=by_registration[a.player].get("club", ""),
+            points=by_registration[a.player]["points"],
+            amount_cents=a.amount_cents,
+            goods=a.goods,
+            shared_with=a.shared_with,
+            places=a.places,
+            registration=a.player,
+            by_lot=by_registration[a.player]["start_number"] in by_lot,
+            handed_over=a.player in handed,
+            chosen=handed.get(a.player, ""),
+        )
+        for a in split.awards
+    ]
     category_awards = _category_awards(tournament, overall, by_registration, handed, awards)
     return PrizeList(
         category_awards=category_awards,
-        entry_fees_cents=fees.total_cents, entry_share_cents=entry_share, pot_share_cents=pot,
+        entry_fees_cents=fees.total_cents,
+        entry_share_cents=entry_share,
+        pot_share_cents=pot,
         sponsored_cents=tournament.sponsored_cents,
-        pool_cents=max(0, entry_share + pot + tournament.sponsored_cents - costs), costs_cents=costs,
-        prizes=rows, assigned_cents=sum(p.amount_cents or 0 for p in rows), awards=awards,
-        awarded_cents=split.awarded_cents, rounding_cents=split.rounding_cents, fees_owed_cents=fees.owed_cents,
+        pool_cents=max(0, entry_share + pot + tournament.sponsored_cents - costs),
+        costs_cents=costs,
+        prizes=rows,
+        assigned_cents=sum(p.amount_cents or 0 for p in rows),
+        awards=awards,
+        awarded_cents=split.awarded_cents,
+        rounding_cents=split.rounding_cents,
+        fees_owed_cents=fees.owed_cents,
         handed_over_cents=sum(a.amount_cents for a in [*awards, *category_awards] if a.handed_over),
     )
 
@@ -919,22 +1172,40 @@ def _category_awards(tournament, overall, by_registration, handed, awards) -> li
     categories = list(PrizeCategory.objects.filter(tournament=tournament))
     if not categories or not overall:
         return []
-    facts = {pk: (year, gender, local) for pk, year, gender, local in tournament.registrations.values_list(
-        "pk", "birth_year", "gender", "local")}
+    facts = {
+        pk: (year, gender, local)
+        for pk, year, gender, local in tournament.registrations.values_list("pk", "birth_year", "gender", "local")
+    }
     entrants = [Entrant(r["registration"], r["rank"], *facts.get(r["registration"], (None, "", None))) for r in overall]
     allow_both = PrizePlan.objects.filter(tournament=tournament, categories_allow_both=True).exists()
     names = {str(c.pk): c.name for c in categories}
     rows = []
-    for a in award_categories(entrants, [c.rule for c in categories], year=tournament.date.year,
-                              lot_seed=tournament.lot_seed, already_awarded={w.registration for w in awards},
-                              allow_both=allow_both):
+    for a in award_categories(
+        entrants,
+        [c.rule for c in categories],
+        year=tournament.date.year,
+        lot_seed=tournament.lot_seed,
+        already_awarded={w.registration for w in awards},
+        allow_both=allow_both,
+    ):
         row = by_registration[a.player]
-        rows.append(AwardRow(rank=a.places[0], start_number=row["start_number"],
-                             name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
-                             club=row.get("club", ""), points=row["points"], amount_cents=a.amount_cents,
-                             goods=a.goods, shared_with=a.shared_with, places=a.places, registration=a.player,
-                             handed_over=a.player in handed, category=names[a.category],
-                             chosen=handed.get(a.player, "")))
+        rows.append(
+            AwardRow(
+                rank=a.places[0],
+                start_number=row["start_number"],
+                name=name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                club=row.get("club", ""),
+                points=row["points"],
+                amount_cents=a.amount_cents,
+                goods=a.goods,
+                shared_with=a.shared_with,
+                places=a.places,
+                registration=a.player,
+                handed_over=a.player in handed,
+                category=names[a.category],
+                chosen=handed.get(a.player, ""),
+            )
+        )
     return rows
 
 
@@ -990,12 +1261,18 @@ def cash_list(tournament) -> CashList:
     data = snapshot.data if snapshot else {"money": {}, "tischbeste": [], "pot_cents": 0}
     fees = entry_fees(tournament)
     rows: dict[int, CashRow] = {}
-    for reg in tournament.registrations.select_related("player__club", "substitute_for__player").order_by("start_number"):
+    for reg in tournament.registrations.select_related("player__club", "substitute_for__player").order_by(
+        "start_number"
+    ):
         due = reg.pk in fees.due
         replaced = reg.substitute_for.player.name if reg.substitute_for else ""
-        rows[reg.start_number] = CashRow(reg.start_number, name_with_substitute(reg.player.name, replaced),
-                                         entry_fee_cents=tournament.entry_fee_cents if due else 0,
-                                         fee_paid=fees.due.get(reg.pk, True), club=reg.club_label)
+        rows[reg.start_number] = CashRow(
+            reg.start_number,
+            name_with_substitute(reg.player.name, replaced),
+            entry_fee_cents=tournament.entry_fee_cents if due else 0,
+            fee_paid=fees.due.get(reg.pk, True),
+            club=reg.club_label,
+        )
     sums: dict[str, int] = defaultdict(int)
     for number, (reuegeld, weitergeld, payout) in data["money"].items():
         row = rows[int(number)]
@@ -1008,13 +1285,20 @@ def cash_list(tournament) -> CashList:
     total = fees.total_cents
     prizes = prize_list(tournament)
     return CashList(
-        rows=list(rows.values()), tischbeste=data["tischbeste"], entry_fees_cents=total,
-        reuegeld_cents=sums["reuegeld"], weitergeld_cents=sums["weitergeld"], payouts_cents=-sums["payout"],
-        pot_cents=data["pot_cents"], club_share_cents=total - total * tournament.payout_percent // 100,
+        rows=list(rows.values()),
+        tischbeste=data["tischbeste"],
+        entry_fees_cents=total,
+        reuegeld_cents=sums["reuegeld"],
+        weitergeld_cents=sums["weitergeld"],
+        payouts_cents=-sums["payout"],
+        pot_cents=data["pot_cents"],
+        club_share_cents=total - total * tournament.payout_percent // 100,
         computed_at=snapshot.computed_at if snapshot else timezone.now(),
         current=snapshot is not None and standings_is_current(tournament, snapshot),
-        fees_owed_cents=fees.owed_cents, sponsored_cents=tournament.sponsored_cents,
-        prizes_cents=prizes.paid_cents, pool_left_cents=prizes.leftover_cents,
+        fees_owed_cents=fees.owed_cents,
+        sponsored_cents=tournament.sponsored_cents,
+        prizes_cents=prizes.paid_cents,
+        pool_left_cents=prizes.leftover_cents,
         costs_cents=prizes.entry_share_cents + prizes.pot_share_cents + prizes.sponsored_cents - prizes.pool_cents,
     )
 
@@ -1029,7 +1313,7 @@ TIEBREAK_REASONS = {
 
 
 def name_with_substitute(name: str, substitute_for: str) -> str:
-    """"Quirin Ächter (für Xaver Bräu)": a row of a player who took over another's seat, on every list that
+    """ "Quirin Ächter (für Xaver Bräu)": a row of a player who took over another's seat, on every list that
     is not HTML (the pages say the same in ``standings/_row.html``, with the very same words)."""
     return f"{name} ({gettext('for %(name)s') % {'name': substitute_for}})" if substitute_for else name
 
@@ -1047,6 +1331,7 @@ def tie_note(note) -> str:
 @dataclass(frozen=True)
 class TournamentProgress:
     """Where the evening stands, for the standings' status line and the projector."""
+
     state: str  # before | running (a round is being played) | between (after a round) | final
     round: int  # the round being played, or the last one closed
     rounds: int  # rounds the tournament plays
@@ -1066,8 +1351,7 @@ def tournament_progress(tournament) -> TournamentProgress:
     if playing is not None:
         playing.tournament = tournament
         tables = table_progress(playing)
-        return TournamentProgress("running", playing.number, planned, sum(1 for t in tables if t.complete),
-                                  len(tables))
+        return TournamentProgress("running", playing.number, planned, sum(1 for t in tables if t.complete), len(tables))
     closed = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
     if closed is not None:
         return TournamentProgress("between", closed.number, planned)

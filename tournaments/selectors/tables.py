@@ -1,4 +1,5 @@
 """A table's progress in its round: games entered and required, confirmations (every audience shows it)."""
+
 import functools
 from dataclasses import dataclass
 
@@ -41,7 +42,11 @@ class TableProgress:
 
     @property
     def complete(self) -> bool:
-        return self.paper_totals or bool(self.closed_reason) or (self.games_complete and self.confirmations >= self.players)
+        return (
+            self.paper_totals
+            or bool(self.closed_reason)
+            or (self.games_complete and self.confirmations >= self.players)
+        )
 
 
 def confirmed_from_one_device(size: int, confirmations: int, lowest: str | None, highest: str | None) -> bool:
@@ -60,15 +65,17 @@ def _progress_sql() -> str:
     t, h, c = (m._meta.db_table for m in (Table, Hand, TableConfirmation))
     column = {f.name: f.column for f in Table._meta.concrete_fields}
     of_table, device = (TableConfirmation._meta.get_field(name).column for name in ("table", "device_id"))
-    return (f'SELECT t.id, t.{column["number"]}, t.{column["size"]}, t.{column["paper_totals"]} IS NOT NULL, '
-            f't.{column["closed_reason"]}, t.{column["reconfirm_game"]}, t.{column["seat_left"]}, '
-            f't.{column["games_with_four"]}, '
-            f'(SELECT COUNT(*) FROM "{h}" h WHERE h.{Hand._meta.get_field("table").column} = t.id '
-            f'AND NOT h.{Hand._meta.get_field("thrown_in").column}), '
-            f'(SELECT COUNT(*) FROM "{c}" c WHERE c.{of_table} = t.id), '
-            f'(SELECT MIN(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id), '
-            f'(SELECT MAX(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id) '
-            f'FROM "{t}" t WHERE t.{column["round"]} = %s ORDER BY t.{column["number"]}')
+    return (
+        f"SELECT t.id, t.{column['number']}, t.{column['size']}, t.{column['paper_totals']} IS NOT NULL, "
+        f"t.{column['closed_reason']}, t.{column['reconfirm_game']}, t.{column['seat_left']}, "
+        f"t.{column['games_with_four']}, "
+        f'(SELECT COUNT(*) FROM "{h}" h WHERE h.{Hand._meta.get_field("table").column} = t.id '
+        f"AND NOT h.{Hand._meta.get_field('thrown_in').column}), "
+        f'(SELECT COUNT(*) FROM "{c}" c WHERE c.{of_table} = t.id), '
+        f'(SELECT MIN(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id), '
+        f'(SELECT MAX(c.{device}) FROM "{c}" c WHERE c.{of_table} = t.id) '
+        f'FROM "{t}" t WHERE t.{column["round"]} = %s ORDER BY t.{column["number"]}'
+    )
 
 
 def table_progress(rnd: Round) -> list[TableProgress]:
@@ -79,17 +86,38 @@ def table_progress(rnd: Round) -> list[TableProgress]:
         cursor.execute(_progress_sql(), [rnd.pk])
         rows = cursor.fetchall()
     progress = []
-    for (pk, number, size, paper, closed_reason, reconfirm, seat_left, with_four, games, confirmations, lowest,
-         highest) in rows:
+    for (
+        pk,
+        number,
+        size,
+        paper,
+        closed_reason,
+        reconfirm,
+        seat_left,
+        with_four,
+        games,
+        confirmations,
+        lowest,
+        highest,
+    ) in rows:
         if size not in required:
             required[size] = tournament_games_required(tournament, size)
         players = size - (seat_left is not None)
-        progress.append(TableProgress(
-            table_id=pk, number=number, size=size, games_entered=games,
-            games_required=required[size] if with_four is None else with_four,
-            confirmations=confirmations, paper_totals=bool(paper), closed_reason=closed_reason or "",
-            reconfirm_game=reconfirm, one_device=confirmed_from_one_device(players, confirmations, lowest, highest),
-            seat_left=seat_left))
+        progress.append(
+            TableProgress(
+                table_id=pk,
+                number=number,
+                size=size,
+                games_entered=games,
+                games_required=required[size] if with_four is None else with_four,
+                confirmations=confirmations,
+                paper_totals=bool(paper),
+                closed_reason=closed_reason or "",
+                reconfirm_game=reconfirm,
+                one_device=confirmed_from_one_device(players, confirmations, lowest, highest),
+                seat_left=seat_left,
+            )
+        )
     return progress
 
 
@@ -102,16 +130,27 @@ def seat_changes(table: Table, seats: list[Seat] | None = None) -> tuple[str, ..
     texts = []
     for seat in seats:
         if seat.earlier_id and seat.since_game and seat.since_game > 1:
-            texts.append(_("Seat %(seat)d: %(earlier)s played games 1 to %(last)d, %(name)s plays from game %(first)d.") % {
-                "seat": seat.number, "earlier": seat.earlier.player.name, "last": seat.since_game - 1,
-                "name": seat.registration.player.name, "first": seat.since_game})
+            texts.append(
+                _("Seat %(seat)d: %(earlier)s played games 1 to %(last)d, %(name)s plays from game %(first)d.")
+                % {
+                    "seat": seat.number,
+                    "earlier": seat.earlier.player.name,
+                    "last": seat.since_game - 1,
+                    "name": seat.registration.player.name,
+                    "first": seat.since_game,
+                }
+            )
     left = table.left()
     if left:
         empty, first, games = left
         name = next((s.registration.player.name for s in seats if s.number == empty), "")
-        texts.append(_("From game %(first)d the table plays on with four, nobody sits out (seat %(seat)d, %(name)s, "
-                       "left); the round has %(games)d games.") % {"first": first, "seat": empty, "name": name,
-                                                                  "games": games})
+        texts.append(
+            _(
+                "From game %(first)d the table plays on with four, nobody sits out (seat %(seat)d, %(name)s, "
+                "left); the round has %(games)d games."
+            )
+            % {"first": first, "seat": empty, "name": name, "games": games}
+        )
     return tuple(texts)
 
 
@@ -123,8 +162,9 @@ def dealer_now(table: Table, number: int | None, hands: list[Hand]) -> int | Non
         return None
     last = next((h.dealer for h in hands if h.number == left[1] - 1), None)
     since = sum(1 for h in hands if left[1] <= h.number < number and h.thrown_in)
-    return table_rules.dealer_with_four(number, empty_seat=left[0], first=left[1], last_dealer=last,
-                                        thrown_in_since=since)
+    return table_rules.dealer_with_four(
+        number, empty_seat=left[0], first=left[1], last_dealer=last, thrown_in_since=since
+    )
 
 
 def hand_partner(hand: Hand, size: int) -> int | None:

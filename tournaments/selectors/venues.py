@@ -1,5 +1,6 @@
 """Reads for an evening in several venues: each venue's progress for the central console, a venue's
 players and tables for its desk, and which start numbers play where (the standings per venue)."""
+
 import datetime
 from dataclasses import dataclass
 
@@ -19,8 +20,9 @@ def venue_tables(venue: Venue, rnd: Round):
 
 
 def venue_of_table(table: Table) -> Venue | None:
-    return Venue.objects.filter(tournament_id=table.round.tournament_id, first_table__lte=table.number,
-                                last_table__gte=table.number).first()
+    return Venue.objects.filter(
+        tournament_id=table.round.tournament_id, first_table__lte=table.number, last_table__gte=table.number
+    ).first()
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -55,11 +57,20 @@ def venue_progress(tournament: Tournament, rnd: Round | None = None) -> list[Ven
     progress = table_progress(rnd) if rnd else []
     last = {}
     if rnd:
-        last = dict(HandRevision.objects.filter(table__round=rnd).values_list("table__number")
-                    .annotate(m=Max("at")).values_list("table__number", "m"))
-    counts = dict(Registration.objects.filter(tournament=tournament, checked_in=True,
-                                              withdrawn_after_round__isnull=True, venue__isnull=False)
-                  .values_list("venue_id").annotate(n=Count("pk")).values_list("venue_id", "n"))
+        last = dict(
+            HandRevision.objects.filter(table__round=rnd)
+            .values_list("table__number")
+            .annotate(m=Max("at"))
+            .values_list("table__number", "m")
+        )
+    counts = dict(
+        Registration.objects.filter(
+            tournament=tournament, checked_in=True, withdrawn_after_round__isnull=True, venue__isnull=False
+        )
+        .values_list("venue_id")
+        .annotate(n=Count("pk"))
+        .values_list("venue_id", "n")
+    )
     result = []
     for v in venues:
         mine = [p for p in progress if v.first_table <= p.number <= v.last_table]
@@ -70,8 +81,11 @@ def venue_progress(tournament: Tournament, rnd: Round | None = None) -> list[Ven
 
 def venue_players(venue: Venue) -> list[Registration]:
     """The players of this venue (checked in there or seated there by the draw), by start number."""
-    return list(venue.registrations.filter(withdrawn_after_round__isnull=True).select_related("player__club")
-                .order_by("start_number"))
+    return list(
+        venue.registrations.filter(withdrawn_after_round__isnull=True)
+        .select_related("player__club")
+        .order_by("start_number")
+    )
 
 
 def venue_start_numbers(venue: Venue) -> set[int]:

@@ -1,5 +1,6 @@
 """A user's own API token (django-rest-knox, kept only as a digest): made and revoked by the user on the
 account page, and revoked whenever his password changes."""
+
 from django.db import transaction
 from knox.models import AuthToken
 

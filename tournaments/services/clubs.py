@@ -2,6 +2,7 @@
 operator's approval (setting ``CLUB_REGISTRATION``), and the operator approves or suspends it. A suspended
 club's pages and logins stop (``access``, ``schafkopfrennen.auth.ClubBackend``, the public selectors); its
 data stays."""
+
 import datetime
 import logging
 import re
@@ -48,8 +49,9 @@ def confirm_token(club: Club) -> str:
 
 
 @transaction.atomic
-def club_register(*, name: str, town: str, postcode: str, username: str, email: str, password: str,
-                  url_base: str) -> Club:
+def club_register(
+    *, name: str, town: str, postcode: str, username: str, email: str, password: str, url_base: str
+) -> Club:
     """A new club with its first organiser's account, both waiting for the mail's confirmation."""
     if settings.CLUB_REGISTRATION == "off":
         raise StateConflict("name", _("This instance takes no new clubs."))
@@ -73,8 +75,9 @@ def club_register(*, name: str, town: str, postcode: str, username: str, email: 
         raise ServiceError("password", " ".join(err.messages)) from err
     user.set_password(password)
     user.save()
-    club = Club.objects.create(name=name, town=town, postcode=postcode, email=email,
-                               status=Club.Status.PENDING, registered_at=timezone.now())
+    club = Club.objects.create(
+        name=name, town=town, postcode=postcode, email=email, status=Club.Status.PENDING, registered_at=timezone.now()
+    )
     ClubMembership.objects.create(user=user, club=club, role=ClubMembership.Role.ORGANISER)
     link = url_base.rstrip("/") + reverse("tournaments:club_confirm", args=[confirm_token(club)])
     transaction.on_commit(lambda: club_mail(club=club, user=user, link=link))
@@ -83,8 +86,10 @@ def club_register(*, name: str, town: str, postcode: str, username: str, email: 
 
 def club_mail(*, club: Club, user, link: str) -> bool:
     """The confirmation mail (a mail server that fails is logged: the club can ask the operator)."""
-    body = render_to_string("clubs/confirm_mail.txt", {"club": club, "user": user, "link": link,
-                                                         "approval": settings.CLUB_REGISTRATION == "approved"})
+    body = render_to_string(
+        "clubs/confirm_mail.txt",
+        {"club": club, "user": user, "link": link, "approval": settings.CLUB_REGISTRATION == "approved"},
+    )
     try:
         send_mail(_("Confirm the club %(club)s") % {"club": club.name}, body, None, [user.email])
     except (smtplib.SMTPException, OSError):
@@ -133,6 +138,7 @@ def club_status_set(*, club: Club, status: str, by) -> Club:
         club.email_confirmed_at = timezone.now()
         club.save(update_fields=["email_confirmed_at"])
         get_user_model().objects.filter(club_memberships__club=club, email__iexact=club.email).update(is_active=True)
-    audit_record(action="club.status", by=by, club=club, subject=club.name, before={"status": before},
-                 after={"status": status})
+    audit_record(
+        action="club.status", by=by, club=club, subject=club.name, before={"status": before}, after={"status": status}
+    )
     return club

@@ -5,6 +5,7 @@ a tap keeps one. The version set aside is never lost: it is a revision of the ga
 ``conflict``, ``old`` the version set aside, ``new`` the one kept), and keeping the device's own
 version changes the game as a correction would (points recomputed by the rules engine).
 """
+
 import uuid
 from typing import Any
 
@@ -33,8 +34,12 @@ def hand_conflict_resolve(
     table = _locked_table(hand.table)
     hand = Hand.objects.select_related("table").get(pk=hand.pk)
     cid = str(client_id)
-    if HandRevision.objects.filter(Q(old__client_id=cid) | Q(new__client_id=cid), table=table,
-                                   number=hand.number, action=HandRevision.Action.CONFLICT).exists():
+    if HandRevision.objects.filter(
+        Q(old__client_id=cid) | Q(new__client_id=cid),
+        table=table,
+        number=hand.number,
+        action=HandRevision.Action.CONFLICT,
+    ).exists():
         return hand
     _require_open(table, organiser=False, reason="")
     record = _clean_record(record, table.size)
@@ -44,8 +49,9 @@ def hand_conflict_resolve(
         rival_thrown_in = record.get("contract") == Hand.Contract.WEITER
     swapped = rival_thrown_in != hand.thrown_in
     if keep == "rival" and swapped:  # the deal after a thrown-in game depends on it
-        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game "
-                                         "and enter it anew."))
+        raise ServiceError(
+            "contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew.")
+        )
     stored = _snapshot(hand)
     rival = {"number": hand.number, "dealer": hand.dealer, **record, "client_id": cid}
     if keep == "rival":
@@ -65,7 +71,13 @@ def hand_conflict_resolve(
             pass  # a version the rules refuse is still kept as it was entered
         old, new = rival, stored
     HandRevision.objects.create(
-        table=table, hand=hand, number=hand.number, action=HandRevision.Action.CONFLICT, old=old, new=new,
-        by=by if getattr(by, "is_authenticated", False) else None, device=device[:200],
+        table=table,
+        hand=hand,
+        number=hand.number,
+        action=HandRevision.Action.CONFLICT,
+        old=old,
+        new=new,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        device=device[:200],
     )
     return hand

@@ -1,4 +1,5 @@
 """The demo tournament that `make run` shows a newcomer."""
+
 import datetime
 import random
 
@@ -11,15 +12,20 @@ from scoring.rules.table import dealer_for, games_required
 from ..models import Club, ClubMembership, Player, Prize, PrizePlan, Series, Tournament
 from ..simulation import random_hand
 from .hands import table_sheet_record
-from .prizes import (prize_categories_set, prize_plan_apply, prize_plan_set, registration_facts_set,
-                     tournament_standings_publish)
+from .prizes import (
+    prize_categories_set,
+    prize_plan_apply,
+    prize_plan_set,
+    registration_facts_set,
+    tournament_standings_publish,
+)
+from .qualification import final_fill, qualification_settings, wildcard_give
 from .registration import registration_create
 from .rounds import round_draw, round_publish
 from .schedule import standings_deferred
 from .series import series_create, series_tournament_add
 from .signups import signup_create, signup_options_update
 from .simulation import tournament_play
-from .qualification import final_fill, qualification_settings, wildcard_give
 from .tournament import tournament_create
 from .venues import venue_create, venue_helper_add
 
@@ -33,7 +39,7 @@ DEMO_SERIES_NAME = "Jahreswertung 2026"
 DEMO_GUEST_CLUB = "SK Nachbarort"
 # (name, slug, date, the players by their index in DEMO_PLAYERS; 22 is the guest): overlapping fields
 DEMO_SEASON = [
-    ("Frühjahrsrennen", "fruehjahrsrennen-2026", datetime.date(2026, 3, 14), [*range(0, 7), 22]),
+    ("Frühjahrsrennen", "fruehjahrsrennen-2026", datetime.date(2026, 3, 14), [*range(7), 22]),
     ("Sommerrennen", "sommerrennen-2026", datetime.date(2026, 6, 13), list(range(4, 12))),
     ("Kirtarennen", "kirtarennen-2026", datetime.date(2026, 9, 12), [0, 1, 2, 4, 5, *range(8, 11)]),
 ]
@@ -49,17 +55,34 @@ DEMO_QUALIFIER_SLUG = "wirtshaus-qualifikation-2026"
 DEMO_FINAL_SLUG = "finale-wirtshaus-qualifikation"
 # (name, slug, date, hosted by the next village's club, the players by their index in DEMO_PLAYERS)
 DEMO_QUALIFIER_EVENINGS = [
-    ("Vorrunde Post", "vorrunde-post-2026", datetime.date(2026, 10, 3), False, list(range(0, 8))),
+    ("Vorrunde Post", "vorrunde-post-2026", datetime.date(2026, 10, 3), False, list(range(8))),
     ("Vorrunde Nachbarort", "vorrunde-nachbarort-2026", datetime.date(2026, 10, 10), True, list(range(4, 12))),
     ("Vorrunde Kreuz", "vorrunde-kreuz-2026", datetime.date(2026, 10, 17), False, [*range(8, 14), 1, 2]),
     ("Vorrunde Au", "vorrunde-au-2026", datetime.date(2026, 10, 24), True, [*range(12, 18), 3, 9]),
 ]
 DEMO_PLAYERS = [
-    ("Anna", "Huber"), ("Josef", "Bauer"), ("Maria", "Maier"), ("Franz", "Wimmer"), ("Theresa", "Gruber"),
-    ("Michael", "Hofer"), ("Johanna", "Brandl"), ("Georg", "Reiter"), ("Resi", "Lechner"), ("Sepp", "Kainz"),
-    ("Barbara", "Moser"), ("Xaver", "Obermeier"), ("Kathrin", "Pichler"), ("Alois", "Stadler"),
-    ("Monika", "Fischer"), ("Ludwig", "Schuster"), ("Veronika", "Eder"), ("Korbinian", "Zehetmair"),
-    ("Elisabeth", "Weiß"), ("Andreas", "Strobl"), ("Magdalena", "Rieder"), ("Quirin", "Ächter"),
+    ("Anna", "Huber"),
+    ("Josef", "Bauer"),
+    ("Maria", "Maier"),
+    ("Franz", "Wimmer"),
+    ("Theresa", "Gruber"),
+    ("Michael", "Hofer"),
+    ("Johanna", "Brandl"),
+    ("Georg", "Reiter"),
+    ("Resi", "Lechner"),
+    ("Sepp", "Kainz"),
+    ("Barbara", "Moser"),
+    ("Xaver", "Obermeier"),
+    ("Kathrin", "Pichler"),
+    ("Alois", "Stadler"),
+    ("Monika", "Fischer"),
+    ("Ludwig", "Schuster"),
+    ("Veronika", "Eder"),
+    ("Korbinian", "Zehetmair"),
+    ("Elisabeth", "Weiß"),
+    ("Andreas", "Strobl"),
+    ("Magdalena", "Rieder"),
+    ("Quirin", "Ächter"),
 ]
 
 
@@ -82,8 +105,12 @@ def demo_create() -> tuple[Tournament, str, str]:
     tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if tournament is None:
         tournament = tournament_create(
-            club=club, name="Herbstrennen", slug=DEMO_SLUG, date=datetime.date(2026, 11, 21),
-            venue="Gasthaus zur Post, Musterdorf", entry_fee_cents=1000,
+            club=club,
+            name="Herbstrennen",
+            slug=DEMO_SLUG,
+            date=datetime.date(2026, 11, 21),
+            venue="Gasthaus zur Post, Musterdorf",
+            entry_fee_cents=1000,
         )
     registered = set(tournament.registrations.values_list("player_id", flat=True))
     for player in players:
@@ -125,28 +152,62 @@ def _demo_calendar(club: Club) -> None:
             host.refresh_from_db()
         if Tournament.objects.filter(slug=slug).exists():
             continue
-        tournament = tournament_create(club=host, name=name, slug=slug,
-                                       date=timezone.localdate() + datetime.timedelta(days=days),
-                                       venue="Gasthaus zur Post" if host == club else "Sportheim", listed=True,
-                                       entry_fee_cents=1500)
-        Prize.objects.bulk_create([Prize(tournament=tournament, place=n, amount_cents=cents)
-                                   for n, cents in enumerate(prizes, start=1)])
-        signup_options_update(tournament=tournament, open=True, closes_at=None, capacity=places, waiting_list=True,
-                              consent_text="", start_time=start)
+        tournament = tournament_create(
+            club=host,
+            name=name,
+            slug=slug,
+            date=timezone.localdate() + datetime.timedelta(days=days),
+            venue="Gasthaus zur Post" if host == club else "Sportheim",
+            listed=True,
+            entry_fee_cents=1500,
+        )
+        Prize.objects.bulk_create(
+            [Prize(tournament=tournament, place=n, amount_cents=cents) for n, cents in enumerate(prizes, start=1)]
+        )
+        signup_options_update(
+            tournament=tournament,
+            open=True,
+            closes_at=None,
+            capacity=places,
+            waiting_list=True,
+            consent_text="",
+            start_time=start,
+        )
         if host.name == DEMO_GUEST_CLUB:
             Club.objects.filter(pk=host.pk).update(iban=DEMO_IBAN, account_holder="SK Nachbarort e. V.")
-            signup_create(tournament=tournament, first_name="Hias", last_name="Gschwendtner", club_name=host.name,
-                          consent=True, url_base="http://localhost:8000/")
+            signup_create(
+                tournament=tournament,
+                first_name="Hias",
+                last_name="Gschwendtner",
+                club_name=host.name,
+                consent=True,
+                url_base="http://localhost:8000/",
+            )
 
 
 def _demo_venues(club: Club, players: list[Player], user) -> Tournament:
     """An evening in three inns (issue 38): each with its tables, address and contact, round 1 drawn over them
     and published; the desk of the first has its own helper (login ``DEMO_VENUE_HELPER``, the demo password)."""
-    tournament = tournament_create(club=club, name="Herz ist Trumpf – drei Wirtshäuser", slug=DEMO_VENUES_SLUG,
-                                   date=datetime.date(2026, 12, 5), venue="Musterdorf",
-                                   rules={"rounds": 2, "games_per_round": 8, "keep_clubs_apart": True})
-    venues = [venue_create(tournament=tournament, name=name, address=address, contact=contact, first_table=first,
-                           last_table=last, by=user) for name, address, contact, first, last in DEMO_VENUES]
+    tournament = tournament_create(
+        club=club,
+        name="Herz ist Trumpf – drei Wirtshäuser",
+        slug=DEMO_VENUES_SLUG,
+        date=datetime.date(2026, 12, 5),
+        venue="Musterdorf",
+        rules={"rounds": 2, "games_per_round": 8, "keep_clubs_apart": True},
+    )
+    venues = [
+        venue_create(
+            tournament=tournament,
+            name=name,
+            address=address,
+            contact=contact,
+            first_table=first,
+            last_table=last,
+            by=user,
+        )
+        for name, address, contact, first, last in DEMO_VENUES
+    ]
     for player in players:
         registration_create(tournament=tournament, player=player, paid=True, checked_in=True)
     helper = get_user_model().objects.filter(username=DEMO_VENUE_HELPER).first()
@@ -163,22 +224,41 @@ def _demo_qualification(club: Club, players: list[Player], user) -> Series:
     """A qualification (issue 38): four pub evenings, two of them hosted by the next village's club, two of each
     evening go on, one final place by lot among those with two evenings; the final is filled from the list."""
     guests, _ = Club.objects.get_or_create(name=DEMO_GUEST_CLUB, defaults={"town": "Nachbarort"})
-    series = series_create(club=club, name="Wirtshaus-Qualifikation 2026", slug=DEMO_QUALIFIER_SLUG, by=user,
-                           kind=Series.Kind.QUALIFIER, public=True)
+    series = series_create(
+        club=club,
+        name="Wirtshaus-Qualifikation 2026",
+        slug=DEMO_QUALIFIER_SLUG,
+        by=user,
+        kind=Series.Kind.QUALIFIER,
+        public=True,
+    )
     for number, (name, slug, date, host, field) in enumerate(DEMO_QUALIFIER_EVENINGS, start=1):
-        evening = tournament_create(club=guests if host else club, name=name, slug=slug, date=date,
-                                    rules={"rounds": 1, "games_per_round": 8})
+        evening = tournament_create(
+            club=guests if host else club, name=name, slug=slug, date=date, rules={"rounds": 1, "games_per_round": 8}
+        )
         for index in field:
             registration_create(tournament=evening, player=players[index], paid=True, checked_in=True)
         tournament_play(tournament=evening, seed=DEMO_SEED + 100 + number)
         tournament_standings_publish(tournament=evening, public=True)
         series_tournament_add(series=series, tournament=evening, by=user)
-    final = tournament_create(club=club, name="Finale der Wirtshaus-Qualifikation", slug=DEMO_FINAL_SLUG,
-                              date=datetime.date(2026, 12, 12), venue="Gasthaus zur Post, Musterdorf",
-                              rules={"rounds": 2, "games_per_round": 8})
-    series = qualification_settings(series=series, per_evening=2, mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
-                                    lottery_places=1, lottery_min_evenings=2, final=final,
-                                    invitation_deadline=datetime.date(2026, 12, 5), by=user)
+    final = tournament_create(
+        club=club,
+        name="Finale der Wirtshaus-Qualifikation",
+        slug=DEMO_FINAL_SLUG,
+        date=datetime.date(2026, 12, 12),
+        venue="Gasthaus zur Post, Musterdorf",
+        rules={"rounds": 2, "games_per_round": 8},
+    )
+    series = qualification_settings(
+        series=series,
+        per_evening=2,
+        mode=Series.QualifyMode.TOP_NOT_QUALIFIED,
+        lottery_places=1,
+        lottery_min_evenings=2,
+        final=final,
+        invitation_deadline=datetime.date(2026, 12, 5),
+        by=user,
+    )
     wildcard_give(series=series, player=players[0], reason="Titelverteidigerin", by=user)
     final_fill(series=series, by=user)
     return series
@@ -193,14 +273,27 @@ def _demo_season(club: Club, players: list[Player], user) -> Series:
     guests, _ = Club.objects.get_or_create(name=DEMO_GUEST_CLUB, defaults={"town": "Nachbarort"})
     guest = Player.objects.get_or_create(first_name="Hias", last_name="Gschwendtner", club=guests)[0]
     people = [*players, guest]
-    series = series_create(club=club, name=DEMO_SERIES_NAME, slug=DEMO_SERIES_SLUG, by=user, kind=Series.Kind.SEASON,
-                           scoring=Series.Scoring.BEST_N, best=2, public=True)
+    series = series_create(
+        club=club,
+        name=DEMO_SERIES_NAME,
+        slug=DEMO_SERIES_SLUG,
+        by=user,
+        kind=Series.Kind.SEASON,
+        scoring=Series.Scoring.BEST_N,
+        best=2,
+        public=True,
+    )
     for number, (name, slug, date, field) in enumerate(DEMO_SEASON, start=1):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
-            tournament = tournament_create(club=club, name=name, slug=slug, date=date,
-                                           venue="Gasthaus zur Post, Musterdorf",
-                                           rules={"rounds": 2, "games_per_round": 8})
+            tournament = tournament_create(
+                club=club,
+                name=name,
+                slug=slug,
+                date=date,
+                venue="Gasthaus zur Post, Musterdorf",
+                rules={"rounds": 2, "games_per_round": 8},
+            )
             for index in field:
                 registration_create(tournament=tournament, player=people[index], paid=True, checked_in=True)
             tournament_play(tournament=tournament, seed=DEMO_SEED + number)
@@ -213,18 +306,31 @@ def _demo_prizes(tournament: Tournament) -> None:
     """The Herbstrennen's prizes as clubs give them: a plan for the top third (each next 15 % less, whole euros),
     three goods places from the prize table, a consolation prize, and the best under 30 (years of birth given at
     the desk) – the prize page shows the plan's live preview, the category winner and the call-up."""
-    prize_plan_set(tournament=tournament, values={
-        "curve": "third", "decay_percent": 15, "rounding_cents": 100, "goods_places": 3,
-        "goods_label": "Sachpreis vom Preistisch", "last_place_goods": "Stadtwurst",
-        "goods_list": "Geräuchertes vom Metzger Huber\nBrotzeitbrettl mit Gravur\nKiste Festbier\nKartenspiel"})
+    prize_plan_set(
+        tournament=tournament,
+        values={
+            "curve": "third",
+            "decay_percent": 15,
+            "rounding_cents": 100,
+            "goods_places": 3,
+            "goods_label": "Sachpreis vom Preistisch",
+            "last_place_goods": "Stadtwurst",
+            "goods_list": "Geräuchertes vom Metzger Huber\nBrotzeitbrettl mit Gravur\nKiste Festbier\nKartenspiel",
+        },
+    )
     year = tournament.date.year
     for reg in tournament.registrations.order_by("start_number"):
         age = 19 + (reg.start_number * 7) % 60  # 26, 33, … 19: a few under 30 among them
-        registration_facts_set(tournament=tournament, start_number=reg.start_number, birth_year=year - age,
-                               local=reg.start_number % 4 != 0)
-    prize_categories_set(tournament=tournament, categories=[
-        {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}, {"goods": "Kinogutschein"}]},
-        {"name": "Bester Lokalmatador", "local": True, "prizes": [{"goods": "Stadtwurst-Paket"}]}])
+        registration_facts_set(
+            tournament=tournament, start_number=reg.start_number, birth_year=year - age, local=reg.start_number % 4 != 0
+        )
+    prize_categories_set(
+        tournament=tournament,
+        categories=[
+            {"name": "U30", "max_age": 29, "prizes": [{"amount_cents": 2000}, {"goods": "Kinogutschein"}]},
+            {"name": "Bester Lokalmatador", "local": True, "prizes": [{"goods": "Stadtwurst-Paket"}]},
+        ],
+    )
     prize_plan_apply(tournament=tournament)
 
 
@@ -236,8 +342,15 @@ def _demo_round_half_played(tournament: Tournament) -> None:
     rules = tournament.ruleset
     for table in rnd.tables.order_by("number"):
         half = games_required(rules.games_per_round, table.size) // 2
-        records = [random_hand(rng, table_size=table.size, dealer=dealer_for(n, 0, table.size),
-                               tout_allowed=rules.tout_allowed, sie_allowed=rules.sie_allowed)
-                   for n in range(1, half + 1)]
+        records = [
+            random_hand(
+                rng,
+                table_size=table.size,
+                dealer=dealer_for(n, 0, table.size),
+                tout_allowed=rules.tout_allowed,
+                sie_allowed=rules.sie_allowed,
+            )
+            for n in range(1, half + 1)
+        ]
         table_sheet_record(table=table, records=records, device="demo")
     tournament_standings_publish(tournament=tournament, public=True)

@@ -5,6 +5,7 @@ are served one after the other: a retry with the same client id returns the stor
 second, different submission for a game number already taken gets a 409. ``hand_record`` is the one
 save of a new game, whichever page or API sends it.
 """
+
 import uuid
 from typing import Any
 
@@ -43,11 +44,18 @@ def _require_open(table: Table, *, organiser: bool, reason: str) -> None:
         raise StateConflict("round", _("This round is not published yet."), code="round_not_published")
     if status == Round.Status.CLOSED:
         if table.round.tournament.status == Tournament.Status.FINISHED:
-            raise StateConflict("round", _("The tournament is finished: its games are final. To correct one, reopen "
-                                           "the last round with a reason."), code="tournament_finished")
+            raise StateConflict(
+                "round",
+                _(
+                    "The tournament is finished: its games are final. To correct one, reopen "
+                    "the last round with a reason."
+                ),
+                code="tournament_finished",
+            )
         if not organiser:
-            raise StateConflict("round", _("This round is closed; only an organiser can correct it."),
-                               code="round_closed")
+            raise StateConflict(
+                "round", _("This round is closed; only an organiser can correct it."), code="round_closed"
+            )
         if not reason.strip():
             raise ServiceError("reason", _("A closed round is corrected only with a reason."), code="reason_required")
     elif table.closed_reason:  # closed by the organiser: no game, correction or confirmation until he reopens it
@@ -117,8 +125,15 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 
 @transaction.atomic
 def hand_record(
-    *, table: Table, record: dict[str, Any], client_id: uuid.UUID, number: int | None = None,
-    by=None, device: str = "", organiser: bool = False, reason: str = "",
+    *,
+    table: Table,
+    record: dict[str, Any],
+    client_id: uuid.UUID,
+    number: int | None = None,
+    by=None,
+    device: str = "",
+    organiser: bool = False,
+    reason: str = "",
 ) -> tuple[Hand, bool]:
     """Store one game: the one save of every entry point (the table page, the links' pages, paper mode, the
     table API). Returns (hand, created); a retry of the same submission returns the stored game.
@@ -129,15 +144,35 @@ def hand_record(
     table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
     table.round.status = Round.objects.filter(pk=table.round_id).values_list("status", flat=True).get()
     facts = table.hands.order_by().aggregate(
-        last=Max("number"), entered=Count("id"), thrown_in=Count("id", filter=Q(thrown_in=True)),
-        twin=Max("id", filter=Q(client_id=client_id)))
-    return _record(table, facts, record=record, client_id=client_id, number=number, by=by, device=device,
-                   organiser=organiser, reason=reason)
+        last=Max("number"),
+        entered=Count("id"),
+        thrown_in=Count("id", filter=Q(thrown_in=True)),
+        twin=Max("id", filter=Q(client_id=client_id)),
+    )
+    return _record(
+        table,
+        facts,
+        record=record,
+        client_id=client_id,
+        number=number,
+        by=by,
+        device=device,
+        organiser=organiser,
+        reason=reason,
+    )
 
 
 def _record(
-    table: Table, facts: dict[str, Any], *, record: dict[str, Any], client_id: uuid.UUID, number: int | None,
-    by=None, device: str = "", organiser: bool = False, reason: str = "",
+    table: Table,
+    facts: dict[str, Any],
+    *,
+    record: dict[str, Any],
+    client_id: uuid.UUID,
+    number: int | None,
+    by=None,
+    device: str = "",
+    organiser: bool = False,
+    reason: str = "",
 ) -> tuple[Hand, bool]:
     """The part of ``hand_record`` after the lock: check, number, score and store the game."""
     if facts["twin"] is not None:
@@ -158,7 +193,8 @@ def _record(
         if same is not None:  # the other device entered this very game: one game, not a conflict
             return same, False
         raise StateConflict(
-            "number", _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
+            "number",
+            _("Game %(n)d has already been entered, probably on another device. Please reload.") % {"n": number},
             code="number_taken",
         )
     if number > last + 1:
@@ -169,27 +205,43 @@ def _record(
     dealer = _dealer_at(table, number, thrown_in) if number > last else _dealer(table, number)
     score = _score(table, record, dealer)
     if score.thrown_in and number <= last:
-        raise ServiceError("contract", _("A thrown-in game can only be entered as the latest game, "
-                                         "because the same dealer deals again after it."), code="weiter_not_last")
+        raise ServiceError(
+            "contract",
+            _("A thrown-in game can only be entered as the latest game, because the same dealer deals again after it."),
+            code="weiter_not_last",
+        )
     try:
         # No savepoint: under the table's lock the number is free; a unique clash is the submission id
         # used at another table (or, on SQLite without row locks, a number taken meanwhile), and then
         # the whole transaction is given up anyway.
         author = by if getattr(by, "is_authenticated", False) else None
         hand = Hand.objects.create(
-            table=table, number=number, dealer=dealer, **outcome_columns(score), entered_by=author,
-            device=device[:200], client_id=client_id, **hand_columns(record),
+            table=table,
+            number=number,
+            dealer=dealer,
+            **outcome_columns(score),
+            entered_by=author,
+            device=device[:200],
+            client_id=client_id,
+            **hand_columns(record),
         )
         HandRevision.objects.create(
-            table=table, hand=hand, number=number, action=HandRevision.Action.CREATE, new=_snapshot(hand),
-            by=author, device=device[:200], reason=reason[:300],
+            table=table,
+            hand=hand,
+            number=number,
+            action=HandRevision.Action.CREATE,
+            new=_snapshot(hand),
+            by=author,
+            device=device[:200],
+            reason=reason[:300],
         )
     except IntegrityError as err:  # told apart by the constraint's name: no query in a failed transaction
         if "client_id" in str(err):
             raise StateConflict("client_id", _("This submission id belongs to another table.")) from None
         # SQLite has no row locks: another device's game with this number got in first
-        raise StateConflict("number", _("Game %(n)d has already been entered. Please reload.") % {"n": number},
-                           code="number_taken") from None
+        raise StateConflict(
+            "number", _("Game %(n)d has already been entered. Please reload.") % {"n": number}, code="number_taken"
+        ) from None
     if table.completed_at is not None or table.closed_reason or table.confirmations.exists():
         _unconfirm(table)
     tournament_changed(table.round.tournament_id, table.pk)
@@ -201,7 +253,8 @@ def _hand_still_there(hand: Hand) -> Hand:
     current = Hand.objects.select_related("table").filter(pk=hand.pk).first()
     if current is None:
         raise NotFound(
-            "number", _("Game %(number)s was deleted meanwhile (on another device?).") % {"number": hand.number},
+            "number",
+            _("Game %(number)s was deleted meanwhile (on another device?).") % {"number": hand.number},
             code="deleted",
         )
     return current
@@ -220,7 +273,9 @@ def hand_correct(
     record = _clean_record(record, table.size)
     score = _score(table, record, hand.dealer)
     if hand.thrown_in != score.thrown_in:  # every later game's dealer would shift
-        raise ServiceError("contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew."))
+        raise ServiceError(
+            "contract", _("A thrown-in game and a played game cannot be swapped; delete the game and enter it anew.")
+        )
     columns = hand_columns(record)
     outcome = outcome_columns(score)
     if _unchanged(hand, columns, outcome):
@@ -230,8 +285,15 @@ def hand_correct(
         setattr(hand, name, value)
     hand.save()
     HandRevision.objects.create(
-        table=table, hand=hand, number=hand.number, action=HandRevision.Action.UPDATE, old=old, new=_snapshot(hand),
-        by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
+        table=table,
+        hand=hand,
+        number=hand.number,
+        action=HandRevision.Action.UPDATE,
+        old=old,
+        new=_snapshot(hand),
+        by=by if getattr(by, "is_authenticated", False) else None,
+        device=device[:200],
+        reason=reason[:300],
     )
     _unconfirm(table, changed=hand.number)
     tournament_changed(table.round.tournament_id, table.pk)
@@ -243,7 +305,8 @@ def _unchanged(hand: Hand, columns: dict[str, Any], outcome: dict[str, Any]) -> 
     and the same field sent empty (0, false: the page's form sends "0 Laufende" for a game entered
     without) read alike."""
     return all(getattr(hand, name) == value for name, value in outcome.items()) and all(
-        getattr(hand, name) == value or (not getattr(hand, name) and not value) for name, value in columns.items())
+        getattr(hand, name) == value or (not getattr(hand, name) and not value) for name, value in columns.items()
+    )
 
 
 @transaction.atomic
@@ -253,12 +316,19 @@ def hand_delete(*, hand: Hand, by=None, device: str = "", organiser: bool = Fals
     _require_open(table, organiser=organiser, reason=reason)
     if hand.thrown_in and table.hands.filter(number__gt=hand.number).exists():
         raise StateConflict(
-            "number", _("The games after this thrown-in game were dealt on from it; delete them first."),
+            "number",
+            _("The games after this thrown-in game were dealt on from it; delete them first."),
             code="weiter_not_last",
         )
     HandRevision.objects.create(
-        table=table, hand=None, number=hand.number, action=HandRevision.Action.DELETE, old=_snapshot(hand),
-        by=by if getattr(by, "is_authenticated", False) else None, device=device[:200], reason=reason[:300],
+        table=table,
+        hand=None,
+        number=hand.number,
+        action=HandRevision.Action.DELETE,
+        old=_snapshot(hand),
+        by=by if getattr(by, "is_authenticated", False) else None,
+        device=device[:200],
+        reason=reason[:300],
     )
     hand.delete()
     _unconfirm(table, changed=hand.number)
@@ -299,11 +369,14 @@ def table_confirm(*, table: Table, seat: int, device: str = "", device_id: str =
     required = _games_required(table)
     if played < required:
         raise StateConflict(
-            "seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
-                "played": played, "required": required}, code="games_missing",
+            "seat",
+            _("%(played)d of %(required)d games are entered; confirm when all are.")
+            % {"played": played, "required": required},
+            code="games_missing",
         )
-    confirmation, _created = TableConfirmation.objects.get_or_create(table=table, seat=seat, defaults={
-        "device": device[:200], "device_id": device_id[:32]})
+    confirmation, _created = TableConfirmation.objects.get_or_create(
+        table=table, seat=seat, defaults={"device": device[:200], "device_id": device_id[:32]}
+    )
     table_complete_if_confirmed(table)
     return confirmation
 
@@ -317,9 +390,7 @@ def table_complete_if_confirmed(table: Table) -> None:
 
 
 @transaction.atomic
-def table_paper_totals(
-    *, table: Table, totals: dict[str, int], by=None, device: str = "", reason: str = ""
-) -> Table:
+def table_paper_totals(*, table: Table, totals: dict[str, int], by=None, device: str = "", reason: str = "") -> Table:
     """Paper mode: only each player's round total, for a table that played without a tablet.
 
     Entering or overwriting the totals keeps a revision (action ``totals``, number 0) with the old
@@ -336,20 +407,28 @@ def table_paper_totals(
         if type(totals[seat]) is not int:
             raise ServiceError(f"totals.{seat}", _("Enter a whole number."))
         if abs(totals[seat]) > Table.PAPER_TOTAL_MAX:
-            raise ServiceError(f"totals.{seat}", _("Enter a total from -%(max)d to %(max)d.") % {
-                "max": Table.PAPER_TOTAL_MAX})
+            raise ServiceError(
+                f"totals.{seat}", _("Enter a total from -%(max)d to %(max)d.") % {"max": Table.PAPER_TOTAL_MAX}
+            )
     if table.round.tournament.ruleset.scoring == "plus_minus" and sum(totals.values()) != 0:
         raise ServiceError(
-            "totals", _("The totals add up to %(sum)+d; on a correct sheet they add up to 0.") % {"sum": sum(totals.values())}
+            "totals",
+            _("The totals add up to %(sum)+d; on a correct sheet they add up to 0.") % {"sum": sum(totals.values())},
         )
     old = table.paper_totals
     table.paper_totals = {seat: totals[seat] for seat in seats}
     table.completed_at = timezone.now()
     table.save(update_fields=["paper_totals", "completed_at"])
     HandRevision.objects.create(
-        table=table, hand=None, number=HandRevision.TOTALS_NUMBER, action=HandRevision.Action.TOTALS,
-        old=old, new=table.paper_totals, by=by if getattr(by, "is_authenticated", False) else None,
-        device=device[:200], reason=reason[:300],
+        table=table,
+        hand=None,
+        number=HandRevision.TOTALS_NUMBER,
+        action=HandRevision.Action.TOTALS,
+        old=old,
+        new=table.paper_totals,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        device=device[:200],
+        reason=reason[:300],
     )
     tournament_changed(table.round.tournament_id, table.pk)
     return table
@@ -390,14 +469,30 @@ def table_sheet_record(
             played += 1
             if played > required:
                 raise ServiceError(f"hands[{index}]", _("More games than the round has (%(n)d).") % {"n": required})
-        hands.append(Hand(
-            table=table, number=number, dealer=dealer, **outcome_columns(score),
-            entered_by=author, device=device[:200], client_id=uuid.uuid4(), **hand_columns(record),
-        ))
+        hands.append(
+            Hand(
+                table=table,
+                number=number,
+                dealer=dealer,
+                **outcome_columns(score),
+                entered_by=author,
+                device=device[:200],
+                client_id=uuid.uuid4(),
+                **hand_columns(record),
+            )
+        )
     Hand.objects.bulk_create(hands)
     HandRevision.objects.bulk_create(
-        HandRevision(table=table, hand=hand, number=hand.number, action=HandRevision.Action.CREATE,
-                     new=_snapshot(hand), by=author, device=device[:200], reason=reason[:300])
+        HandRevision(
+            table=table,
+            hand=hand,
+            number=hand.number,
+            action=HandRevision.Action.CREATE,
+            new=_snapshot(hand),
+            by=author,
+            device=device[:200],
+            reason=reason[:300],
+        )
         for hand in hands
     )
     _unconfirm(table)

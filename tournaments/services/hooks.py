@@ -1,4 +1,5 @@
 """What follows a committed change to a tournament's games."""
+
 from .schedule import standings_schedule_on_commit
 
 

@@ -1,4 +1,5 @@
 """A player's personal data: anonymising him keeps his results and forgets who he was."""
+
 import json
 import re
 
@@ -6,7 +7,6 @@ from django.db import transaction
 from django.db.models import Q
 
 from schafkopfrennen.forget import names_forget
-
 from scoring.models import StandingsSnapshot
 
 from ..models import AuditEntry, Club, Player, PrintPack, Registration, SeatSwap, SignUp
@@ -25,13 +25,16 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     new = anonymous_name(player)
     old_names = {n for n in (player.name, player.sort_name) if n and n != new}
-    labels = {f"{r.start_number}: {player.sort_name}": f"{r.start_number}: {new}"
-              for r in Registration.objects.filter(player=player)}
+    labels = {
+        f"{r.start_number}: {player.sort_name}": f"{r.start_number}: {new}"
+        for r in Registration.objects.filter(player=player)
+    }
     player.first_name, player.last_name, player.contact = "", new, ""
     player.save(update_fields=["first_name", "last_name", "contact"])
     # His online sign-ups held his name, club as typed and contact: forgotten as well.
-    SignUp.objects.filter(registration__player=player).update(first_name="", last_name=new, club_name="", email="",
-                                                              phone="")
+    SignUp.objects.filter(registration__player=player).update(
+        first_name="", last_name=new, club_name="", email="", phone=""
+    )
     # What he gave for category prizes (year of birth, gender, local): forgotten too (issue 37).
     Registration.objects.filter(player=player).update(birth_year=None, gender="", local=None)
     tournaments = Registration.objects.filter(player=player).values("tournament_id")
@@ -65,7 +68,8 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
     transaction.on_commit(lambda: [storage.delete(name) for storage, name in files])
     # The standings snapshots carry names: recompute those of his tournaments (same points, the new name).
     for tournament_id in StandingsSnapshot.objects.filter(tournament__in=tournaments).values_list(
-            "tournament_id", flat=True):
+        "tournament_id", flat=True
+    ):
         standings_recompute(tournament_id=tournament_id)
     # What the processes keep of names (lists, rendered rows, pages' tags): forgotten now, and again once
     # committed (a page read meanwhile read the old name).

@@ -1,4 +1,5 @@
 """The club's player database: edit, merge two records of one person, import a CSV list."""
+
 import csv
 import io
 from collections.abc import Iterator
@@ -8,23 +9,38 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Club, Player, Registration, Tournament
-from ..selectors.desk import club_players
 from ..payments import iban_normalise, iban_valid
+from ..selectors.desk import club_players
 from .clubs import postcode_clean
 from .errors import NotFound, ServiceError, StateConflict
 from .hooks import tournament_changed
 
 # Accepted column names (English and German), lower case.
 COLUMNS = {
-    "name": "name", "first_name": "first_name", "vorname": "first_name", "last_name": "last_name",
-    "nachname": "last_name", "club": "club", "verein": "club", "contact": "contact", "kontakt": "contact",
+    "name": "name",
+    "first_name": "first_name",
+    "vorname": "first_name",
+    "last_name": "last_name",
+    "nachname": "last_name",
+    "club": "club",
+    "verein": "club",
+    "contact": "contact",
+    "kontakt": "contact",
 }
 MAX_ROWS = 5000
 
 
 @transaction.atomic
-def club_update(*, club: Club, name: str, town: str, logo=None, postcode: str | None = None,
-                account_holder: str | None = None, iban: str | None = None) -> Club:
+def club_update(
+    *,
+    club: Club,
+    name: str,
+    town: str,
+    logo=None,
+    postcode: str | None = None,
+    account_holder: str | None = None,
+    iban: str | None = None,
+) -> Club:
     """Name, town and logo (``logo=False`` removes it, ``None`` keeps it); postcode and the account for the
     GiroCode (``None`` keeps them)."""
     if Club.objects.filter(name=name.strip()).exclude(pk=club.pk).exists():
@@ -53,7 +69,8 @@ def _names_changed(registrations) -> None:
     """The standings rows of tournaments still running name these registrations anew (a merge of
     one table's games changes only the figures of its players; a full recompute reads every name)."""
     running = registrations.exclude(tournament__status=Tournament.Status.FINISHED).filter(
-        tournament__standings_snapshot__isnull=False)
+        tournament__standings_snapshot__isnull=False
+    )
     for tournament_id in running.values_list("tournament_id", flat=True).distinct().order_by("tournament_id"):
         tournament_changed(tournament_id)
 
@@ -85,11 +102,15 @@ def players_merge(*, keep: Player, remove: Player, club: Club | None = None) -> 
                 raise NotFound(field, _("No such player."))
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     remove = Player.objects.select_for_update().get(pk=remove.pk)
-    both = Registration.objects.filter(player=remove, tournament__registrations__player=keep).select_related("tournament")
+    both = Registration.objects.filter(player=remove, tournament__registrations__player=keep).select_related(
+        "tournament"
+    )
     clash = both.first()
     if clash is not None:
-        raise StateConflict("remove", _("Both are registered for %(tournament)s; they are two people.") % {
-            "tournament": clash.tournament.name})
+        raise StateConflict(
+            "remove",
+            _("Both are registered for %(tournament)s; they are two people.") % {"tournament": clash.tournament.name},
+        )
     Registration.objects.filter(player=remove).update(player=keep)
     if not keep.contact and remove.contact:
         keep.contact = remove.contact
@@ -128,8 +149,9 @@ def _parse(text: str, club: Club) -> list[ImportRow]:
     header = [h.strip().lstrip("\ufeff").lower() for h in next(reader)]
     columns = [COLUMNS.get(h) for h in header]
     if "name" not in columns and "last_name" not in columns:
-        raise ServiceError("file", _("Line 1 must name the columns: name (or Vorname and Nachname), "
-                                     "optionally Verein and Kontakt."))
+        raise ServiceError(
+            "file", _("Line 1 must name the columns: name (or Vorname and Nachname), optionally Verein and Kontakt.")
+        )
     rows, errors = [], []
     for line, values in _records(reader):
         if not any(v.strip() for v in values):
@@ -149,8 +171,10 @@ def _parse(text: str, club: Club) -> list[ImportRow]:
             continue
         named = " ".join(data.get("club", "").split())
         if named and named.casefold() != club.name.casefold():  # another club's database is not this club's
-            errors.append(_("line %(line)d: %(club)s is not this club; a club imports only its own players") % {
-                "line": line, "club": named})
+            errors.append(
+                _("line %(line)d: %(club)s is not this club; a club imports only its own players")
+                % {"line": line, "club": named}
+            )
             continue
         rows.append(ImportRow(line, first, last, data.get("contact", "")))
         if len(rows) > MAX_ROWS:

@@ -10,6 +10,7 @@ When real workers are configured and their broker (Redis) cannot be reached, the
 ``unavailable``: the print page says so and offers the single documents, which are rendered in the
 request and need no worker.
 """
+
 from __future__ import annotations
 
 import logging
@@ -32,8 +33,12 @@ from ..selectors.printing import DEFAULT_URL_BASE, print_pack_data, print_pack_f
 logger = logging.getLogger(__name__)
 
 PACK_DIR = "packs"
-PENDING, RUNNING, READY, FAILED = (PrintPack.Status.PENDING.value, PrintPack.Status.RUNNING.value,
-                                   PrintPack.Status.READY.value, PrintPack.Status.FAILED.value)
+PENDING, RUNNING, READY, FAILED = (
+    PrintPack.Status.PENDING.value,
+    PrintPack.Status.RUNNING.value,
+    PrintPack.Status.READY.value,
+    PrintPack.Status.FAILED.value,
+)
 NONE = "none"
 UNAVAILABLE = "unavailable"  # the broker cannot be reached: no pack now, the single documents still work
 PROGRESS_EVERY = 0.5  # seconds between progress writes
@@ -106,8 +111,14 @@ def _state(pack: PrintPack | None, fingerprint: str) -> PackState:
             return PackState(READY, fingerprint, path=stored[0], size=stored[1])
         stuck = pack.status in (PENDING, RUNNING) and (timezone.now() - pack.updated_at).total_seconds() > STUCK_AFTER
         if pack.status in (PENDING, RUNNING, FAILED) and not stuck:
-            return PackState(pack.status, fingerprint, done=pack.done, total=pack.total, error=pack.error,
-                             outdated=stored is not None and pack.status == FAILED)
+            return PackState(
+                pack.status,
+                fingerprint,
+                done=pack.done,
+                total=pack.total,
+                error=pack.error,
+                outdated=stored is not None and pack.status == FAILED,
+            )
     return PackState(NONE, fingerprint, outdated=stored is not None)
 
 
@@ -134,8 +145,9 @@ def round_print_pack_request(
         return state
     total = round.tables.count()
     pack, _created = PrintPack.objects.get_or_create(round=round, defaults={"fingerprint": state.fingerprint})
-    PrintPack.objects.filter(pk=pack.pk).update(status=PENDING, fingerprint=state.fingerprint, done=0, total=total,
-                                                error="", updated_at=timezone.now())
+    PrintPack.objects.filter(pk=pack.pk).update(
+        status=PENDING, fingerprint=state.fingerprint, done=0, total=total, error="", updated_at=timezone.now()
+    )
     round_print_pack_task.delay(round.pk, url_base=url_base, language=language)  # sent when the request commits
     return PackState(PENDING, state.fingerprint, total=total, outdated=state.outdated)
 
@@ -181,8 +193,9 @@ def round_print_pack_build(*, round: Round, url_base: str = DEFAULT_URL_BASE, la
 
 def _pack_not_sent(task, err: Exception, args, kwargs) -> None:
     """No broker to reach, or (without one) the build itself failed: a pack still pending is marked failed."""
-    PrintPack.objects.filter(round_id=args[0], status=PENDING).update(status=FAILED, error=str(err)[:300],
-                                                                       updated_at=timezone.now())
+    PrintPack.objects.filter(round_id=args[0], status=PENDING).update(
+        status=FAILED, error=str(err)[:300], updated_at=timezone.now()
+    )
 
 
 @shared_task(base=AfterCommitTask, acks_late=True, send_failed=_pack_not_sent)

@@ -53,31 +53,57 @@ def _prize_json(prize: Prize) -> dict:
 
 
 @transaction.atomic
-def prize_hand_over(*, tournament: Tournament, start_number: int, handed_over: bool, chosen: str = "",
-                    by=None) -> Registration:
+def prize_hand_over(
+    *, tournament: Tournament, start_number: int, handed_over: bool, chosen: str = "", by=None
+) -> Registration:
     """Tick (or untick) at the prize-giving that the desk handed a winner his prize: the prize list then says
     "handed over" for it, not only "planned". Only a player the prize list gives something can be ticked.
     ``chosen``: what he took from the prize table when his place was called (the call-up's "hat gewählt")."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).get()
-    reg = (Registration.objects.select_for_update(of=("self",)).select_related("player")
-           .filter(tournament=tournament, start_number=start_number).first())
+    reg = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(tournament=tournament, start_number=start_number)
+        .first()
+    )
     if reg is None:
-        raise ServiceError("start_number", _("No player has start number %(n)s in this tournament.")
-                           % {"n": start_number}, code="not_found")
+        raise ServiceError(
+            "start_number",
+            _("No player has start number %(n)s in this tournament.") % {"n": start_number},
+            code="not_found",
+        )
     if handed_over and reg.pk not in prize_list(tournament).winners:
-        raise ServiceError("start_number", _("%(name)s has no prize to hand over.") % {"name": reg.player.name},
-                           code="no_prize")
+        raise ServiceError(
+            "start_number", _("%(name)s has no prize to hand over.") % {"name": reg.player.name}, code="no_prize"
+        )
     chosen = (chosen or "").strip()[:200] if handed_over else ""
     if reg.prize_handed_over != handed_over or reg.prize_chosen != chosen:
         Registration.objects.filter(pk=reg.pk).update(prize_handed_over=handed_over, prize_chosen=chosen)
-        audit_record(action="prize.hand_over", by=by, tournament=tournament, subject=registration_label(reg),
-                     before=reg.prize_chosen or reg.prize_handed_over, after=chosen or handed_over)
+        audit_record(
+            action="prize.hand_over",
+            by=by,
+            tournament=tournament,
+            subject=registration_label(reg),
+            before=reg.prize_chosen or reg.prize_handed_over,
+            after=chosen or handed_over,
+        )
         reg.prize_handed_over, reg.prize_chosen = handed_over, chosen
     return reg
 
 
-PLAN_FIELDS = ("curve", "every_n", "decay_percent", "first_cents", "table_bp", "rounding_cents", "costs_cents",
-               "goods_places", "goods_label", "last_place_goods", "goods_list")
+PLAN_FIELDS = (
+    "curve",
+    "every_n",
+    "decay_percent",
+    "first_cents",
+    "table_bp",
+    "rounding_cents",
+    "costs_cents",
+    "goods_places",
+    "goods_label",
+    "last_place_goods",
+    "goods_list",
+)
 
 PLAN_ERRORS = {
     "curve": lambda: _("Choose one of the curves."),
@@ -137,16 +163,20 @@ def prize_plan_apply(*, tournament: Tournament, by=None) -> list[Prize]:
     preview = prize_plan_preview(tournament)
     if preview.planned is None:
         raise ServiceError(preview.error_field, plan_error_message(preview.error_field))
-    return prizes_set(tournament=tournament, by=by, prizes=[
-        {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in preview.planned.prizes])
+    return prizes_set(
+        tournament=tournament,
+        by=by,
+        prizes=[{"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods} for p in preview.planned.prizes],
+    )
 
 
 CATEGORY_GENDERS = ("", "f", "m", "d")
 
 
 @transaction.atomic
-def prize_categories_set(*, tournament: Tournament, categories: list[dict], allow_both: bool | None = None,
-                         by=None) -> list[PrizeCategory]:
+def prize_categories_set(
+    *, tournament: Tournament, categories: list[dict], allow_both: bool | None = None, by=None
+) -> list[PrizeCategory]:
     """Replace the category prizes, in this order (the better prize first): each {"name", "min_age", "max_age",
     "gender", "local", "prizes": [{"place", "amount_cents", "goods"}]}; ``allow_both`` sets whether a player may
     win an overall and a category prize."""
@@ -184,8 +214,11 @@ def prize_categories_set(*, tournament: Tournament, categories: list[dict], allo
             if amount is None and not goods:
                 raise ServiceError(f"{where}.prizes", _("Enter an amount or the goods."))
             checked.append({"place": number, "amount_cents": amount, "goods": goods[:200]})
-        rows.append(PrizeCategory(tournament=tournament, position=index, name=name, gender=gender, local=local,
-                                  prizes=checked, **ages))
+        rows.append(
+            PrizeCategory(
+                tournament=tournament, position=index, name=name, gender=gender, local=local, prizes=checked, **ages
+            )
+        )
     old = PrizeCategory.objects.filter(tournament=tournament)
     before = [_category_json(c) for c in old]
     old.delete()
@@ -202,19 +235,39 @@ def prize_categories_set(*, tournament: Tournament, categories: list[dict], allo
 
 
 def _category_json(category: PrizeCategory) -> dict:
-    return {"name": category.name, "min_age": category.min_age, "max_age": category.max_age,
-            "gender": category.gender, "local": category.local, "prizes": category.prizes}
+    return {
+        "name": category.name,
+        "min_age": category.min_age,
+        "max_age": category.max_age,
+        "gender": category.gender,
+        "local": category.local,
+        "prizes": category.prizes,
+    }
 
 
 @transaction.atomic
-def registration_facts_set(*, tournament: Tournament, start_number: int, birth_year: int | None = None,
-                           gender: str = "", local: bool | None = None, by=None) -> Registration:
+def registration_facts_set(
+    *,
+    tournament: Tournament,
+    start_number: int,
+    birth_year: int | None = None,
+    gender: str = "",
+    local: bool | None = None,
+    by=None,
+) -> Registration:
     """What a category prize needs of a player (year of birth, gender, local or guest), asked with his consent."""
-    reg = (Registration.objects.select_for_update(of=("self",)).select_related("player")
-           .filter(tournament=tournament, start_number=start_number).first())
+    reg = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(tournament=tournament, start_number=start_number)
+        .first()
+    )
     if reg is None:
-        raise ServiceError("start_number", _("No player has start number %(n)s in this tournament.")
-                           % {"n": start_number}, code="not_found")
+        raise ServiceError(
+            "start_number",
+            _("No player has start number %(n)s in this tournament.") % {"n": start_number},
+            code="not_found",
+        )
     if birth_year is not None and (type(birth_year) is not int or not 1900 <= birth_year <= tournament.date.year):
         raise ServiceError("birth_year", _("A year of birth from 1900 to the tournament's year."))
     if gender not in CATEGORY_GENDERS:
@@ -226,8 +279,13 @@ def registration_facts_set(*, tournament: Tournament, start_number: int, birth_y
     if before != after:
         Registration.objects.filter(pk=reg.pk).update(**after)
         # the log says what changed, not the values: they are personal data an anonymisation forgets
-        audit_record(action="registration.facts", by=by, tournament=tournament, subject=registration_label(reg),
-                     after=sorted(k for k in after if after[k] != before[k]))
+        audit_record(
+            action="registration.facts",
+            by=by,
+            tournament=tournament,
+            subject=registration_label(reg),
+            after=sorted(k for k in after if after[k] != before[k]),
+        )
         for key, value in after.items():
             setattr(reg, key, value)
     return reg

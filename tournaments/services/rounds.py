@@ -1,4 +1,5 @@
 """The round lifecycle: drawn (can be redrawn) -> published -> closed (locked; the last one played can be reopened with a reason)."""
+
 import random
 from collections import defaultdict
 
@@ -10,9 +11,9 @@ from .. import seating
 from ..models import Registration, Round, Seat, SeatSwap, Table, Tournament, Venue
 from ..selectors.qualification import final_winners
 from ..selectors.tables import table_progress
-from .prizes import tournament_standings_publish
 from .audit import audit_record, registration_label, round_label
 from .errors import ServiceError, StateConflict
+from .prizes import tournament_standings_publish
 
 
 def _new_seed() -> int:
@@ -40,8 +41,9 @@ def _met_pairs(tournament: Tournament, before_round: int) -> set[frozenset[int]]
 def _successors(tournament: Tournament) -> dict[int, int]:
     """Registration id -> the id of whoever took over his seat (following a chain of substitutes)."""
     direct = dict(
-        Registration.objects.filter(tournament=tournament, substitute_for__isnull=False)
-        .values_list("substitute_for_id", "pk")
+        Registration.objects.filter(tournament=tournament, substitute_for__isnull=False).values_list(
+            "substitute_for_id", "pk"
+        )
     )
     result = {}
     for original in direct:
@@ -76,13 +78,13 @@ def _impossible(err: seating.SeatingImpossible, n: int) -> StateConflict:
             "%(n)d players cannot be seated at tables of four and five: add %(add)d or withdraw %(withdraw)d."
         ) % {"n": n, "add": add, "withdraw": withdraw}
     else:
-        message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {
-            "n": n, "add": add}
+        message = _("%(n)d players cannot be seated at tables of four and five: add %(add)d.") % {"n": n, "add": add}
     return StateConflict("players", message, code="seating_impossible")
 
 
-def _venue_tables(rnd: Round, tournament: Tournament, field: list[Registration], venues: list[Venue],
-                  mix: bool) -> dict[int, list[int]]:
+def _venue_tables(
+    rnd: Round, tournament: Tournament, field: list[Registration], venues: list[Venue], mix: bool
+) -> dict[int, list[int]]:
     """The tables of an evening in several venues, numbered in each venue's range; every player's venue is
     written to his registration (he stays there next round unless the organiser mixes the venues)."""
     rules = tournament.ruleset
@@ -98,9 +100,12 @@ def _venue_tables(rnd: Round, tournament: Tournament, field: list[Registration],
             keep_clubs_apart=rules.keep_clubs_apart,
         )
     except seating.VenuesFull as err:
-        raise StateConflict("venues", _(
-            "%(n)d players do not fit the venues' %(tables)d tables: add a venue or tables."
-        ) % {"n": len(field), "tables": err.params["room"]}, code="venues_full") from err
+        raise StateConflict(
+            "venues",
+            _("%(n)d players do not fit the venues' %(tables)d tables: add a venue or tables.")
+            % {"n": len(field), "tables": err.params["room"]},
+            code="venues_full",
+        ) from err
     first = {v.pk: v.first_table for v in venues}
     tables: dict[int, list[int]] = {}
     moved: dict[int, list[int]] = defaultdict(list)
@@ -153,9 +158,7 @@ def _draw_into(rnd: Round, tournament: Tournament, field: list[Registration], *,
             raise _impossible(err, len(ids)) from err
         tables = {number: list(t) for number, t in enumerate(result.tables, start=1)}
     numbers = sorted(tables)
-    created = Table.objects.bulk_create(
-        Table(round=rnd, number=number, size=len(tables[number])) for number in numbers
-    )
+    created = Table.objects.bulk_create(Table(round=rnd, number=number, size=len(tables[number])) for number in numbers)
     Seat.objects.bulk_create(
         Seat(table=table, round=rnd, number=seat, registration_id=reg_id)
         for table, number in zip(created, numbers, strict=True)
@@ -174,9 +177,7 @@ def round_draw(*, tournament: Tournament, seed: int | None = None, mix_venues: b
         raise StateConflict("round", _("All %(n)d rounds are drawn already.") % {"n": rules.rounds})
     in_advance = rules.draw_mode == "all_in_advance"
     if existing and existing[-1].status != Round.Status.CLOSED and not in_advance:
-        raise StateConflict(
-            "round", _("Round %(n)d must be closed before the next draw.") % {"n": existing[-1].number}
-        )
+        raise StateConflict("round", _("Round %(n)d must be closed before the next draw.") % {"n": existing[-1].number})
     field = _field(locked)
     seeding = random.Random(seed) if seed is not None else None
     drawn = []
@@ -192,8 +193,13 @@ def round_draw(*, tournament: Tournament, seed: int | None = None, mix_venues: b
         locked.status = Tournament.Status.RUNNING
         locked.save(update_fields=["status"])
     for rnd in drawn:
-        audit_record(action="round.draw", by=by, tournament=locked, subject=round_label(rnd.number),
-                     after={"seed": rnd.seed, "tables": rnd.tables.count()})
+        audit_record(
+            action="round.draw",
+            by=by,
+            tournament=locked,
+            subject=round_label(rnd.number),
+            after={"seed": rnd.seed, "tables": rnd.tables.count()},
+        )
     return drawn
 
 
@@ -208,8 +214,14 @@ def round_redraw(*, round: Round, seed: int | None = None, by=None) -> Round:
     rnd.seed = _new_seed() if seed is None else seed
     rnd.save(update_fields=["seed"])
     _draw_into(rnd, rnd.tournament, _field(rnd.tournament))
-    audit_record(action="round.redraw", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
-                 before={"seed": old_seed}, after={"seed": rnd.seed})
+    audit_record(
+        action="round.redraw",
+        by=by,
+        tournament=rnd.tournament,
+        subject=round_label(rnd.number),
+        before={"seed": old_seed},
+        after={"seed": rnd.seed},
+    )
     return rnd
 
 
@@ -219,17 +231,18 @@ def round_publish(*, round: Round, by=None) -> Round:
     rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status != Round.Status.DRAWN:
         raise StateConflict("round", _("Round %(n)d is published already.") % {"n": rnd.number})
-    earlier_open = Round.objects.filter(
-        tournament_id=rnd.tournament_id, number__lt=rnd.number
-    ).exclude(status=Round.Status.CLOSED).first()
+    earlier_open = (
+        Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number)
+        .exclude(status=Round.Status.CLOSED)
+        .first()
+    )
     if earlier_open:
-        raise StateConflict(
-            "round", _("Round %(n)d must be closed first.") % {"n": earlier_open.number}
-        )
+        raise StateConflict("round", _("Round %(n)d must be closed first.") % {"n": earlier_open.number})
     gone = [
         seat.registration.player.name
         for seat in Seat.objects.filter(round=rnd, registration__withdrawn_after_round__lt=rnd.number)
-        .select_related("registration__player").order_by("registration__start_number")
+        .select_related("registration__player")
+        .order_by("registration__start_number")
     ]
     if gone:
         raise StateConflict(
@@ -241,8 +254,14 @@ def round_publish(*, round: Round, by=None) -> Round:
     rnd.status = Round.Status.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
-    audit_record(action="round.publish", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
-                 before={"status": Round.Status.DRAWN}, after={"status": rnd.status})
+    audit_record(
+        action="round.publish",
+        by=by,
+        tournament=rnd.tournament,
+        subject=round_label(rnd.number),
+        before={"status": Round.Status.DRAWN},
+        after={"status": rnd.status},
+    )
     tournament = rnd.tournament
     if tournament.blackout_last_round and rnd.number >= tournament.ruleset.rounds and tournament.standings_public:
         tournament_standings_publish(tournament=tournament, public=False, by=by)  # the blackout begins
@@ -261,15 +280,21 @@ def round_close(*, round: Round, by=None) -> Round:
     if open_tables:
         raise StateConflict(
             "round",
-            _("Not every table is complete and confirmed: table %(tables)s.") % {
-                "tables": ", ".join(str(n) for n in open_tables[:20]) + (" …" if len(open_tables) > 20 else "")},
+            _("Not every table is complete and confirmed: table %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in open_tables[:20]) + (" …" if len(open_tables) > 20 else "")},
         )
     rnd.status = Round.Status.CLOSED
     rnd.closed_at = timezone.now()
     rnd.save(update_fields=["status", "closed_at"])
     tournament = rnd.tournament
-    audit_record(action="round.close", by=by, tournament=tournament, subject=round_label(rnd.number),
-                 before={"status": Round.Status.PUBLISHED}, after={"status": rnd.status})
+    audit_record(
+        action="round.close",
+        by=by,
+        tournament=tournament,
+        subject=round_label(rnd.number),
+        before={"status": Round.Status.PUBLISHED},
+        after={"status": rnd.status},
+    )
     # The last round closed leaves the tournament running: the organiser finishes it (tournament_finish).
     return rnd
 
@@ -285,12 +310,17 @@ def round_reopen(*, round: Round, reason: str, by=None) -> Round:
     reason = " ".join(reason.split())
     if not reason:
         raise ServiceError("reason", _("A round is reopened only with a reason."), code="reason_required")
-    later = (Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number)
-             .exclude(status=Round.Status.DRAWN).order_by("number").first())
+    later = (
+        Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number)
+        .exclude(status=Round.Status.DRAWN)
+        .order_by("number")
+        .first()
+    )
     if later is not None:
         raise StateConflict(
-            "round", _("Round %(n)d is under way already; only the last round played can be reopened.")
-            % {"n": later.number}, code="later_round_published",
+            "round",
+            _("Round %(n)d is under way already; only the last round played can be reopened.") % {"n": later.number},
+            code="later_round_published",
         )
     list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
     rnd.status = Round.Status.PUBLISHED
@@ -300,8 +330,15 @@ def round_reopen(*, round: Round, reason: str, by=None) -> Round:
     if tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    audit_record(action="round.reopen", by=by, tournament=tournament, subject=round_label(rnd.number),
-                 before={"status": Round.Status.CLOSED}, after={"status": rnd.status}, reason=reason[:300])
+    audit_record(
+        action="round.reopen",
+        by=by,
+        tournament=tournament,
+        subject=round_label(rnd.number),
+        before={"status": Round.Status.CLOSED},
+        after={"status": rnd.status},
+        reason=reason[:300],
+    )
     return rnd
 
 
@@ -311,8 +348,10 @@ def seat_swap(*, round: Round, first: Registration, second: Registration, by=Non
     rnd = Round.objects.select_for_update().select_related("tournament__club").get(pk=round.pk)
     if rnd.status == Round.Status.CLOSED:
         raise StateConflict("round", _("Round %(n)d is closed.") % {"n": rnd.number})
-    seats = {s.registration_id: s for s in Seat.objects.select_related("table").filter(
-        round=rnd, registration__in=[first.pk, second.pk])}
+    seats = {
+        s.registration_id: s
+        for s in Seat.objects.select_related("table").filter(round=rnd, registration__in=[first.pk, second.pk])
+    }
     for field, reg in (("first", first), ("second", second)):
         if reg.pk not in seats:
             raise ServiceError(field, _("%(name)s has no seat in this round.") % {"name": reg.player.name})
@@ -322,18 +361,33 @@ def seat_swap(*, round: Round, first: Registration, second: Registration, by=Non
     if any(t.hands.exists() or t.paper_totals is not None for t in (a.table, b.table)):
         raise StateConflict("round", _("Play has started at these tables; seats can no longer be swapped."))
     description = _("%(a)s (table %(ta)d, seat %(sa)d) ⇄ %(b)s (table %(tb)d, seat %(sb)d)") % {
-        "a": first.player.name, "ta": a.table.number, "sa": a.number,
-        "b": second.player.name, "tb": b.table.number, "sb": b.number,
+        "a": first.player.name,
+        "ta": a.table.number,
+        "sa": a.number,
+        "b": second.player.name,
+        "tb": b.table.number,
+        "sb": b.number,
     }
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
-    Seat.objects.bulk_create([
-        Seat(table=a.table, round=rnd, number=a.number, registration=second),
-        Seat(table=b.table, round=rnd, number=b.number, registration=first),
-    ])
-    audit_record(action="round.swap", by=by, tournament=rnd.tournament, subject=round_label(rnd.number),
-                 before={registration_label(first): [a.table.number, a.number],
-                         registration_label(second): [b.table.number, b.number]},
-                 after={registration_label(first): [b.table.number, b.number],
-                        registration_label(second): [a.table.number, a.number]},
-                 reason=description)
+    Seat.objects.bulk_create(
+        [
+            Seat(table=a.table, round=rnd, number=a.number, registration=second),
+            Seat(table=b.table, round=rnd, number=b.number, registration=first),
+        ]
+    )
+    audit_record(
+        action="round.swap",
+        by=by,
+        tournament=rnd.tournament,
+        subject=round_label(rnd.number),
+        before={
+            registration_label(first): [a.table.number, a.number],
+            registration_label(second): [b.table.number, b.number],
+        },
+        after={
+            registration_label(first): [b.table.number, b.number],
+            registration_label(second): [a.table.number, a.number],
+        },
+        reason=description,
+    )
     return SeatSwap.objects.create(round=rnd, first=first, second=second, description=description, by=by)

@@ -29,6 +29,7 @@ while connected it looks every CATCH_UP_EVERY_SECONDS for a running tournament w
 CATCH_UP_AFTER_SECONDS that no merge counted (a send that failed on the web's side only, a chain that
 stopped). An organiser may still ask at once (a POST: "count every game again"); a page view only reads.
 """
+
 import contextlib
 import logging
 import threading
@@ -141,8 +142,9 @@ def _release(tournament_id: int, chain: str) -> None:
 
 
 @shared_task(bind=True, acks_late=True)
-def standings_chain_task(self, tournament_id: int, chain: str, table_ids: list[int] | None = None,
-                         failed: int = 0, last: bool = False) -> bool:
+def standings_chain_task(
+    self, tournament_id: int, chain: str, table_ids: list[int] | None = None, failed: int = 0, last: bool = False
+) -> bool:
     """One run of a chain (see the module): merge, then send the next run while the lease holds.
 
     Returns whether it sent a next run.
@@ -161,8 +163,9 @@ def standings_chain_task(self, tournament_id: int, chain: str, table_ids: list[i
             log.exception("standings chain for tournament %s stopped after %s failed runs", tournament_id, failed + 1)
             _release(tournament_id, chain)
             return False
-        log.warning("a standings chain run for tournament %s failed; the next one tries again", tournament_id,
-                    exc_info=True)
+        log.warning(
+            "a standings chain run for tournament %s failed; the next one tries again", tournament_id, exc_info=True
+        )
         return _next_run(self, [tournament_id, chain, table_ids, failed + 1, last], WINDOW_SECONDS)
     holds = None if held is None or held <= 0 else _lease_left(tournament_id, chain, extend=merged)
     if holds is None:  # the lease gone, or not readable
@@ -241,9 +244,13 @@ def standings_catch_up(*, missed_for: float | None = None) -> int:
     old that the snapshot does not count (a worker's periodic look; one query while none lags).
     """
     if missed_for is None:
-        lagging = [t.pk for t in Tournament.objects.exclude(status=Tournament.Status.PLANNED)
-                   .select_related("standings_snapshot").order_by("pk")
-                   if getattr(t, "standings_snapshot", None) is None or t.standings_snapshot.marker != games_marker(t)]
+        lagging = [
+            t.pk
+            for t in Tournament.objects.exclude(status=Tournament.Status.PLANNED)
+            .select_related("standings_snapshot")
+            .order_by("pk")
+            if getattr(t, "standings_snapshot", None) is None or t.standings_snapshot.marker != games_marker(t)
+        ]
     else:
         lagging = tournaments_lagging(timezone.now() - timedelta(seconds=missed_for))
     count = 0
@@ -282,8 +289,9 @@ class StandingsCatchUp(bootsteps.StartStopStep):
     def start(self, c) -> None:
         queue = next(iter(c.app.amqp.queues.consume_from), None)
         _send_catch_up(queue, None)
-        self.tref = c.timer.call_repeatedly(CATCH_UP_EVERY_SECONDS, _send_catch_up,
-                                            (queue, CATCH_UP_AFTER_SECONDS), priority=10)
+        self.tref = c.timer.call_repeatedly(
+            CATCH_UP_EVERY_SECONDS, _send_catch_up, (queue, CATCH_UP_AFTER_SECONDS), priority=10
+        )
 
     def stop(self, c) -> None:
         if self.tref is not None:
@@ -296,8 +304,10 @@ class StandingsCatchUp(bootsteps.StartStopStep):
 def _send_catch_up(queue: str | None, missed_for: float | None) -> None:
     try:
         standings_catch_up_task.apply_async(
-            kwargs={"missed_for": missed_for}, **({"queue": queue} if queue else {}),
-            **({"expires": CATCH_UP_EVERY_SECONDS * 2} if missed_for is not None else {}))
+            kwargs={"missed_for": missed_for},
+            **({"queue": queue} if queue else {}),
+            **({"expires": CATCH_UP_EVERY_SECONDS * 2} if missed_for is not None else {}),
+        )
     except Exception:  # the broker may be going away again: the next connection sends anew
         log.warning("could not send the standings catch-up", exc_info=True)
 

@@ -1,4 +1,5 @@
 """The mails of the online sign-up, through Django's mail framework (the console on the embedded default)."""
+
 import logging
 import smtplib
 
@@ -35,10 +36,16 @@ def signup_mail_send(*, signup_id: int, kind: str, url_base: str) -> bool:
     if signup is None or not signup.email or kind not in KINDS:
         return False
     with translation.override(signup.language or settings.LANGUAGE_CODE):
-        context = {"signup": signup, "tournament": signup.tournament, "options": signup_options_for(signup.tournament),
-                   "kind": kind, "position": waiting_position(signup), **signup_links(signup, url_base),
-                   "start_number": signup.registration.start_number if signup.registration_id else None,
-                   "payment": payment_details(signup)}
+        context = {
+            "signup": signup,
+            "tournament": signup.tournament,
+            "options": signup_options_for(signup.tournament),
+            "kind": kind,
+            "position": waiting_position(signup),
+            **signup_links(signup, url_base),
+            "start_number": signup.registration.start_number if signup.registration_id else None,
+            "payment": payment_details(signup),
+        }
         if kind == "moved_up":
             subject = _("%(tournament)s: you have a place now") % {"tournament": signup.tournament.name}
         elif signup.status == SignUp.Status.WAITING:
@@ -49,9 +56,16 @@ def signup_mail_send(*, signup_id: int, kind: str, url_base: str) -> bool:
     message = EmailMessage(subject, body, None, [signup.email])
     if context["payment"]:
         details = context["payment"]
-        message.attach("girocode.png", epc_qr_png(name=details["name"], iban=details["iban"],
-                                                  amount_cents=details["amount_cents"], reference=details["reference"]),
-                       "image/png")
+        message.attach(
+            "girocode.png",
+            epc_qr_png(
+                name=details["name"],
+                iban=details["iban"],
+                amount_cents=details["amount_cents"],
+                reference=details["reference"],
+            ),
+            "image/png",
+        )
     try:
         message.send()
     except (smtplib.SMTPException, OSError):

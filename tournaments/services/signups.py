@@ -4,6 +4,7 @@ Every function locks the tournament row first, so two sign-ups never take the la
 withdrawal and a sign-up never both give the freed place away, and two desks scanning the same code
 check the player in once (the registration row is locked as well).
 """
+
 from __future__ import annotations
 
 import datetime
@@ -16,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Player, Registration, SignUp, SignUpOptions, Tournament
-from ..selectors.desk import club_players
 from ..params import parse_int
+from ..selectors.desk import club_players
 from ..selectors.signup import (
     consent_text,
     places_taken,
@@ -50,10 +51,18 @@ def _locked(tournament: Tournament) -> tuple[Tournament, SignUpOptions]:
 
 
 @transaction.atomic
-def signup_options_update(*, tournament: Tournament, open: bool, closes_at: datetime.datetime | None,
-                          capacity: int | None, waiting_list: bool, consent_text: str,
-                          start_time: datetime.time | None, pay_until: datetime.datetime | None = None,
-                          by=None) -> SignUpOptions:
+def signup_options_update(
+    *,
+    tournament: Tournament,
+    open: bool,
+    closes_at: datetime.datetime | None,
+    capacity: int | None,
+    waiting_list: bool,
+    consent_text: str,
+    start_time: datetime.time | None,
+    pay_until: datetime.datetime | None = None,
+    by=None,
+) -> SignUpOptions:
     locked, options = _locked(tournament)
     before = {"open": options.open, "capacity": options.capacity, "waiting_list": options.waiting_list}
     options.open, options.closes_at, options.capacity = open, closes_at, capacity
@@ -72,9 +81,12 @@ def _match_for(signup: SignUp, player: Player) -> Player | None:
     """A player of the tournament's club database with the same name (the club's members first): maybe the
     same person. Another club's players are never suggested (their contact would be shown to this desk)."""
     club_id = signup.tournament.club_id
-    candidates = (club_players(club_id).filter(first_name__iexact=signup.first_name,
-                                               last_name__iexact=signup.last_name)
-                  .exclude(pk=player.pk).order_by("id"))
+    candidates = (
+        club_players(club_id)
+        .filter(first_name__iexact=signup.first_name, last_name__iexact=signup.last_name)
+        .exclude(pk=player.pk)
+        .order_by("id")
+    )
     same_club = [p for p in candidates if p.club_id == club_id]
     return (same_club or list(candidates[:1]) or [None])[0]
 
@@ -83,10 +95,16 @@ def _give_place(signup: SignUp, *, checked_in: bool = False, by=None) -> Registr
     """A new player record of the tournament's club database and a registration with the next start number;
     the sign-up's key opens it. A club not the tournament's stays a text on the registration."""
     home = signup.club if signup.club_id == signup.tournament.club_id else None
-    player = Player.objects.create(first_name=signup.first_name, last_name=signup.last_name, club=home,
-                                   contact=signup.contact)
-    reg = registration_create(tournament=signup.tournament, player=player, checked_in=checked_in,
-                              club_name="" if home else signup.club_label, by=by)
+    player = Player.objects.create(
+        first_name=signup.first_name, last_name=signup.last_name, club=home, contact=signup.contact
+    )
+    reg = registration_create(
+        tournament=signup.tournament,
+        player=player,
+        checked_in=checked_in,
+        club_name="" if home else signup.club_label,
+        by=by,
+    )
     Registration.objects.filter(pk=reg.pk).update(key=signup.key)
     reg.key = signup.key
     signup.registration, signup.status = reg, SignUp.Status.PLACE
@@ -104,9 +122,20 @@ def _mail_on_commit(signup: SignUp, kind: str, url_base: str) -> None:
 
 
 @transaction.atomic
-def signup_create(*, tournament: Tournament, first_name: str, last_name: str, club_name: str = "",
-                  email: str = "", phone: str = "", consent: bool, language: str = "", url_base: str = "",
-                  now: datetime.datetime | None = None, another_person: bool = False) -> SignUp:
+def signup_create(
+    *,
+    tournament: Tournament,
+    first_name: str,
+    last_name: str,
+    club_name: str = "",
+    email: str = "",
+    phone: str = "",
+    consent: bool,
+    language: str = "",
+    url_base: str = "",
+    now: datetime.datetime | None = None,
+    another_person: bool = False,
+) -> SignUp:
     """A person signs up: a place with a start number while there are places, else the waiting list
     (or a refusal with its reason when the organiser keeps no waiting list). A name signed up already is
     refused unless the person says he is another one of that name (``another_person``): a genuine namesake;
@@ -119,28 +148,41 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
     if not last_name:
         raise ServiceError("last_name", _("Please enter a last name."))
     if not consent:
-        raise ServiceError("consent", _("Please agree to the storing of your data: without it we cannot register "
-                                        "you."))
+        raise ServiceError("consent", _("Please agree to the storing of your data: without it we cannot register you."))
     email, phone = email.strip(), phone.strip()
     club, typed = registration_club(tournament=locked, name=club_name)  # the public creates no clubs
     duplicate = SignUp.objects.filter(
-        tournament=locked, first_name__iexact=first_name, last_name__iexact=last_name,
+        tournament=locked,
+        first_name__iexact=first_name,
+        last_name__iexact=last_name,
         status__in=[SignUp.Status.PLACE, SignUp.Status.WAITING],
     ).filter(Q(club=club, club_name__iexact=typed) if club or typed else Q())
     if duplicate.exists() and not another_person:
         name = f"{first_name} {last_name}"
-        message = _("%(name)s is signed up already. Your personal link is in your confirmation; the desk helps if "
-                    "it is lost.") % {"name": name}
+        message = _(
+            "%(name)s is signed up already. Your personal link is in your confirmation; the desk helps if it is lost."
+        ) % {"name": name}
         message += " " + _("Another person of the same name? Tick “%(label)s” and send the form again.") % {
-            "label": another_person_label()}
+            "label": another_person_label()
+        }
         raise StateConflict("last_name", message, code="duplicate")
     full = options.capacity is not None and places_taken(locked) >= options.capacity
     if full and not options.waiting_list:
-        raise StateConflict("tournament", _("The tournament is full: all %(n)d places are taken.") % {
-            "n": options.capacity}, code="full")
+        raise StateConflict(
+            "tournament",
+            _("The tournament is full: all %(n)d places are taken.") % {"n": options.capacity},
+            code="full",
+        )
     signup = SignUp.objects.create(
-        tournament=locked, first_name=first_name, last_name=last_name, club=club, club_name=typed, email=email,
-        phone=phone, consent_text=consent_text(options), consent_at=now or timezone.now(),
+        tournament=locked,
+        first_name=first_name,
+        last_name=last_name,
+        club=club,
+        club_name=typed,
+        email=email,
+        phone=phone,
+        consent_text=consent_text(options),
+        consent_at=now or timezone.now(),
         status=SignUp.Status.WAITING,  # a place comes with its registration (_give_place)
         language=language[:10],
     )
@@ -154,12 +196,11 @@ def signup_create(*, tournament: Tournament, first_name: str, last_name: str, cl
 def signups_advance(*, tournament: Tournament, url_base: str = "") -> list[SignUp]:
     """Free places go to the waiting list in order (before check-in closes and the first draw)."""
     locked, options = _locked(tournament)
-    if (options.capacity is None or options.checkin_closed_at is not None or started(locked)
-            or options._state.adding):
+    if options.capacity is None or options.checkin_closed_at is not None or started(locked) or options._state.adding:
         return []
     free = options.capacity - places_taken(locked)
     moved = []
-    for signup in waiting(locked)[:max(free, 0)]:
+    for signup in waiting(locked)[: max(free, 0)]:
         _give_place(signup)
         audit_record(action="signup.move_up", tournament=locked, subject=registration_label(signup.registration))
         _mail_on_commit(signup, "moved_up", url_base)
@@ -192,7 +233,8 @@ def registration_leave(*, registration: Registration, by=None, url_base: str = "
     locked, _options = _locked(registration.tournament)
     reg = registration_withdraw(registration=registration, by=by)
     SignUp.objects.filter(registration=reg).exclude(status=SignUp.Status.WITHDRAWN).update(
-        status=SignUp.Status.WITHDRAWN, withdrawn_at=timezone.now())
+        status=SignUp.Status.WITHDRAWN, withdrawn_at=timezone.now()
+    )
     signups_advance(tournament=locked, url_base=url_base)
     return reg
 
@@ -219,8 +261,9 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
     """The desk decides whether a returning player is the one of the club database: then the two records
     become one (his history stays together), else they stay two people."""
     locked, _options = _locked(signup.tournament)
-    signup = (SignUp.objects.select_for_update(of=("self",)).select_related("registration__player", "match")
-              .get(pk=signup.pk))
+    signup = (
+        SignUp.objects.select_for_update(of=("self",)).select_related("registration__player", "match").get(pk=signup.pk)
+    )
     if signup.match_state != SignUp.Match.PENDING or signup.match is None or signup.registration is None:
         raise StateConflict("match", _("There is nothing to confirm for %(name)s.") % {"name": signup.name})
     if same and not club_players(locked.club_id).filter(pk=signup.match_id).exists():
@@ -231,8 +274,13 @@ def signup_match_resolve(*, signup: SignUp, same: bool, by=None) -> SignUp:
         signup.registration.refresh_from_db()
     signup.match_state = SignUp.Match.CONFIRMED if same else SignUp.Match.REJECTED
     signup.save(update_fields=["match_state"])
-    audit_record(action="signup.match", by=by, tournament=locked, subject=registration_label(signup.registration),
-                 after={"same_person": same})
+    audit_record(
+        action="signup.match",
+        by=by,
+        tournament=locked,
+        subject=registration_label(signup.registration),
+        after={"same_person": same},
+    )
     return signup
 
 
@@ -366,21 +414,32 @@ def checkin_close(*, tournament: Tournament, fill_from_waiting_list: bool, by=No
     if fill_from_waiting_list:
         present = active.filter(checked_in=True).count()
         free = (options.capacity - present) if options.capacity is not None else len(no_shows)
-        for signup in waiting(locked).filter(present_at__isnull=False)[:max(free, 0)]:
+        for signup in waiting(locked).filter(present_at__isnull=False)[: max(free, 0)]:
             _give_place(signup, checked_in=True, by=by)
             moved.append(signup)
     options.checkin_closed_at = timezone.now()
     options.save(update_fields=["checkin_closed_at"])
-    audit_record(action="checkin.close", by=by, tournament=locked,
-                 after={"not_here": [registration_label(r) for r in no_shows],
-                        "moved_up": [registration_label(s.registration) for s in moved]})
+    audit_record(
+        action="checkin.close",
+        by=by,
+        tournament=locked,
+        after={
+            "not_here": [registration_label(r) for r in no_shows],
+            "moved_up": [registration_label(s.registration) for s in moved],
+        },
+    )
     return CheckinClosed(no_shows, moved)
 
 
 @transaction.atomic
 def registration_change(
-    *, registration: Registration, paid: bool | None = None, checked_in: bool | None = None,
-    withdrawn: bool | None = None, by=None, url_base: str = "",
+    *,
+    registration: Registration,
+    paid: bool | None = None,
+    checked_in: bool | None = None,
+    withdrawn: bool | None = None,
+    by=None,
+    url_base: str = "",
 ) -> Registration:
     """Paid, checked in and withdrawn in one go (all or nothing); a withdrawal is not undone here.
 

@@ -1,4 +1,5 @@
 """Rehearsal mode: a whole tournament with invented players and plausible games."""
+
 import random
 from typing import Any
 
@@ -24,24 +25,36 @@ def venues_simulate_setup(*, tournament: Tournament, players: int, venues: int) 
     """``venues`` inns for a rehearsal, their tables numbered one after the other, each with room for its share
     of the field and one table more (the draw fills them by their room)."""
     per_venue = -(-(players // 4) // venues) + 1
-    return [venue_create(tournament=tournament, name=f"Gasthaus {n}", address=f"Dorfplatz {n}",
-                         first_table=1 + (n - 1) * per_venue, last_table=n * per_venue)
-            for n in range(1, venues + 1)]
+    return [
+        venue_create(
+            tournament=tournament,
+            name=f"Gasthaus {n}",
+            address=f"Dorfplatz {n}",
+            first_table=1 + (n - 1) * per_venue,
+            last_table=n * per_venue,
+        )
+        for n in range(1, venues + 1)
+    ]
 
 
 @transaction.atomic
-def tournament_simulate_setup(*, slug: str, players: int, rounds: int, games: int, seed: int,
-                              rules: dict[str, Any] | None = None, venues: int = 0) -> Tournament:
+def tournament_simulate_setup(
+    *, slug: str, players: int, rounds: int, games: int, seed: int, rules: dict[str, Any] | None = None, venues: int = 0
+) -> Tournament:
     """The rehearsal's tournament and players; ``rules`` (a ruleset document) under rounds and games;
     ``venues``: an evening in that many inns."""
     rng = random.Random(seed)
     club, _ = Club.objects.get_or_create(name=SIMULATION_CLUB, defaults={"town": "Musterdorf"})
     tournament = tournament_create(
-        club=club, name=f"Probelauf {players} Spieler", slug=slug, date=timezone.localdate(),
+        club=club,
+        name=f"Probelauf {players} Spieler",
+        slug=slug,
+        date=timezone.localdate(),
         rules={**(rules or {}), "rounds": rounds, "games_per_round": games},
     )
     people = Player.objects.bulk_create(
-        Player(first_name=first, last_name=last, club=club) for first, last in (random_name(rng) for _ in range(players))
+        Player(first_name=first, last_name=last, club=club)
+        for first, last in (random_name(rng) for _ in range(players))
     )
     for person in people:
         registration_create(tournament=tournament, player=person, paid=True, checked_in=True)
@@ -63,9 +76,15 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
         thrown_in: list[bool] = []  # a thrown-in game is dealt again by the same dealer and does not count
         while len(thrown_in) - sum(thrown_in) < required:
             dealer, _played = deal_schedule(thrown_in, table.size)
-            record = random_hand(rng, table_size=table.size, dealer=dealer, muss_allowed=rules.all_pass == "muss",
-                                 tout_allowed=rules.tout_allowed, sie_allowed=rules.sie_allowed,
-                                 all_pass=rules.all_pass)
+            record = random_hand(
+                rng,
+                table_size=table.size,
+                dealer=dealer,
+                muss_allowed=rules.all_pass == "muss",
+                tout_allowed=rules.tout_allowed,
+                sie_allowed=rules.sie_allowed,
+                all_pass=rules.all_pass,
+            )
             records.append(record)
             thrown_in.append(score_hand({**record, "dealer": dealer}, rules, table.size).thrown_in)
         table_sheet_record(table=table, records=records, device="simulation")
@@ -76,14 +95,16 @@ def round_simulate(*, rnd: Round, seed: int, play: bool = True, close: bool = Tr
 
 
 @transaction.atomic
-def tournament_simulate(*, slug: str, players: int, rounds: int, games: int, seed: int,
-                        rules: dict[str, Any] | None = None, venues: int = 0) -> Tournament:
+def tournament_simulate(
+    *, slug: str, players: int, rounds: int, games: int, seed: int, rules: dict[str, Any] | None = None, venues: int = 0
+) -> Tournament:
     """A whole rehearsal tournament, or nothing: a field that cannot be seated leaves no half-made tournament.
 
     ``rules``: a ruleset document for the rehearsal (all_pass = kreuz plays Kreuz, redeal throws in).
     """
-    tournament = tournament_simulate_setup(slug=slug, players=players, rounds=rounds, games=games, seed=seed,
-                                           rules=rules, venues=venues)
+    tournament = tournament_simulate_setup(
+        slug=slug, players=players, rounds=rounds, games=games, seed=seed, rules=rules, venues=venues
+    )
     rng = random.Random(seed)
     with standings_deferred():  # one recompute at the end, not one per table
         for _ in range(rounds):

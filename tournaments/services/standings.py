@@ -16,6 +16,7 @@ a ``HandRevision``): the snapshot remembers the newest revision it reflects, ove
 Writers of one tournament's snapshot take its row lock (``FOR NO KEY UPDATE`` on the tournament), so
 two workers never merge over each other; the second finds nothing new and writes nothing.
 """
+
 import bisect
 import time
 from collections.abc import Iterable
@@ -29,13 +30,32 @@ from django.utils import timezone
 
 from schafkopfrennen import forget
 from scoring.models import StandingsSnapshot, pack_rows
-from scoring.rules.standings import (Standing, StandingsResult, compute_standings, fold_tables,
-                                     rank_window, standing_key, standing_values)
+from scoring.rules.standings import (
+    Standing,
+    StandingsResult,
+    compute_standings,
+    fold_tables,
+    rank_window,
+    standing_key,
+    standing_values,
+)
 
 from ..models import HandRevision, Seat, Tournament
-from ..selectors.standings import (IDENTITY, Accounts, PlayerInfo, player_accounts_of, player_identities,
-                                   points_frozen, registration_rows, seating_layout, standing_rows,
-                                   substitutions, table_results_summed, tie_note_row, unranked_substitutes)
+from ..selectors.standings import (
+    IDENTITY,
+    Accounts,
+    PlayerInfo,
+    player_accounts_of,
+    player_identities,
+    points_frozen,
+    registration_rows,
+    seating_layout,
+    standing_rows,
+    substitutions,
+    table_results_summed,
+    tie_note_row,
+    unranked_substitutes,
+)
 
 # How ``parts`` keeps what a merge needs: the seating it was computed for, whose points substitutes
 # hold, the rounds, each player's sort key (``standing_key``) and each table's newest revision. A
@@ -57,7 +77,9 @@ _DOCUMENTS_KEPT = 2
 forget.keeps(_DOCUMENTS.clear)  # the documents name the players: an erase empties it
 
 
-def snapshot_documents(result: StandingsResult, info: dict[int, PlayerInfo]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def snapshot_documents(
+    result: StandingsResult, info: dict[int, PlayerInfo]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The snapshot's overall list (with what each round's list is ranked from) and the rest of it."""
     identity = player_identities(info)
     overall = standing_rows(result.overall, identity, with_round_solos=True)
@@ -82,18 +104,37 @@ def _locked_tournament(tournament_id: int):
 
 def _tischbester_json(t, identity: dict[int, tuple]) -> dict[str, Any]:
     rnd, table, players, points, collected_cents, payout_cents = t  # unpacked: 3,000 tables at 4,000 players
-    return {"round": rnd, "table": table, "points": points, "collected_cents": collected_cents,
-            "payout_cents": payout_cents,
-            "players": [{"start_number": identity[p][0], "name": identity[p][1]} for p in players]}
+    return {
+        "round": rnd,
+        "table": table,
+        "points": points,
+        "collected_cents": collected_cents,
+        "payout_cents": payout_cents,
+        "players": [{"start_number": identity[p][0], "name": identity[p][1]} for p in players],
+    }
 
 
-def _write(tournament, *, snapshot: StandingsSnapshot | None, revision: int, substitutes: int,
-           parts: dict[str, Any], overall: list, data: dict, started: float) -> StandingsSnapshot:
+def _write(
+    tournament,
+    *,
+    snapshot: StandingsSnapshot | None,
+    revision: int,
+    substitutes: int,
+    parts: dict[str, Any],
+    overall: list,
+    data: dict,
+    started: float,
+) -> StandingsSnapshot:
     packed, index = pack_rows(overall)  # the list as stored, with where each row starts (pages read a few)
     values = {
         "marker": f"{revision}:{substitutes}",
-        "revision": revision, "version": (snapshot.version if snapshot else 0) + 1, "parts": parts,
-        "computed_at": timezone.now(), "overall": packed, "overall_index": index, "data": data,
+        "revision": revision,
+        "version": (snapshot.version if snapshot else 0) + 1,
+        "parts": parts,
+        "computed_at": timezone.now(),
+        "overall": packed,
+        "overall_index": index,
+        "data": data,
         "duration_ms": round((time.perf_counter() - started) * 1000),
     }
     if snapshot is not None and _snapshot_update(tournament.pk, values):
@@ -152,18 +193,35 @@ def standings_recompute(*, tournament_id: int) -> StandingsSnapshot:
     revs: dict[int, int] = {}  # each table's newest revision, read in the same statement as its games
     results = table_results_summed(tournament_id, account=accounts, revisions=revs)
     ((account, info),) = players
-    result = compute_standings(list(results.values()), tournament.ruleset,  # in round and table order
-                               lot_seed=tournament.lot_seed, with_rounds=False, with_ledger=False,
-                               unranked=unranked_substitutes(info, tournament.ruleset))
-    parts = {"format": PARTS_FORMAT, "layout": layout, "accounts": {str(k): v for k, v in account.items()},
-             "rounds": sorted({t.round for t in results.values()}),
-             # (4,000 keys and 3,000 tables: keyed by text without a Python loop)
-             "keys": dict(zip(map(str, map(itemgetter(-1), result.keys)), result.keys)), "order": list(result.keys),
-             "tables": dict(zip(map(str, results), map(revs.get, results, repeat(0))))}
+    result = compute_standings(
+        list(results.values()),
+        tournament.ruleset,  # in round and table order
+        lot_seed=tournament.lot_seed,
+        with_rounds=False,
+        with_ledger=False,
+        unranked=unranked_substitutes(info, tournament.ruleset),
+    )
+    parts = {
+        "format": PARTS_FORMAT,
+        "layout": layout,
+        "accounts": {str(k): v for k, v in account.items()},
+        "rounds": sorted({t.round for t in results.values()}),
+        # (4,000 keys and 3,000 tables: keyed by text without a Python loop)
+        "keys": dict(zip(map(str, map(itemgetter(-1), result.keys)), result.keys)),
+        "order": list(result.keys),
+        "tables": dict(zip(map(str, results), map(revs.get, results, repeat(0)))),
+    }
     overall, data = snapshot_documents(result, info)
-    return _write(tournament, snapshot=snapshot, revision=max(revs.values(), default=0),
-                  substitutes=sum(1 for p in info.values() if p.substitute_for), parts=parts, overall=overall,
-                  data=data, started=started)
+    return _write(
+        tournament,
+        snapshot=snapshot,
+        revision=max(revs.values(), default=0),
+        substitutes=sum(1 for p in info.values() if p.substitute_for),
+        parts=parts,
+        overall=overall,
+        data=data,
+        started=started,
+    )
 
 
 def _players_and_tables(stale: list[int], account, tournament_id: int) -> tuple[set[int], list[int]] | None:
@@ -171,9 +229,14 @@ def _players_and_tables(stale: list[int], account, tournament_id: int) -> tuple[
     whoever sits at them, and of every substitute and substituted); None if one of them sat at two
     tables in a round (his Reuegeld allowance would span them)."""
     at_changed = Seat.objects.filter(table_id__in=stale).values("registration_id")
-    seats = list(Seat.objects.filter(Q(registration_id__in=at_changed) | Q(registration_id__in=[*account, *account.values()]),
-                                     round__tournament_id=tournament_id)
-                 .values_list("table_id", "round__number", "registration_id").order_by())
+    seats = list(
+        Seat.objects.filter(
+            Q(registration_id__in=at_changed) | Q(registration_id__in=[*account, *account.values()]),
+            round__tournament_id=tournament_id,
+        )
+        .values_list("table_id", "round__number", "registration_id")
+        .order_by()
+    )
     changed = set(stale)
     players = {account[reg] for table_id, _round, reg in seats if table_id in changed}
     tables: set[int] = set()
@@ -196,8 +259,9 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         return False
     players, tables = found
     results = table_results_summed(tournament.pk, account=account, table_ids=tables)
-    folded = fold_tables(sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset,
-                         with_ledger=False)
+    folded = fold_tables(
+        sorted(results.values(), key=lambda t: (t.round, t.table)), tournament.ruleset, with_ledger=False
+    )
     keys, sorted_keys, rounds = parts["keys"], parts["order"], parts["rounds"]
     lot = 1 + tiebreaks.index("lot") if "lot" in tiebreaks else None
     moved: list[int] = []
@@ -215,18 +279,21 @@ def _merged(snapshot: StandingsSnapshot, tournament, account, stale: list[int]) 
         sorted_keys.pop(index)
         identity[player] = tuple(row[k] for k in IDENTITY)
         points, won, lost, per_round, solos = values[player]
-        key = standing_key(points, won, lost, per_round[-1] if per_round else 0, old[lot] if lot else 0, player,
-                           tiebreaks)
-        (row,) = standing_rows([Standing(0, player, points, won, lost, per_round, None, solos)], identity,
-                               with_round_solos=True)
+        key = standing_key(
+            points, won, lost, per_round[-1] if per_round else 0, old[lot] if lot else 0, player, tiebreaks
+        )
+        (row,) = standing_rows(
+            [Standing(0, player, points, won, lost, per_round, None, solos)], identity, with_round_solos=True
+        )
         keys[str(player)] = key
         new = bisect.bisect_left(sorted_keys, key)
         overall.insert(new, row)
         sorted_keys.insert(new, key)
         moved += [index, new]
     start = max(0, min(moved) - 1)  # the row above the first moved has a new one below it
-    ranked, _end = rank_window(sorted_keys, start, max(moved) + len(players) + 1,
-                               overall[start - 1]["rank"] if start else 0, tiebreaks)
+    ranked, _end = rank_window(
+        sorted_keys, start, max(moved) + len(players) + 1, overall[start - 1]["rank"] if start else 0, tiebreaks
+    )
     for offset, (rank, note) in enumerate(ranked, start):
         row = overall[offset]
         row["rank"] = rank
@@ -275,15 +342,25 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     started = time.perf_counter()
     tournament = _locked_tournament(tournament_id)
     snapshot = _snapshot_to_merge(tournament_id)
-    if (snapshot is None or not snapshot.parts or snapshot.parts.get("format") != PARTS_FORMAT
-            or snapshot.parts.get("layout") != seating_layout(tournament_id)):
+    if (
+        snapshot is None
+        or not snapshot.parts
+        or snapshot.parts.get("format") != PARTS_FORMAT
+        or snapshot.parts.get("layout") != seating_layout(tournament_id)
+    ):
         return standings_recompute(tournament_id=tournament_id)
     parts = snapshot.parts
     stored = parts["tables"]
     known = Q(table_id__in=list(table_ids)) if table_ids else Q(pk__in=[])
-    latest = dict(HandRevision.objects.filter(
-        Q(pk__gt=snapshot.revision - REVISION_LOOKBACK, table__round__tournament_id=tournament_id) | known,
-    ).order_by().values("table_id").annotate(m=Max("id")).values_list("table_id", "m"))
+    latest = dict(
+        HandRevision.objects.filter(
+            Q(pk__gt=snapshot.revision - REVISION_LOOKBACK, table__round__tournament_id=tournament_id) | known,
+        )
+        .order_by()
+        .values("table_id")
+        .annotate(m=Max("id"))
+        .values_list("table_id", "m")
+    )
     if any(str(pk) not in stored for pk in latest):
         return standings_recompute(tournament_id=tournament_id)
     stale = sorted(pk for pk, rev in latest.items() if rev > stored[str(pk)])
@@ -294,9 +371,19 @@ def standings_update(*, tournament_id: int, table_ids: Iterable[int] = ()) -> St
     substitutes, account = substitutions(tournament_id, frozen=frozen)
     if frozen and substitutes:
         return standings_recompute(tournament_id=tournament_id)
-    if {str(k): v for k, v in account.items()} != parts["accounts"] or not _merged(snapshot, tournament, account, stale):
+    if {str(k): v for k, v in account.items()} != parts["accounts"] or not _merged(
+        snapshot, tournament, account, stale
+    ):
         return standings_recompute(tournament_id=tournament_id)
     for pk in stale:
         stored[str(pk)] = latest[pk]
-    return _write(tournament, snapshot=snapshot, revision=max(snapshot.revision, *latest.values()),
-                  substitutes=substitutes, parts=parts, overall=snapshot.overall, data=snapshot.data, started=started)
+    return _write(
+        tournament,
+        snapshot=snapshot,
+        revision=max(snapshot.revision, *latest.values()),
+        substitutes=substitutes,
+        parts=parts,
+        overall=snapshot.overall,
+        data=snapshot.data,
+        started=started,
+    )

@@ -3,6 +3,7 @@
 ``schedule`` sends them after the commit (with the cache on Redis its chain's runs do the merges,
 coalesced); the catch-up after an outage is there too.
 """
+
 from celery import shared_task
 
 from .standings import standings_recompute, standings_update

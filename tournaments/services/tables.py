@@ -3,6 +3,7 @@
 All are logged in the audit log (who, which table, why) and need a reason. A closed table is closed: it takes
 no game, correction or confirmation (``hands._require_open``) until the organiser reopens it here.
 """
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -37,14 +38,24 @@ def table_confirm_for(*, table: Table, seat: int, by, reason: str) -> TableConfi
     played = table.hands.exclude(thrown_in=True).count()
     required = _games_required(table)
     if played < required and table.paper_totals is None:
-        raise StateConflict("seat", _("%(played)d of %(required)d games are entered; confirm when all are.") % {
-            "played": played, "required": required}, code="games_missing")
+        raise StateConflict(
+            "seat",
+            _("%(played)d of %(required)d games are entered; confirm when all are.")
+            % {"played": played, "required": required},
+            code="games_missing",
+        )
     confirmation, created = TableConfirmation.objects.get_or_create(
-        table=table, seat=seat, defaults={"device": ORGANISER_DEVICE})
+        table=table, seat=seat, defaults={"device": ORGANISER_DEVICE}
+    )
     if created:
-        audit_record(action="table_confirm_for", by=by, tournament=table.round.tournament,
-                     subject=f"{table.round.number}/{table.number}/{seat}",
-                     after={"round": table.round.number, "table": table.number, "seat": seat}, reason=reason)
+        audit_record(
+            action="table_confirm_for",
+            by=by,
+            tournament=table.round.tournament,
+            subject=f"{table.round.number}/{table.number}/{seat}",
+            after={"round": table.round.number, "table": table.number, "seat": seat},
+            reason=reason,
+        )
     table_complete_if_confirmed(table)
     return confirmation
 
@@ -60,9 +71,15 @@ def table_close(*, table: Table, by, reason: str) -> Table:
     table.completed_at = table.completed_at or timezone.now()
     table.reconfirm_game = None
     table.save(update_fields=["closed_reason", "completed_at", "reconfirm_game"])
-    audit_record(action="table_close", by=by, tournament=table.round.tournament,
-                 subject=f"{table.round.number}/{table.number}", before=before,
-                 after={"round": table.round.number, "table": table.number}, reason=reason)
+    audit_record(
+        action="table_close",
+        by=by,
+        tournament=table.round.tournament,
+        subject=f"{table.round.number}/{table.number}",
+        before=before,
+        after={"round": table.round.number, "table": table.number},
+        reason=reason,
+    )
     tournament_changed(table.round.tournament_id)  # the standings say it (and may scale its points)
     return table
 
@@ -81,8 +98,9 @@ def table_play_on_with_four(*, table: Table, seat: int, by, reason: str) -> Tabl
     if table.size != 5:
         raise ServiceError("seat", _("Only a table of five plays on with four."), code="not_five")
     if table.seat_left is not None:
-        raise StateConflict("seat", _("Table %(table)d plays with four already.") % {"table": table.number},
-                            code="with_four")
+        raise StateConflict(
+            "seat", _("Table %(table)d plays with four already.") % {"table": table.number}, code="with_four"
+        )
     if table.paper_totals is not None:
         raise StateConflict("table", _("This table's round totals were entered from paper."))
     here = table.seats.select_related("registration__player", "registration__tournament").filter(number=seat).first()
@@ -90,18 +108,32 @@ def table_play_on_with_four(*, table: Table, seat: int, by, reason: str) -> Tabl
         raise ServiceError("seat", _("There is no seat %(seat)s at this table.") % {"seat": seat})
     games = list(table.hands.order_by("number").values_list("number", "dealer", "thrown_in"))
     table.seat_left, table.seat_left_from = seat, max((number for number, _d, _t in games), default=0) + 1
-    table.games_with_four = games_with_four(table.round.tournament.ruleset.games_per_round,
-                                            [dealer for _n, dealer, thrown_in in games if not thrown_in], seat)
+    table.games_with_four = games_with_four(
+        table.round.tournament.ruleset.games_per_round,
+        [dealer for _n, dealer, thrown_in in games if not thrown_in],
+        seat,
+    )
     table.save(update_fields=["seat_left", "seat_left_from", "games_with_four"])
     reg = here.registration
     if not reg.withdrawn:
         _leave(reg)
     table.confirmations.filter(seat=seat).delete()
     table_complete_if_confirmed(table)
-    audit_record(action="table_four", by=by, tournament=table.round.tournament,
-                 subject=f"{table.round.number}/{table.number}", before={"player": registration_label(reg)},
-                 after={"round": table.round.number, "table": table.number, "seat": seat,
-                        "from_game": table.seat_left_from, "games": table.games_with_four}, reason=reason)
+    audit_record(
+        action="table_four",
+        by=by,
+        tournament=table.round.tournament,
+        subject=f"{table.round.number}/{table.number}",
+        before={"player": registration_label(reg)},
+        after={
+            "round": table.round.number,
+            "table": table.number,
+            "seat": seat,
+            "from_game": table.seat_left_from,
+            "games": table.games_with_four,
+        },
+        reason=reason,
+    )
     tournament_changed(table.round.tournament_id, table.pk)
     return table
 
@@ -120,8 +152,14 @@ def table_reopen(*, table: Table, by, reason: str) -> Table:
     table.completed_at = None
     table.save(update_fields=["closed_reason", "completed_at"])
     table_complete_if_confirmed(table)
-    audit_record(action="table_reopen", by=by, tournament=table.round.tournament,
-                 subject=f"{table.round.number}/{table.number}", before=before,
-                 after={"round": table.round.number, "table": table.number}, reason=reason)
+    audit_record(
+        action="table_reopen",
+        by=by,
+        tournament=table.round.tournament,
+        subject=f"{table.round.number}/{table.number}",
+        before=before,
+        after={"round": table.round.number, "table": table.number},
+        reason=reason,
+    )
     tournament_changed(table.round.tournament_id)
     return table

@@ -40,9 +40,16 @@ def tournament_create(
         raise ServiceError("preset", _("Unknown ruleset preset."))
     merged = {**PRESETS.get(preset or "default", {}), **(rules or {})}
     tournament = Tournament(
-        club=club, name=name, slug=slug, date=date, venue=venue, postcode=postcode_clean(postcode), listed=listed,
+        club=club,
+        name=name,
+        slug=slug,
+        date=date,
+        venue=venue,
+        postcode=postcode_clean(postcode),
+        listed=listed,
         entry_fee_cents=entry_fee_cents,
-        payout_percent=payout_percent, rules=merged,
+        payout_percent=payout_percent,
+        rules=merged,
     )
     _full_clean(tournament)
     tournament.save()
@@ -87,8 +94,14 @@ def _jsonable(value):
 def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.date) -> Tournament:
     """Next year's tournament: same club, venue, fee, rules and prizes; no players, no rounds."""
     copy = tournament_create(
-        club=source.club, name=name, slug=slug, date=date, venue=source.venue,
-        entry_fee_cents=source.entry_fee_cents, payout_percent=source.payout_percent, rules=dict(source.rules),
+        club=source.club,
+        name=name,
+        slug=slug,
+        date=date,
+        venue=source.venue,
+        entry_fee_cents=source.entry_fee_cents,
+        payout_percent=source.payout_percent,
+        rules=dict(source.rules),
     )
     Prize.objects.bulk_create(
         Prize(tournament=copy, place=p.place, amount_cents=p.amount_cents, goods=p.goods) for p in source.prizes.all()
@@ -98,13 +111,18 @@ def tournament_copy(*, source: Tournament, name: str, slug: str, date: datetime.
 
 @transaction.atomic
 def table_cards_renew(*, tournament: Tournament, by=None) -> Tournament:
-    """"Neue Tischkarten": new all-evening keys for every table; the cards printed before answer 410."""
+    """ "Neue Tischkarten": new all-evening keys for every table; the cards printed before answer 410."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = locked.table_cards_generation
     locked.table_cards_generation = before + 1
     locked.save(update_fields=["table_cards_generation"])
-    audit_record(action="tournament.table_cards_renew", by=by, tournament=locked,
-                 before={"generation": before}, after={"generation": locked.table_cards_generation})
+    audit_record(
+        action="tournament.table_cards_renew",
+        by=by,
+        tournament=locked,
+        before={"generation": before},
+        after={"generation": locked.table_cards_generation},
+    )
     return locked
 
 
@@ -120,13 +138,17 @@ def tournament_finish(*, tournament: Tournament, by=None) -> Tournament:
     planned = locked.ruleset.rounds
     closed = locked.rounds.filter(status=Round.Status.CLOSED, number__lte=planned).count()
     if closed < planned:
-        raise StateConflict("tournament", _("Only %(closed)d of %(planned)d rounds are closed: close every round "
-                                            "first.") % {"closed": closed, "planned": planned},
-                            code="rounds_open")
+        raise StateConflict(
+            "tournament",
+            _("Only %(closed)d of %(planned)d rounds are closed: close every round first.")
+            % {"closed": closed, "planned": planned},
+            code="rounds_open",
+        )
     before = locked.status
     locked.status = Tournament.Status.FINISHED
     locked.save(update_fields=["status"])
-    audit_record(action="tournament.finish", by=by, tournament=locked, before={"status": before},
-                 after={"status": locked.status})
+    audit_record(
+        action="tournament.finish", by=by, tournament=locked, before={"status": before}, after={"status": locked.status}
+    )
     tournament.status = locked.status
     return locked

@@ -1,5 +1,6 @@
 """Series in the pages: a result cell, a tie-break note, and the small includes other pages carry
 (the public series on the home page, a tournament's statistics and series, the link to a player's history)."""
+
 from django import template
 from django.utils.translation import gettext as _
 
@@ -41,5 +42,7 @@ def public_series():
 
 @register.inclusion_tag("series/_tournament_links.html")
 def tournament_series_links(tournament):
-    return {"tournament": tournament, "series_list": list(Series.objects.filter(entries__tournament=tournament,
-                                                                                 public=True))}
+    return {
+        "tournament": tournament,
+        "series_list": list(Series.objects.filter(entries__tournament=tournament, public=True)),
+    }

@@ -41,8 +41,9 @@ def standings_row(row: dict, projector: bool = False, round: int | None = None, 
     if html is None:
         if len(_ROWS) >= _ROWS_KEPT:
             _ROWS.clear()
-        html = _ROWS[key] = render_to_string("standings/_row.html", {
-            "row": row, "projector": projector, "overall": round is None, "short": fewer})
+        html = _ROWS[key] = render_to_string(
+            "standings/_row.html", {"row": row, "projector": projector, "overall": round is None, "short": fewer}
+        )
     return html
 
 

@@ -1,4 +1,5 @@
 """Mein Zugang: the logged-in user's own page: roles, password, the API token."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,12 +15,16 @@ from ..services.account import api_token_create, api_token_revoke
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
     token = AuthToken.objects.filter(user=request.user).first()
-    return render(request, "console/account.html", {
-        "memberships": ClubMembership.objects.filter(user=request.user).select_related("club"),
-        "token": token,
-        # The key is shown once, right after it was made; afterwards only its first characters.
-        "new_key": request.session.pop("new_api_token", None),
-    })
+    return render(
+        request,
+        "console/account.html",
+        {
+            "memberships": ClubMembership.objects.filter(user=request.user).select_related("club"),
+            "token": token,
+            # The key is shown once, right after it was made; afterwards only its first characters.
+            "new_key": request.session.pop("new_api_token", None),
+        },
+    )
 
 
 @login_required

@@ -1,4 +1,5 @@
 """The archive in the console: download a tournament as its archive, upload one (validated first, all or nothing)."""
+
 import json
 
 from django import forms
@@ -23,8 +24,12 @@ MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
 class ArchiveUploadForm(forms.Form):
     club = forms.ModelChoiceField(label=gettext_lazy("club"), queryset=None)
     file = forms.FileField(label=gettext_lazy("archive file (.json)"))
-    slug = forms.SlugField(label=gettext_lazy("short name (URL)"), required=False, max_length=100,
-                           help_text=gettext_lazy("Empty: the archive's own. Give another if it exists already."))
+    slug = forms.SlugField(
+        label=gettext_lazy("short name (URL)"),
+        required=False,
+        max_length=100,
+        help_text=gettext_lazy("Empty: the archive's own. Give another if it exists already."),
+    )
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
@@ -39,8 +44,9 @@ class ArchiveUploadForm(forms.Form):
         try:
             return archive_parse(upload.read())
         except ArchiveError as err:
-            raise forms.ValidationError(_("%(path)s: %(message)s – nothing was imported.") % {
-                "path": err.path, "message": err.message}) from None
+            raise forms.ValidationError(
+                _("%(path)s: %(message)s – nothing was imported.") % {"path": err.path, "message": err.message}
+            ) from None
 
 
 @login_required
@@ -71,14 +77,27 @@ def upload(request: HttpRequest) -> HttpResponse:
                 tournament = archive_import(doc=doc, slug=form.cleaned_data["slug"] or None, club=club)
             except ArchiveError as err:
                 field = "slug" if err.path == "slug" else "file"
-                form.add_error(field, _("%(path)s: %(message)s – nothing was imported.") % {
-                    "path": err.path, "message": err.message})
+                form.add_error(
+                    field,
+                    _("%(path)s: %(message)s – nothing was imported.") % {"path": err.path, "message": err.message},
+                )
             else:
-                audit_record(action="archive_import", by=request.user, tournament=tournament,
-                             subject=tournament.slug, after={"slug": tournament.slug})
+                audit_record(
+                    action="archive_import",
+                    by=request.user,
+                    tournament=tournament,
+                    subject=tournament.slug,
+                    after={"slug": tournament.slug},
+                )
                 standings_recompute(tournament_id=tournament.pk)
-                messages.success(request, _("Imported %(name)s: %(players)d players, %(rounds)d rounds.") % {
-                    "name": tournament.name, "players": tournament.registrations.count(),
-                    "rounds": tournament.rounds.count()})
+                messages.success(
+                    request,
+                    _("Imported %(name)s: %(players)d players, %(rounds)d rounds.")
+                    % {
+                        "name": tournament.name,
+                        "players": tournament.registrations.count(),
+                        "rounds": tournament.rounds.count(),
+                    },
+                )
                 return redirect("tournaments:standings", slug=tournament.slug)
     return render(request, "console/archive_upload.html", {"form": form}, status=status)

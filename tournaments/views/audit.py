@@ -1,4 +1,5 @@
 """The audit log pages: what organisers did, per tournament and per club (organisers only)."""
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,8 +20,9 @@ def _page(request: HttpRequest, entries):
 def tournament_log(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     page, rows = _page(request, audit_for_tournament(tournament))
-    return render(request, "console/audit.html", {"tournament": tournament, "club": tournament.club,
-                                                  "page": page, "rows": rows})
+    return render(
+        request, "console/audit.html", {"tournament": tournament, "club": tournament.club, "page": page, "rows": rows}
+    )
 
 
 @login_required

@@ -1,5 +1,6 @@
 """The public calendar: ``/kalender/`` (filters by date, postcode area, distance), its iCal feeds
 (``/kalender.ics``, per club ``/kalender/<club>.ics``) and a tournament's share image (Open Graph)."""
+
 import datetime
 import json
 
@@ -28,8 +29,9 @@ def _query(form: CalendarFilterForm) -> CalendarQuery:
         data = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
     else:
         data = form.cleaned_data
-    return CalendarQuery(date_from=data.get("von"), date_to=data.get("bis"), postcode=data.get("plz") or "",
-                         km=data.get("km"))
+    return CalendarQuery(
+        date_from=data.get("von"), date_to=data.get("bis"), postcode=data.get("plz") or "", km=data.get("km")
+    )
 
 
 def _where(entry: CalendarEntry) -> str:
@@ -40,18 +42,30 @@ def _event_json_ld(request: HttpRequest, entry: CalendarEntry) -> dict:
     """schema.org ``Event`` for search engines."""
     t = entry.tournament
     event = {
-        "@context": "https://schema.org", "@type": "Event", "name": t.name,
+        "@context": "https://schema.org",
+        "@type": "Event",
+        "name": t.name,
         "startDate": entry.starts_at.isoformat() if entry.starts_at else t.date.isoformat(),
         "eventStatus": "https://schema.org/EventScheduled",
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
-        "location": {"@type": "Place", "name": t.venue or entry.club.town or entry.club.name,
-                     "address": {"@type": "PostalAddress", "postalCode": entry.postcode,
-                                 "addressLocality": entry.club.town, "addressCountry": "DE"}},
+        "location": {
+            "@type": "Place",
+            "name": t.venue or entry.club.town or entry.club.name,
+            "address": {
+                "@type": "PostalAddress",
+                "postalCode": entry.postcode,
+                "addressLocality": entry.club.town,
+                "addressCountry": "DE",
+            },
+        },
         "organizer": {"@type": "Organization", "name": entry.club.name},
-        "offers": {"@type": "Offer", "price": f"{t.entry_fee_cents / 100:.2f}", "priceCurrency": "EUR",
-                   "url": request.build_absolute_uri(reverse("tournaments:signup", args=[t.slug])),
-                   "availability": "https://schema.org/SoldOut" if entry.places_left == 0
-                   else "https://schema.org/InStock"},
+        "offers": {
+            "@type": "Offer",
+            "price": f"{t.entry_fee_cents / 100:.2f}",
+            "priceCurrency": "EUR",
+            "url": request.build_absolute_uri(reverse("tournaments:signup", args=[t.slug])),
+            "availability": "https://schema.org/SoldOut" if entry.places_left == 0 else "https://schema.org/InStock",
+        },
         "image": request.build_absolute_uri(reverse("tournaments:share_image", args=[t.slug])),
     }
     return event
@@ -62,13 +76,22 @@ def calendar(request: HttpRequest) -> HttpResponse:
     form = CalendarFilterForm(request.GET or None)
     entries = calendar_entries(_query(form)) if form.is_bound else calendar_entries()
     json_ld = json.dumps([_event_json_ld(request, e) for e in entries], ensure_ascii=False)
-    response = render(request, "calendar/page.html", {
-        "form": form, "entries": entries,
-        "json_ld": json_ld.replace("<", "\\u003c"),  # never closes its script element
-        "share_image": request.build_absolute_uri(reverse("tournaments:share_image", args=[entries[0].tournament.slug]))
-        if entries else "",
-        "feed_url": request.build_absolute_uri(reverse("tournaments:calendar_ics")),
-    }, status=400 if form.is_bound and form.errors else 200)
+    response = render(
+        request,
+        "calendar/page.html",
+        {
+            "form": form,
+            "entries": entries,
+            "json_ld": json_ld.replace("<", "\\u003c"),  # never closes its script element
+            "share_image": request.build_absolute_uri(
+                reverse("tournaments:share_image", args=[entries[0].tournament.slug])
+            )
+            if entries
+            else "",
+            "feed_url": request.build_absolute_uri(reverse("tournaments:calendar_ics")),
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )
     return response
 
 
@@ -129,11 +152,17 @@ def share_image(request: HttpRequest, slug: str) -> HttpResponse:
     when = date_format(entry.tournament.date, "l, j. F Y")
     if entry.start_time:
         when += ", " + entry.start_time.strftime("%H:%M")
-    png = announcement_png(title=entry.tournament.name, club=entry.club.name, when=when, where=_where(entry),
-                           facts=[_("%(rounds)d rounds × %(games)d games") % {"rounds": entry.rounds,
-                                                                              "games": entry.games_per_round},
-                                  _("Entry fee") + " " + euro(entry.entry_fee_cents)]
-                           + ([_("Prizes") + ": " + ", ".join(entry.prizes[:3])] if entry.prizes else []))
+    png = announcement_png(
+        title=entry.tournament.name,
+        club=entry.club.name,
+        when=when,
+        where=_where(entry),
+        facts=[
+            _("%(rounds)d rounds × %(games)d games") % {"rounds": entry.rounds, "games": entry.games_per_round},
+            _("Entry fee") + " " + euro(entry.entry_fee_cents),
+        ]
+        + ([_("Prizes") + ": " + ", ".join(entry.prizes[:3])] if entry.prizes else []),
+    )
     response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "public, max-age=600"
     return response

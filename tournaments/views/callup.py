@@ -1,4 +1,5 @@
 """The prize table call-up: the desk's phone page (next place, name, "hat gewählt") and its projector view."""
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,15 +23,24 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if number is None:
                 raise ServiceError("start_number", _("Start number: a whole number is needed."))
-            prize_hand_over(tournament=tournament, start_number=number, handed_over="undo" not in request.POST,
-                            chosen=request.POST.get("goods", ""), by=request.user)
+            prize_hand_over(
+                tournament=tournament,
+                start_number=number,
+                handed_over="undo" not in request.POST,
+                chosen=request.POST.get("goods", ""),
+                by=request.user,
+            )
         except ServiceError as err:
             error = err.message
         else:
             return redirect("tournaments:prize_callup", slug=slug)
     template = "prizes/_callup_desk.html" if request.headers.get("HX-Request") else "prizes/callup.html"
-    return render(request, template, {"tournament": tournament, "call": prize_call_up(tournament), "error": error},
-                  status=400 if error else 200)
+    return render(
+        request,
+        template,
+        {"tournament": tournament, "call": prize_call_up(tournament), "error": error},
+        status=400 if error else 200,
+    )
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:

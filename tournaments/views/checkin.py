@@ -6,6 +6,7 @@ static/js/checkin.js sends each code in the background and empties the input at 
 code can come while the answer is on its way; without script every form is a plain POST that comes
 back to this page.
 """
+
 from csp.constants import SELF
 from csp.decorators import csp_update
 from django.contrib import messages
@@ -17,14 +18,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import access
-from ..selectors import signup as signup_selectors
 from ..forms import SearchForm
 from ..forms_signup import CheckinCloseForm, CheckinCodeForm, CheckinCollectForm
-from ..models import Registration, SignUp, Tournament
 from ..http import error_status
+from ..models import Registration, SignUp, Tournament
+from ..selectors import signup as signup_selectors
+from ..selectors.signup import signup_options_for
 from ..services.errors import ServiceError
 from ..services.registration import registration_update
-from ..selectors.signup import signup_options_for
 from ..services.signups import CheckIn, checkin_close, checkin_number, checkin_scan, checkin_waiting_here
 
 COLLECT_SESSION = "checkin_collect"
@@ -46,11 +47,17 @@ def _collect(request: HttpRequest, form_data) -> bool:
     return collect
 
 
-def _answer(request: HttpRequest, tournament: Tournament, result: CheckIn | None, *, error: str = "",
-            status: int = 200) -> HttpResponse:
+def _answer(
+    request: HttpRequest, tournament: Tournament, result: CheckIn | None, *, error: str = "", status: int = 200
+) -> HttpResponse:
     """checkin.js: the result line and the counts; a plain form: back to the page with the result as a message."""
-    context = {"result": result, "error": error, "tournament": tournament,
-               "counts": signup_selectors.checkin_counts_data(tournament), "oob": True}
+    context = {
+        "result": result,
+        "error": error,
+        "tournament": tournament,
+        "counts": signup_selectors.checkin_counts_data(tournament),
+        "oob": True,
+    }
     if _wants_fragment(request):
         html = render_to_string("checkin/_answer.html", context, request=request)
         return HttpResponse(html, status=status)
@@ -69,13 +76,19 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
     context = {"tournament": tournament, "q": query, "found": signup_selectors.checkin_search(tournament, query)}
     if request.htmx and request.htmx.target == "checkin-found":
         return render(request, "checkin/_found.html", context)
-    return render(request, "checkin/page.html", {
-        **context, "counts": signup_selectors.checkin_counts_data(tournament), "options": signup_options_for(tournament),
-        "code_form": CheckinCodeForm(initial={"collect": request.session.get(COLLECT_SESSION, True)}),
-        "close_form": CheckinCloseForm(initial={"fill": True}),
-        "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
-        "to_confirm": len(signup_selectors.signups_to_confirm(tournament)),
-    })
+    return render(
+        request,
+        "checkin/page.html",
+        {
+            **context,
+            "counts": signup_selectors.checkin_counts_data(tournament),
+            "options": signup_options_for(tournament),
+            "code_form": CheckinCodeForm(initial={"collect": request.session.get(COLLECT_SESSION, True)}),
+            "close_form": CheckinCloseForm(initial={"fill": True}),
+            "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
+            "to_confirm": len(signup_selectors.signups_to_confirm(tournament)),
+        },
+    )
 
 
 @login_required
@@ -83,8 +96,11 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
 def checkin_counts(request: HttpRequest, slug: str) -> HttpResponse:
     """The live counts (polled by the page)."""
     tournament = _tournament(request, slug)
-    return render(request, "checkin/_counts.html", {"counts": signup_selectors.checkin_counts_data(tournament),
-                                                    "tournament": tournament, "poll": True})
+    return render(
+        request,
+        "checkin/_counts.html",
+        {"counts": signup_selectors.checkin_counts_data(tournament), "tournament": tournament, "poll": True},
+    )
 
 
 @login_required
@@ -133,14 +149,16 @@ def checkin_waiting(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def checkin_paid(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """He pays what the check-in said he owes."""
     tournament = _tournament(request, slug)
-    reg = get_object_or_404(Registration.objects.select_related("player", "tournament"), tournament=tournament,
-                            start_number=number)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "tournament"), tournament=tournament, start_number=number
+    )
     try:
         reg = registration_update(registration=reg, paid=True, by=request.user)
     except ServiceError as err:
         return _answer(request, tournament, None, error=err.message, status=error_status(err))
-    return _answer(request, tournament, CheckIn(CheckIn.ALREADY, str(number), reg, owed_cents=0,
-                                                extra={"just_paid": True}))
+    return _answer(
+        request, tournament, CheckIn(CheckIn.ALREADY, str(number), reg, owed_cents=0, extra={"just_paid": True})
+    )
 
 
 @login_required
@@ -155,7 +173,12 @@ def checkin_close_view(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("tournaments:checkin", slug=slug)
-    messages.success(request, _("Check-in is closed: %(missing)d not here are left out of the draw, %(moved)d moved "
-                                "up from the waiting list.") % {"missing": len(closed.no_shows),
-                                                                "moved": len(closed.moved_up)})
+    messages.success(
+        request,
+        _(
+            "Check-in is closed: %(missing)d not here are left out of the draw, %(moved)d moved "
+            "up from the waiting list."
+        )
+        % {"missing": len(closed.no_shows), "moved": len(closed.moved_up)},
+    )
     return redirect("tournaments:checkin", slug=slug)

@@ -1,5 +1,6 @@
 """A club joins the instance itself ("Verein anlegen", the mail's link) and the operator's page of clubs
 (approve, suspend, let in again)."""
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,11 +21,13 @@ from ..services.errors import ServiceError
 
 def operator_required(view):
     """The instance's operator (staff or superuser): others logged in get 403, the anonymous the login."""
+
     @login_required
     def wrapped(request, *args, **kwargs):
         if not (request.user.is_staff or request.user.is_superuser):
             raise PermissionDenied
         return view(request, *args, **kwargs)
+
     wrapped.__name__, wrapped.__doc__ = view.__name__, view.__doc__
     return wrapped
 
@@ -38,15 +41,27 @@ def club_register_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         allowed, wait = signup_allowed(request)
         if not allowed:
-            form.add_error(None, _("Too many sendings from your address in a short time: please wait %(seconds)d "
-                                   "seconds and send the form again.") % {"seconds": wait})
+            form.add_error(
+                None,
+                _(
+                    "Too many sendings from your address in a short time: please wait %(seconds)d "
+                    "seconds and send the form again."
+                )
+                % {"seconds": wait},
+            )
             status = 429
         elif form.is_valid():
             data = form.cleaned_data
             try:
-                club = club_register(name=data["name"], town=data["town"], postcode=data["postcode"],
-                                     username=data["username"], email=data["email"], password=data["password"],
-                                     url_base=request.build_absolute_uri("/"))
+                club = club_register(
+                    name=data["name"],
+                    town=data["town"],
+                    postcode=data["postcode"],
+                    username=data["username"],
+                    email=data["email"],
+                    password=data["password"],
+                    url_base=request.build_absolute_uri("/"),
+                )
             except ServiceError as err:
                 form.add_service_error(err)
                 status = error_status(err)
@@ -54,8 +69,12 @@ def club_register_view(request: HttpRequest) -> HttpResponse:
                 return render(request, "clubs/registered.html", {"club": club})
         else:
             status = form_status(request, form)
-    return render(request, "clubs/register.html", {
-        "form": form, "approval": settings.CLUB_REGISTRATION == "approved"}, status=status)
+    return render(
+        request,
+        "clubs/register.html",
+        {"form": form, "approval": settings.CLUB_REGISTRATION == "approved"},
+        status=status,
+    )
 
 
 @require_GET
@@ -72,8 +91,9 @@ def club_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
 @operator_required
 @require_GET
 def operator_clubs_view(request: HttpRequest) -> HttpResponse:
-    return render(request, "clubs/operator.html", {"clubs": operator_clubs(),
-                                                   "registration": settings.CLUB_REGISTRATION})
+    return render(
+        request, "clubs/operator.html", {"clubs": operator_clubs(), "registration": settings.CLUB_REGISTRATION}
+    )
 
 
 @operator_required
@@ -89,6 +109,7 @@ def operator_club_status(request: HttpRequest, club_id: int) -> HttpResponse:
         except ServiceError as err:
             messages.error(request, err.message)
         else:
-            messages.success(request, _("%(club)s: %(status)s.") % {"club": club.name,
-                                                                    "status": club.get_status_display()})
+            messages.success(
+                request, _("%(club)s: %(status)s.") % {"club": club.name, "status": club.get_status_display()}
+            )
     return redirect("tournaments:operator_clubs")

@@ -1,4 +1,5 @@
 """The organiser console: the dashboard, tournament setup and rules, the club's player database."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,19 +16,32 @@ from scoring.rules.examples import worked_examples
 
 from .. import access
 from ..forms import SearchForm
-from ..http import form_status
-from ..forms_setup import (ClubForm, CopyForm, CsvImportForm, MergeForm, PlayerForm, RulesForm, TournamentDetailsForm,
-                           TournamentForm, cents_to_euro, euro_to_cents)
+from ..forms_setup import (
+    ClubForm,
+    CopyForm,
+    CsvImportForm,
+    MergeForm,
+    PlayerForm,
+    RulesForm,
+    TournamentDetailsForm,
+    TournamentForm,
+    cents_to_euro,
+    euro_to_cents,
+)
+from ..http import error_status, form_status
 from ..models import Player, Tournament
 from ..selectors.calendar import CLASH_KM, clashes, tournament_postcode
-from ..http import error_status
+from ..selectors.console import (
+    QUIET_MINUTES,
+    field_ready,
+    tournament_finishable,
+    tournament_panels,
+    unpaid_registrations,
+)
 from ..selectors.venues import current_round, venue_progress
-from ..selectors.console import (QUIET_MINUTES, field_ready, tournament_finishable, tournament_panels,
-                                 unpaid_registrations)
 from ..services.errors import ServiceError
 from ..services.players import club_update, player_update, players_import_csv, players_merge
-from ..services.tournament import (rules_locked, tournament_copy, tournament_create, tournament_finish,
-                                   tournament_update)
+from ..services.tournament import rules_locked, tournament_copy, tournament_create, tournament_finish, tournament_update
 
 # Lazy: the labels are read when a page renders, in its language (not once at import).
 EXAMPLE_LABELS = {
@@ -52,15 +66,19 @@ def control(request: HttpRequest, slug: str, *, error: str = "", status: int = 2
     tournament = access.tournament_for(request.user, slug, access.ANY_ROLE)
     panels, can_draw = tournament_panels(tournament)
     context = {
-        "tournament": tournament, "panels": panels, "can_draw": can_draw,
+        "tournament": tournament,
+        "panels": panels,
+        "can_draw": can_draw,
         "organiser": access.has_role(request.user, tournament, access.ORGANISER),
         # the printed documents are for the organisers and the desk (tournaments/views/printing.py)
         "can_print": access.has_role(request.user, tournament, access.DESK),
         "quiet_minutes": QUIET_MINUTES,
         "unpaid": unpaid_registrations(tournament) if can_draw else [],
         "field_ready": field_ready(tournament) if can_draw else True,
-        "can_finish": tournament_finishable(tournament), "finish_error": error,
-        "venue_progress": venue_progress(tournament), "venue_round": current_round(tournament),
+        "can_finish": tournament_finishable(tournament),
+        "finish_error": error,
+        "venue_progress": venue_progress(tournament),
+        "venue_round": current_round(tournament),
     }
     template = "console/_panels.html" if request.htmx else "console/control.html"
     return render(request, template, context, status=status)
@@ -69,7 +87,7 @@ def control(request: HttpRequest, slug: str, *, error: str = "", status: int = 2
 @login_required
 @require_POST
 def finish(request: HttpRequest, slug: str) -> HttpResponse:
-    """"Turnier beenden": after the last round, the standings final and the evening closed."""
+    """ "Turnier beenden": after the last round, the standings final and the evening closed."""
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     try:
         tournament_finish(tournament=tournament, by=request.user)
@@ -89,8 +107,15 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             tournament = tournament_create(
-                club=data["club"], name=data["name"], slug=data["slug"], date=data["date"], venue=data["venue"],
-                postcode=data["postcode"], listed=data["listed"], entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
+                club=data["club"],
+                name=data["name"],
+                slug=data["slug"],
+                date=data["date"],
+                venue=data["venue"],
+                postcode=data["postcode"],
+                listed=data["listed"],
+                entry_fee_cents=euro_to_cents(data["entry_fee"]),
+                payout_percent=data["payout_percent"],
                 preset=data["preset"],
             )
         except ServiceError as err:
@@ -109,21 +134,39 @@ def _examples(rules: dict) -> list[tuple[str, tuple[int, ...] | None]]:
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     locked = rules_locked(tournament)
-    details = TournamentDetailsForm(request.POST if "details" in request.POST else None, initial={
-        "name": tournament.name, "date": tournament.date, "venue": tournament.venue,
-        "postcode": tournament.postcode, "listed": tournament.listed, "entry_fee": cents_to_euro(tournament.entry_fee_cents), "payout_percent": tournament.payout_percent,
-        "sponsored": cents_to_euro(tournament.sponsored_cents), "blackout_last_round": tournament.blackout_last_round,
-    })
-    rules_form = RulesForm(request.POST if "rules" in request.POST else None,
-                           initial=RulesForm.initial_from(tournament.rules))
+    details = TournamentDetailsForm(
+        request.POST if "details" in request.POST else None,
+        initial={
+            "name": tournament.name,
+            "date": tournament.date,
+            "venue": tournament.venue,
+            "postcode": tournament.postcode,
+            "listed": tournament.listed,
+            "entry_fee": cents_to_euro(tournament.entry_fee_cents),
+            "payout_percent": tournament.payout_percent,
+            "sponsored": cents_to_euro(tournament.sponsored_cents),
+            "blackout_last_round": tournament.blackout_last_round,
+        },
+    )
+    rules_form = RulesForm(
+        request.POST if "rules" in request.POST else None, initial=RulesForm.initial_from(tournament.rules)
+    )
     if "details" in request.POST and details.is_valid():
         data = details.cleaned_data
         try:
-            tournament_update(tournament=tournament, by=request.user, name=data["name"], date=data["date"], venue=data["venue"],
-                              postcode=data["postcode"], listed=data["listed"],
-                              blackout_last_round=data["blackout_last_round"],
-                              entry_fee_cents=euro_to_cents(data["entry_fee"]), payout_percent=data["payout_percent"],
-                              sponsored_cents=euro_to_cents(data["sponsored"]))
+            tournament_update(
+                tournament=tournament,
+                by=request.user,
+                name=data["name"],
+                date=data["date"],
+                venue=data["venue"],
+                postcode=data["postcode"],
+                listed=data["listed"],
+                blackout_last_round=data["blackout_last_round"],
+                entry_fee_cents=euro_to_cents(data["entry_fee"]),
+                payout_percent=data["payout_percent"],
+                sponsored_cents=euro_to_cents(data["sponsored"]),
+            )
         except ServiceError as err:
             _service_error(details, err)
         else:
@@ -137,15 +180,34 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Rules saved."))
             return redirect("tournaments:settings", slug=slug)
-    return render(request, "console/settings.html", {
-        "tournament": tournament, "details": details, "rules_form": rules_form, "locked": locked,
-        "clashes": clashes(date=tournament.date, postcode=tournament_postcode(tournament), club=tournament.club,
-                           exclude_id=tournament.pk) if tournament.status == Tournament.Status.PLANNED else [],
-        "clash_km": CLASH_KM,
-        "examples": _examples(tournament.rules), "copy_form": CopyForm(initial={
-            "name": tournament.name, "date": tournament.date.replace(year=tournament.date.year + 1),
-            "slug": f"{tournament.slug}-{tournament.date.year + 1}"}),
-    }, status=form_status(request, details, rules_form))
+    return render(
+        request,
+        "console/settings.html",
+        {
+            "tournament": tournament,
+            "details": details,
+            "rules_form": rules_form,
+            "locked": locked,
+            "clashes": clashes(
+                date=tournament.date,
+                postcode=tournament_postcode(tournament),
+                club=tournament.club,
+                exclude_id=tournament.pk,
+            )
+            if tournament.status == Tournament.Status.PLANNED
+            else [],
+            "clash_km": CLASH_KM,
+            "examples": _examples(tournament.rules),
+            "copy_form": CopyForm(
+                initial={
+                    "name": tournament.name,
+                    "date": tournament.date.replace(year=tournament.date.year + 1),
+                    "slug": f"{tournament.slug}-{tournament.date.year + 1}",
+                }
+            ),
+        },
+        status=form_status(request, details, rules_form),
+    )
 
 
 @login_required
@@ -185,7 +247,11 @@ def _club_page(request: HttpRequest, club, **forms) -> HttpResponse:
         players = players.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q))
     page = Paginator(players, 50).get_page(request.GET.get("seite"))
     context = {
-        "club": club, "page": page, "q": q, "can_edit": can_edit, "can_manage": can_manage,
+        "club": club,
+        "page": page,
+        "q": q,
+        "can_edit": can_edit,
+        "can_manage": can_manage,
         "club_form": forms.get("club_form") or ClubForm(instance=club),
         "imports": forms.get("imports") or CsvImportForm(),
         "merge": forms.get("merge") or MergeForm(players=Player.objects.filter(club=club)),
@@ -217,8 +283,15 @@ def club_details(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            club_update(club=club, name=data["name"], town=data["town"], logo=data["logo"], postcode=data["postcode"],
-                        account_holder=data["account_holder"], iban=data["iban"])
+            club_update(
+                club=club,
+                name=data["name"],
+                town=data["town"],
+                logo=data["logo"],
+                postcode=data["postcode"],
+                account_holder=data["account_holder"],
+                iban=data["iban"],
+            )
         except ServiceError as err:
             _service_error(form, err)
         else:
@@ -239,8 +312,10 @@ def club_import(request: HttpRequest, club_id: int) -> HttpResponse:
         except ServiceError as err:
             form.add_error("file", err.message)
         else:
-            messages.success(request, _("%(created)d players imported, %(known)d were known already.") % {
-                "created": created, "known": known})
+            messages.success(
+                request,
+                _("%(created)d players imported, %(known)d were known already.") % {"created": created, "known": known},
+            )
             return redirect("tournaments:club", club_id=club.pk)
     return _club_page(request, club, imports=form)
 
@@ -273,15 +348,26 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            player_update(player=player, first_name=data["first_name"], last_name=data["last_name"],
-                          club=data["club"], contact=data["contact"])
+            player_update(
+                player=player,
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                club=data["club"],
+                contact=data["contact"],
+            )
         except ServiceError as err:
             _service_error(form, err)
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:club", club_id=player.club_id)
-    return render(request, "console/player_edit.html", {
-        "player": player, "form": form,
-        # personal data (export, anonymise): organisers of the player's club (tournaments/views/personal.py)
-        "can_manage": access.clubs_for(request.user, access.ORGANISER).filter(pk=player.club_id).exists(),
-    }, status=form_status(request, form))
+    return render(
+        request,
+        "console/player_edit.html",
+        {
+            "player": player,
+            "form": form,
+            # personal data (export, anonymise): organisers of the player's club (tournaments/views/personal.py)
+            "can_manage": access.clubs_for(request.user, access.ORGANISER).filter(pk=player.club_id).exists(),
+        },
+        status=form_status(request, form),
+    )

@@ -13,28 +13,31 @@ from django.views.decorators.http import require_POST
 
 from schafkopfrennen.polling import polled_page
 
-from ..http import error_status
+from ..http import WrongKey, error_status
 from ..models import Round, Table
 from ..params import parse_int
 from ..selectors.entry import table_for_entry_key, table_page_state
 from ..services import hands as hand_services
-from ..http import WrongKey
 from ..services.errors import ServiceError
 from .entry_base import EntryMode, EntryUrls, EntryView, device_id_of, device_of, render_page
 
 
 def tablet_mode(table: Table) -> EntryMode:
     key = table.entry_key
-    return EntryMode(urls=EntryUrls(
-        page=reverse("tournaments:entry_table", args=[key]),
-        record=reverse("tournaments:entry_record", args=[key]),
-        preview=reverse("tournaments:entry_preview", args=[key]),
-        game_prefix=reverse("tournaments:entry_table", args=[key]) + "spiel/",
-        confirm=reverse("tournaments:entry_confirm", args=[key]),
-        storage_key=f"skr:{key}", queue=True,
-        manifest=reverse("tournaments:entry_manifest", args=[key]),
-        service_worker=reverse("tournaments:entry_service_worker"), polled=True,
-    ))
+    return EntryMode(
+        urls=EntryUrls(
+            page=reverse("tournaments:entry_table", args=[key]),
+            record=reverse("tournaments:entry_record", args=[key]),
+            preview=reverse("tournaments:entry_preview", args=[key]),
+            game_prefix=reverse("tournaments:entry_table", args=[key]) + "spiel/",
+            confirm=reverse("tournaments:entry_confirm", args=[key]),
+            storage_key=f"skr:{key}",
+            queue=True,
+            manifest=reverse("tournaments:entry_manifest", args=[key]),
+            service_worker=reverse("tournaments:entry_service_worker"),
+            polled=True,
+        )
+    )
 
 
 def table_or_404(entry_key: str) -> Table:
@@ -72,8 +75,7 @@ def confirm(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:
-        hand_services.table_confirm(table=table, seat=seat, device=device_of(request),
-                                     device_id=device_id_of(request))
+        hand_services.table_confirm(table=table, seat=seat, device=device_of(request), device_id=device_id_of(request))
     except ServiceError as err:  # the page again with why (a closed table: the organiser's reason), and the status
         messages.error(request, err.message)
         return render_page(request, table, tablet_mode(table), status=error_status(err))

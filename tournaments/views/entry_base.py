@@ -9,6 +9,7 @@ dealt again come from ``scoring.rules`` (through ``selectors.entry``), the point
 Games are posted by static/js/entry.js (JSON answers, retried until the network is back) or, without
 JavaScript, as a plain form (redirect after success, the page again with errors).
 """
+
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -30,9 +31,6 @@ from scoring.rules.seats import kreuz_pair, kreuz_pairs
 from scoring.rules.table import redeal_contracts
 from scoring.rules.table import sits_out as sitting_out_of
 
-from ..http import error_status
-from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version
-from ..forms_tables import ReasonForm
 from ..forms_entry import (
     AUGEN_QUICK,
     BUTTONS_JSON,
@@ -45,7 +43,10 @@ from ..forms_entry import (
     initial_from_hand,
     laufende_buttons,
 )
+from ..forms_tables import ReasonForm
+from ..http import error_status
 from ..models import Hand, Round, Table
+from ..selectors.entry import EntrySheet, table_entry_sheet, table_entry_version
 from ..services import hands as hand_services
 from ..services.conflicts import hand_conflict_resolve
 from ..services.errors import ServiceError
@@ -122,8 +123,10 @@ def _values(form: GameForm | None, initial: dict[str, Any]) -> dict[str, str]:
     """Each field's current value as text, for checking the right buttons."""
     if form is not None and form.is_bound:
         return {name: form.data.get(name, "") for name in form.fields}
-    return {name: "" if value is None or value is False else ("on" if value is True else str(value))
-            for name, value in initial.items()}
+    return {
+        name: "" if value is None or value is False else ("on" if value is True else str(value))
+        for name, value in initial.items()
+    }
 
 
 #: What the table enters when all passed, by the ruleset's all_pass (rules.md section 6).
@@ -143,13 +146,20 @@ def kreuz_buttons(table: Table, dealer: int | None, names: dict[int, str]) -> li
     if dealer is None:
         return []
     first, second = kreuz_pairs(dealer, table.size)
-    return [{"seat": pair[0], "seats": pair, "names": [names.get(s, "") for s in pair], "vorhand": pair is first}
-            for pair in (first, second)]
+    return [
+        {"seat": pair[0], "seats": pair, "names": [names.get(s, "") for s in pair], "vorhand": pair is first}
+        for pair in (first, second)
+    ]
 
 
 def page_context(
-    request: HttpRequest, table: Table, mode: EntryMode, *, editing: Hand | None = None,
-    form: GameForm | None = None, errors: dict[str, str] | None = None,
+    request: HttpRequest,
+    table: Table,
+    mode: EntryMode,
+    *,
+    editing: Hand | None = None,
+    form: GameForm | None = None,
+    errors: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the table page and the paper page render: the sheet, the form, its buttons and URLs."""
     entry = table_entry_sheet(table)
@@ -157,8 +167,12 @@ def page_context(
     newest_first = entry.open_for_entry and not mode.organiser
     names = entry.names
     rows = [
-        {"row": row, "url": mode.urls.game(row.number), "declarer": names.get(row.hand.declarer or 0, ""),
-         "partner": names.get(row.partner or 0, "")}
+        {
+            "row": row,
+            "url": mode.urls.game(row.number),
+            "declarer": names.get(row.hand.declarer or 0, ""),
+            "partner": names.get(row.partner or 0, ""),
+        }
         for row in entry.rows
     ]
     if newest_first:
@@ -177,25 +191,48 @@ def page_context(
     if editing is not None and form is None:
         preview = preview_context(table, GameForm(initial, table_size=table.size), number=editing.number)
     return {
-        "entry": entry, "sheet": sheet, "table": table, "tournament": entry.tournament, "rules": entry.rules,
-        "mode": mode, "urls": mode.urls, "rows": rows, "newest_first": newest_first,
+        "entry": entry,
+        "sheet": sheet,
+        "table": table,
+        "tournament": entry.tournament,
+        "rules": entry.rules,
+        "mode": mode,
+        "urls": mode.urls,
+        "rows": rows,
+        "newest_first": newest_first,
         "header_seats": [{"seat": s.seat, "name": s.name, "short": s.name.split(" ")[0]} for s in sheet.seats],
-        "editing": editing, "number": number, "dealer": dealer, "sits_out": sits_out,
+        "editing": editing,
+        "number": number,
+        "dealer": dealer,
+        "sits_out": sits_out,
         "form_action": mode.urls.game(editing.number) if editing is not None else mode.urls.record,
         "delete_url": mode.urls.delete(editing.number) if editing is not None else "",
         # at a table that plays on with four the stored dealer is the empty seat: who deals is sheet.dealing
         "dealer_name": entry.names.get((sheet.dealing if editing is None and sheet.dealing else dealer) or 0, ""),
-        "show_form": editing is not None or (entry.open_for_entry if not mode.organiser else (
-            number is not None and table.paper_totals is None and sheet.round_status != Round.Status.DRAWN
-            and not entry.closed_reason)),
-        "values": _values(form, initial), "errors": errors or {},
-        "contracts": visible_contracts(entry.rules), "entry_buttons": BUTTONS_JSON, "suits": Hand.Suit.choices,
+        "show_form": editing is not None
+        or (
+            entry.open_for_entry
+            if not mode.organiser
+            else (
+                number is not None
+                and table.paper_totals is None
+                and sheet.round_status != Round.Status.DRAWN
+                and not entry.closed_reason
+            )
+        ),
+        "values": _values(form, initial),
+        "errors": errors or {},
+        "contracts": visible_contracts(entry.rules),
+        "entry_buttons": BUTTONS_JSON,
+        "suits": Hand.Suit.choices,
         "kreuz_pairs": pairs,
         "callable": [(s, label) for s, label in Hand.Suit.choices if s != Hand.Suit.HERZ],
         "called_cards": Hand.CalledCard.choices,
-        "laufende_buttons": laufende_buttons(entry.rules), "augen_quick": AUGEN_QUICK,
+        "laufende_buttons": laufende_buttons(entry.rules),
+        "augen_quick": AUGEN_QUICK,
         "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
-        "preview": preview, "reason_needed": mode.organiser and sheet.round_status == Round.Status.CLOSED,
+        "preview": preview,
+        "reason_needed": mode.organiser and sheet.round_status == Round.Status.CLOSED,
         "state": entry_state(table, entry, mode),
         **mode.extra,
     }
@@ -212,12 +249,17 @@ def entry_state(table: Table, entry: EntrySheet, mode: EntryMode) -> dict[str, A
     always, at_60 = redeal_contracts(entry.rules.all_pass, entry.rules.kreuz_tie)
     return {
         "version": table_entry_version(table),
-        "next": sheet.next_number or "", "dealer": sheet.next_dealer or "", "size": table.size,
-        "required": sheet.games_required, "played": sheet.games_entered,
+        "next": sheet.next_number or "",
+        "dealer": sheet.next_dealer or "",
+        "size": table.size,
+        "required": sheet.games_required,
+        "played": sheet.games_entered,
         "open": "1" if entry.open_for_entry and not mode.organiser else "",
         "names": json.dumps({str(seat): name for seat, name in entry.names.items()}),
         "totals": json.dumps({str(s.seat): s.total for s in sheet.seats}),
-        "redeal": json.dumps(list(always)), "games": mode.urls.game_prefix, "tie60": json.dumps(list(at_60)),
+        "redeal": json.dumps(list(always)),
+        "games": mode.urls.game_prefix,
+        "tie60": json.dumps(list(at_60)),
     }
 
 
@@ -241,33 +283,55 @@ def preview_context(table: Table, form: GameForm, *, number: int | None) -> dict
         return context
     names = {s.number: s.registration.player.name for s in table.seats.select_related("registration__player")}
     seats = [
-        {"seat": seat, "name": names.get(seat, ""), "short": names.get(seat, "").split(" ")[0], "points": points,
-         "sits_out": seat == sitting_out_of(dealer, table.size),
-         "plays": seat in (record.get("declarer"), score.partner),
-         "reuegeld": score.reuegeld.get(seat, 0), "weitergeld": score.weitergeld.get(seat, 0)}
+        {
+            "seat": seat,
+            "name": names.get(seat, ""),
+            "short": names.get(seat, "").split(" ")[0],
+            "points": points,
+            "sits_out": seat == sitting_out_of(dealer, table.size),
+            "plays": seat in (record.get("declarer"), score.partner),
+            "reuegeld": score.reuegeld.get(seat, 0),
+            "weitergeld": score.weitergeld.get(seat, 0),
+        }
         for seat, points in sorted(score.points.items())
     ]
     augen = record.get("augen")
     context["points_json"] = json.dumps({str(seat): points for seat, points in score.points.items()})
     context.update(
-        state="ok", score=score, seats=seats, number=number, augen=augen,
+        state="ok",
+        score=score,
+        seats=seats,
+        number=number,
+        augen=augen,
         gegner=120 - augen if isinstance(augen, int) and 0 <= augen <= 120 else None,
-        contract=record.get("contract"), muss=bool(record.get("muss")), tout=bool(record.get("tout")),
-        sie=bool(record.get("sie")), declarer_name=names.get(record.get("declarer") or 0, ""),
+        contract=record.get("contract"),
+        muss=bool(record.get("muss")),
+        tout=bool(record.get("tout")),
+        sie=bool(record.get("sie")),
+        declarer_name=names.get(record.get("declarer") or 0, ""),
         weitergeld=max(score.weitergeld.values(), default=0) if score.thrown_in else 0,
         kreuz_pair=kreuz_pair(score.declarer, table.size, sitting_out_of(dealer, table.size))
-        if record.get("contract") == Hand.Contract.KREUZ else None,
+        if record.get("contract") == Hand.Contract.KREUZ
+        else None,
     )
     return context
 
 
-def render_page(request: HttpRequest, table: Table, mode: EntryMode, *, template: str = "entry/table.html",
-                status: int = 200, **kwargs: Any) -> HttpResponse:
+def render_page(
+    request: HttpRequest,
+    table: Table,
+    mode: EntryMode,
+    *,
+    template: str = "entry/table.html",
+    status: int = 200,
+    **kwargs: Any,
+) -> HttpResponse:
     return render(request, template, page_context(request, table, mode, **kwargs), status=status)
 
 
-def render_page_if_changed(request: HttpRequest, table: Table, mode: EntryMode, *, signature: str = "",
-                           **kwargs: Any) -> HttpResponse:
+def render_page_if_changed(
+    request: HttpRequest, table: Table, mode: EntryMode, *, signature: str = "", **kwargs: Any
+) -> HttpResponse:
     """render_page, or a bare 304 while the table (and ``signature``, e.g. the round a link follows) is unchanged.
 
     entry.js polls the page it is on every few seconds with the ETag it got; a hall full of phones
@@ -292,19 +356,22 @@ def done(request: HttpRequest, url: str, message: str) -> HttpResponse:
 def failed(request: HttpRequest, errors: dict[str, str], *, status: int, code: str, rerender) -> HttpResponse:
     """A refused change: JSON errors by field for entry.js, else the page again with the errors next to the fields."""
     if _wants_json(request):
-        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": code},
-                            status=status)
+        return JsonResponse(
+            {"errors": {slot: [message] for slot, message in errors.items()}, "code": code}, status=status
+        )
     return rerender(errors, status)
 
 
-def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Hand | None,
-                template: str = "entry/table.html") -> HttpResponse:
+def submit_game(
+    request: HttpRequest, table: Table, mode: EntryMode, *, hand: Hand | None, template: str = "entry/table.html"
+) -> HttpResponse:
     """Record a new game (``hand`` None) or correct ``hand`` with the posted form."""
     form = GameForm(request.POST, table_size=table.size)
 
     def rerender(errors: dict[str, str], status: int) -> HttpResponse:
-        return render_page(request, table, mode, template=template, status=status, editing=hand, form=form,
-                           errors=errors)
+        return render_page(
+            request, table, mode, template=template, status=status, editing=hand, form=form, errors=errors
+        )
 
     record, errors = form.record_or_errors()
     if record is None:
@@ -315,14 +382,25 @@ def submit_game(request: HttpRequest, table: Table, mode: EntryMode, *, hand: Ha
     try:
         if hand is None:
             saved, _created = hand_services.hand_record(
-                table=table, record=record, client_id=data.get("client_id") or uuid.uuid4(),
-                number=data.get("number"), by=mode.user, device=device, organiser=mode.organiser,
+                table=table,
+                record=record,
+                client_id=data.get("client_id") or uuid.uuid4(),
+                number=data.get("number"),
+                by=mode.user,
+                device=device,
+                organiser=mode.organiser,
                 reason=data.get("reason") or "",
             )
             message = _("Game %(n)d saved.") % {"n": saved.number}
         else:
-            hand_services.hand_correct(hand=hand, record=record, by=mode.user, device=device,
-                                       organiser=mode.organiser, reason=data.get("reason") or "")
+            hand_services.hand_correct(
+                hand=hand,
+                record=record,
+                by=mode.user,
+                device=device,
+                organiser=mode.organiser,
+                reason=data.get("reason") or "",
+            )
             message = _("Game %(n)d corrected.") % {"n": hand.number}
     except ServiceError as err:
         slot = "pair" if kreuz and err.field in ("declarer", "partner") else error_slot(err.field)
@@ -341,19 +419,32 @@ def saved_with_parts(request: HttpRequest, table: Table, mode: EntryMode, messag
     return JsonResponse({"ok": True, "redirect": mode.urls.page, "message": message, "parts": parts, "etag": etag})
 
 
-def delete_game(request: HttpRequest, table: Table, mode: EntryMode, hand: Hand,
-                template: str = "entry/table.html") -> HttpResponse:
+def delete_game(
+    request: HttpRequest, table: Table, mode: EntryMode, hand: Hand, template: str = "entry/table.html"
+) -> HttpResponse:
     form = ReasonForm(request.POST)
     try:
         if not form.is_valid():
             raise form.refusal()
-        hand_services.hand_delete(hand=hand, by=mode.user, device=device_of(request), organiser=mode.organiser,
-                                  reason=form.cleaned_data["reason"])
+        hand_services.hand_delete(
+            hand=hand,
+            by=mode.user,
+            device=device_of(request),
+            organiser=mode.organiser,
+            reason=form.cleaned_data["reason"],
+        )
     except ServiceError as err:
         if _wants_json(request):
             return JsonResponse({"errors": err.as_dict(), "code": err.code}, status=error_status(err))
-        return render_page(request, table, mode, template=template, status=error_status(err), editing=hand,
-                           errors={error_slot(err.field): err.message})
+        return render_page(
+            request,
+            table,
+            mode,
+            template=template,
+            status=error_status(err),
+            editing=hand,
+            errors={error_slot(err.field): err.message},
+        )
     return done(request, mode.urls.page, _("Game %(n)d deleted.") % {"n": hand.number})
 
 
@@ -372,19 +463,31 @@ def conflict_response(request: HttpRequest, table: Table, mode: EntryMode, numbe
     form = GameForm(request.POST, table_size=table.size)
     record, errors = form.record_or_errors()
     if record is None:
-        return JsonResponse({"errors": {slot: [message] for slot, message in errors.items()}, "code": "invalid"},
-                            status=400)
+        return JsonResponse(
+            {"errors": {slot: [message] for slot, message in errors.items()}, "code": "invalid"}, status=400
+        )
     client_id = form.cleaned_data.get("client_id")
     if client_id is None:
-        return JsonResponse({"errors": {"client_id": [_("This game has no client id.")]}, "code": "invalid"},
-                            status=400)
+        return JsonResponse(
+            {"errors": {"client_id": [_("This game has no client id.")]}, "code": "invalid"}, status=400
+        )
     try:
-        hand_conflict_resolve(hand=hand, record=record, keep=request.POST.get("keep", ""), client_id=client_id,
-                              device=device_of(request, form))
+        hand_conflict_resolve(
+            hand=hand,
+            record=record,
+            keep=request.POST.get("keep", ""),
+            client_id=client_id,
+            device=device_of(request, form),
+        )
     except ServiceError as err:
         return JsonResponse({"errors": {err.field: [err.message]}, "code": err.code}, status=error_status(err))
-    return JsonResponse({"ok": True, "redirect": mode.urls.page,
-                         "message": _("Game %(n)d: the chosen version is kept.") % {"n": number}})
+    return JsonResponse(
+        {
+            "ok": True,
+            "redirect": mode.urls.page,
+            "message": _("Game %(n)d: the chosen version is kept.") % {"n": number},
+        }
+    )
 
 
 class EntryView(View):
@@ -398,7 +501,11 @@ class EntryView(View):
 
     #: The HTTP methods each action answers (anything else: 405, as ``require_http_methods`` answers).
     ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "page": ("GET",), "record": ("POST",), "game": ("GET", "POST"), "delete": ("POST",), "preview": ("POST",),
+        "page": ("GET",),
+        "record": ("POST",),
+        "game": ("GET", "POST"),
+        "delete": ("POST",),
+        "preview": ("POST",),
         "conflict": ("POST",),
     }
     action = "page"
@@ -415,8 +522,9 @@ class EntryView(View):
         allowed = self.ACTIONS[self.action]
         if request.method not in allowed:
             response = HttpResponseNotAllowed(allowed)
-            log_response("Method Not Allowed (%s): %s", request.method, request.path, response=response,
-                         request=request)
+            log_response(
+                "Method Not Allowed (%s): %s", request.method, request.path, response=response, request=request
+            )
             return response
         return getattr(self, self.action)(request, **kwargs)
 
@@ -441,8 +549,9 @@ class EntryView(View):
 
     def delete(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
         table = self.get_table()
-        return delete_game(request, table, self.get_mode(table), hand_or_404(table, kwargs["number"]),
-                           template=self.template_name)
+        return delete_game(
+            request, table, self.get_mode(table), hand_or_404(table, kwargs["number"]), template=self.template_name
+        )
 
     def preview(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
         return preview_response(request, self.get_table())

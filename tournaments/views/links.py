@@ -10,6 +10,7 @@ during an outage never lands in the next round. A light poll (static/js/follow.j
 A player's key opens his own page and, from it, the entry page of the table he sits at now
 (``s/<key>/tisch/``, its games under ``s/<key>/<round>/...`` in the same way) and nothing else.
 """
+
 import threading
 
 from django.contrib import messages
@@ -25,14 +26,14 @@ from django.views.decorators.http import require_GET, require_POST
 from schafkopfrennen import forget
 from schafkopfrennen.polling import polled_page
 
-from ..selectors import links
-from ..selectors import printing as print_selectors
 from ..access import DESK, tournament_for
-from ..pdf.start_cards import render_start_cards
+from ..http import WrongKey
 from ..models import Table
 from ..params import parse_int
+from ..pdf.start_cards import render_start_cards
+from ..selectors import links
+from ..selectors import printing as print_selectors
 from ..services import hands as hand_services
-from ..http import WrongKey
 from ..services.errors import ServiceError
 from . import entry_app
 from . import entry_base as entry
@@ -51,17 +52,20 @@ def link_mode(table: Table, key: str, kind: str = TABLE) -> EntryMode:
     """The tablet's entry mode with the URLs under the private link, bound to the table's round."""
     _resolve, page, round_name = KINDS[kind]
     base = reverse(round_name, args=[key, table.round.number])  # + spiel/, vorschau/, bestaetigen/
-    return EntryMode(urls=EntryUrls(
-        page=reverse(page, args=[key]),
-        record=base + "spiel/",
-        preview=base + "vorschau/",
-        game_prefix=base + "spiel/",
-        confirm=base + "bestaetigen/",
-        storage_key=f"skr:{table.entry_key}",  # the queue belongs to the round's table, as on its own link
-        queue=True, service_worker=reverse("tournaments:entry_service_worker"),
-        service_worker_scope=reverse(page, args=[key]).removesuffix("tisch/") if kind == PLAYER else "/tk/",
-        manifest=reverse("tournaments:table_link_manifest", args=[key]) if kind == TABLE else "",
-    ))
+    return EntryMode(
+        urls=EntryUrls(
+            page=reverse(page, args=[key]),
+            record=base + "spiel/",
+            preview=base + "vorschau/",
+            game_prefix=base + "spiel/",
+            confirm=base + "bestaetigen/",
+            storage_key=f"skr:{table.entry_key}",  # the queue belongs to the round's table, as on its own link
+            queue=True,
+            service_worker=reverse("tournaments:entry_service_worker"),
+            service_worker_scope=reverse(page, args=[key]).removesuffix("tisch/") if kind == PLAYER else "/tk/",
+            manifest=reverse("tournaments:table_link_manifest", args=[key]) if kind == TABLE else "",
+        )
+    )
 
 
 def _follow(url: str, signature: str) -> dict:
@@ -103,10 +107,10 @@ def table_link(request: HttpRequest, key: str) -> HttpResponse:
     if link.table is not None and link.state != links.TableLink.MISSING:
         mode = link_mode(link.table, key)
         mode.extra.update(link=link, follow=follow)
-        return entry.render_page_if_changed(request, link.table, mode, signature=link.signature,
-                                            template="entry/link.html")
-    return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament,
-                                                       "follow": follow})
+        return entry.render_page_if_changed(
+            request, link.table, mode, signature=link.signature, template="entry/link.html"
+        )
+    return render(request, "entry/link_waiting.html", {"link": link, "tournament": link.tournament, "follow": follow})
 
 
 @never_cache
@@ -114,8 +118,14 @@ def table_link(request: HttpRequest, key: str) -> HttpResponse:
 def table_link_status(request: HttpRequest, key: str) -> JsonResponse:
     """What the open page polls: it reloads when ``signature`` changes."""
     link = _link_or_404(key)
-    return JsonResponse({"signature": link.signature, "state": link.state,
-                         "round": link.round.number if link.round else None, "table": link.number})
+    return JsonResponse(
+        {
+            "signature": link.signature,
+            "state": link.state,
+            "round": link.round.number if link.round else None,
+            "table": link.number,
+        }
+    )
 
 
 _ROUND_HTML: dict[tuple, tuple[links.PlayerRound, str]] = {}  # PlayerRound.kept_as + (legend,) -> (it, its section)
@@ -153,9 +163,18 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
     follow = _follow(reverse("tournaments:player_status", args=[key]), page.signature)
     last = len(page.rounds) - 1  # the legend follows the oldest round's games
     rounds_html = [_round_html(r, legend=i == last) for i, r in enumerate(page.rounds)]
-    return render(request, "public/player.html", {"page": page, "tournament": page.tournament,
-                                                  "rounds_html": rounds_html, "registration": registration,
-                                                  "follow": follow, "key": key})
+    return render(
+        request,
+        "public/player.html",
+        {
+            "page": page,
+            "tournament": page.tournament,
+            "rounds_html": rounds_html,
+            "registration": registration,
+            "follow": follow,
+            "key": key,
+        },
+    )
 
 
 @never_cache
@@ -178,8 +197,9 @@ def player_table(request: HttpRequest, key: str) -> HttpResponse:
         return redirect("tournaments:player", key=key)
     mode = link_mode(page.current.table, key, PLAYER)
     mode.extra.update(follow=_follow(reverse("tournaments:player_status", args=[key]), page.signature))
-    return entry.render_page_if_changed(request, page.current.table, mode, signature=page.signature,
-                                        template="entry/link.html")
+    return entry.render_page_if_changed(
+        request, page.current.table, mode, signature=page.signature, template="entry/link.html"
+    )
 
 
 @require_POST
@@ -220,8 +240,9 @@ def table_link_manifest(request: HttpRequest, key: str) -> HttpResponse:
     """Installing the table card's page puts the table number on the home screen, for the whole evening."""
     link = _link_or_404(key)
     name = _("Table %(n)d") % {"n": link.number}
-    return entry_app.manifest_response(request, name=name, tournament=link.tournament,
-                                       page=reverse("tournaments:table_link", args=[key]))
+    return entry_app.manifest_response(
+        request, name=name, tournament=link.tournament, page=reverse("tournaments:table_link", args=[key])
+    )
 
 
 @require_POST
@@ -236,8 +257,9 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
         messages.error(request, _("Tap your name to confirm."))
         return redirect(page)
     try:
-        hand_services.table_confirm(table=table, seat=seat, device=entry.device_of(request),
-                                     device_id=entry.device_id_of(request))
+        hand_services.table_confirm(
+            table=table, seat=seat, device=entry.device_of(request), device_id=entry.device_id_of(request)
+        )
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect(page)
@@ -249,8 +271,9 @@ def _confirm(request: HttpRequest, table: Table, page: str, seat_text: str) -> H
 
 def _start_cards_pdf(request: HttpRequest, slug: str, start_number: int | None, filename: str) -> HttpResponse:
     tournament = tournament_for(request.user, slug, DESK)
-    data = print_selectors.start_cards_data(tournament, start_number=start_number,
-                                            url_base=request.build_absolute_uri("/"))
+    data = print_selectors.start_cards_data(
+        tournament, start_number=start_number, url_base=request.build_absolute_uri("/")
+    )
     if not data.cards:
         raise Http404("No such start number")
     response = HttpResponse(render_start_cards(data), content_type="application/pdf")

@@ -3,6 +3,7 @@
 Paper mode is for a table without a tablet: the organiser types the sheet's games into the same form
 on a laptop (each through hand_record as an organiser), or only each player's round total.
 """
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -13,13 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import access
-from ..selectors.desk import tables_overview
-from ..selectors.entry import rounds_with_tables, table_of_tournament
 from ..forms_entry import PaperTotalsForm
 from ..forms_tables import action_forms
 from ..links import table_link_key
 from ..models import Round, Table, Tournament
 from ..qr import qr_svg
+from ..selectors.desk import tables_overview
+from ..selectors.entry import rounds_with_tables, table_of_tournament
 from ..services import hands as hand_services
 from ..services.errors import ServiceError
 from . import entry_base as entry
@@ -49,11 +50,14 @@ def paper_mode(request: HttpRequest, table: Table, totals_form: PaperTotalsForm 
     page = reverse("tournaments:paper", args=[slug, pk])
     return entry.EntryMode(
         urls=entry.EntryUrls(
-            page=page, record=reverse("tournaments:paper_record", args=[slug, pk]),
-            preview=reverse("tournaments:paper_preview", args=[slug, pk]), game_prefix=f"{page}spiel/",
+            page=page,
+            record=reverse("tournaments:paper_record", args=[slug, pk]),
+            preview=reverse("tournaments:paper_preview", args=[slug, pk]),
+            game_prefix=f"{page}spiel/",
             storage_key=f"skr:paper:{pk}",
         ),
-        organiser=True, user=request.user,
+        organiser=True,
+        user=request.user,
         extra={
             "totals_form": totals_form or _totals_form(table),
             "totals_url": reverse("tournaments:paper_totals", args=[slug, pk]),
@@ -81,13 +85,20 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
             "paper": reverse("tournaments:paper", args=[slug, item.table.pk]),
             # the table card's link for the whole evening (this number in whatever round is current)
             "evening": request.build_absolute_uri(
-                reverse("tournaments:table_link", args=[table_link_key(tournament.pk, item.table.number,
-                                                                  tournament.table_cards_generation)])),
+                reverse(
+                    "tournaments:table_link",
+                    args=[table_link_key(tournament.pk, item.table.number, tournament.table_cards_generation)],
+                )
+            ),
         }
         for item in overview
     ]
     context = {
-        "tournament": tournament, "rounds": rounds, "round": rnd, "rows": rows, "nav": "tables",
+        "tournament": tournament,
+        "rounds": rounds,
+        "round": rnd,
+        "rows": rows,
+        "nav": "tables",
         "drawn_waiting": tournament.rounds.filter(status=Round.Status.DRAWN).exists(),
         "complete": sum(1 for item in overview if item.progress.complete),
     }
@@ -126,8 +137,9 @@ def totals(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     form = _totals_form(table, request.POST)
     if form.is_valid():
         try:
-            hand_services.table_paper_totals(table=table, totals=form.totals(), by=request.user,
-                                             reason=form.cleaned_data["reason"])
+            hand_services.table_paper_totals(
+                table=table, totals=form.totals(), by=request.user, reason=form.cleaned_data["reason"]
+            )
         except ServiceError as err:
             field = err.field.replace("totals.", "seat_")
             form.add_error(field if field in form.fields else None, err.message)

@@ -1,5 +1,6 @@
 """Entry fees paid by transfer: the desk's bank statement upload, the organiser's release of places not paid
 by the deadline."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -33,15 +34,20 @@ def bank_statement(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                result = bank_statement_apply(tournament=tournament, text=_text(form.cleaned_data["file"]),
-                                              by=request.user)
+                result = bank_statement_apply(
+                    tournament=tournament, text=_text(form.cleaned_data["file"]), by=request.user
+                )
             except ServiceError as err:
                 form.add_error("file", err.message)
                 status = error_status(err)
         else:
             status = form_status(request, form)
-    return render(request, "desk/bank.html", {"tournament": tournament, "form": form, "result": result,
-                                              "nav": "bank"}, status=status)
+    return render(
+        request,
+        "desk/bank.html",
+        {"tournament": tournament, "form": form, "result": result, "nav": "bank"},
+        status=status,
+    )
 
 
 @login_required

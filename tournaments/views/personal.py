@@ -1,4 +1,5 @@
 """A player's personal data on the club's player page: export as JSON, anonymise (organisers only)."""
+
 import json
 
 from django.contrib import messages
@@ -16,8 +17,11 @@ from ..services.personal_data import player_anonymise
 
 
 def _organisers_player(request: HttpRequest, player_id: int) -> Player:
-    player = Player.objects.filter(pk=player_id, club__in=access.clubs_for(request.user, access.ORGANISER)) \
-        .select_related("club").first()
+    player = (
+        Player.objects.filter(pk=player_id, club__in=access.clubs_for(request.user, access.ORGANISER))
+        .select_related("club")
+        .first()
+    )
     if player is None:
         raise Http404("No such player")
     return player
@@ -42,6 +46,9 @@ def player_anonymise_view(request: HttpRequest, player_id: int) -> HttpResponse:
         return redirect("tournaments:player_edit", player_id=player.pk)
     club = player.club
     player = player_anonymise(player=player, club=club, by=request.user)
-    messages.success(request, _("Anonymised: the player is now called %(name)s; contact details are deleted, "
-                                "results stay.") % {"name": player.name})
+    messages.success(
+        request,
+        _("Anonymised: the player is now called %(name)s; contact details are deleted, results stay.")
+        % {"name": player.name},
+    )
     return redirect("tournaments:club", club_id=club.pk)

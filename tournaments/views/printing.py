@@ -1,5 +1,6 @@
 """The organiser's printed documents: a round's print page (the print pack, built in the background, and
 single documents), and the documents of the tournament's end (standings, prize list, cash list, certificates)."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -10,11 +11,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..selectors import printing as print_selectors
 from ..access import DESK, ORGANISER, has_role, tournament_for
 from ..models import Round, Table, Tournament
 from ..params import parse_int
 from ..printables import PRINTABLES, ROUND_DOCUMENTS, TABLE_DOCUMENTS
+from ..selectors import printing as print_selectors
 from ..services.printing import round_print_pack_request, round_print_pack_state
 from ..services.tournament import table_cards_renew
 
@@ -39,8 +40,13 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 
 def _context(rnd: Round, state) -> dict:
-    return {"tournament": rnd.tournament, "round": rnd, "pack": state, "documents": DOCUMENTS,
-            "tables": rnd.tables.count()}
+    return {
+        "tournament": rnd.tournament,
+        "round": rnd,
+        "pack": state,
+        "documents": DOCUMENTS,
+        "tables": rnd.tables.count(),
+    }
 
 
 @login_required
@@ -54,8 +60,11 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return render(request, "printing/_pack.html", _context(rnd, state))
         return redirect("tournaments:print_round", slug=slug, number=number)
     state = round_print_pack_state(round=rnd, url_base=_url_base(request))
-    return render(request, "printing/round.html", {
-        **_context(rnd, state), "can_renew_cards": has_role(request.user, rnd.tournament, ORGANISER)})
+    return render(
+        request,
+        "printing/round.html",
+        {**_context(rnd, state), "can_renew_cards": has_role(request.user, rnd.tournament, ORGANISER)},
+    )
 
 
 @login_required
@@ -85,8 +94,12 @@ def print_pack(request: HttpRequest, slug: str, number: int) -> FileResponse:
     state = round_print_pack_state(round=rnd, url_base=_url_base(request))
     if state.path is None:
         raise Http404("The print pack is not ready.")
-    response = FileResponse(state.path.open("rb"), content_type="application/pdf", as_attachment=True,
-                            filename=PRINTABLES["pack"].filename(slug, round=number))
+    response = FileResponse(
+        state.path.open("rb"),
+        content_type="application/pdf",
+        as_attachment=True,
+        filename=PRINTABLES["pack"].filename(slug, round=number),
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -111,11 +124,14 @@ def print_table_pick(request: HttpRequest, slug: str, number: int) -> HttpRespon
     table = parse_int(request.GET.get("table"), min_value=1) or 0
     if doc not in TABLE_DOCUMENTS or not rnd.tables.filter(number=table).exists():
         state = round_print_pack_state(round=rnd, url_base=_url_base(request))
-        context = _context(rnd, state) | {"table_error": _("Round %(round)d has no table %(table)s.") % {
-            "round": rnd.number, "table": request.GET.get("table", "") or "?"}}
+        context = _context(rnd, state) | {
+            "table_error": _("Round %(round)d has no table %(table)s.")
+            % {"round": rnd.number, "table": request.GET.get("table", "") or "?"}
+        }
         return render(request, "printing/round.html", context, status=400)
-    return redirect(reverse("tournaments:print_table_document", kwargs={
-        "slug": slug, "number": number, "table": table, "doc": doc}))
+    return redirect(
+        reverse("tournaments:print_table_document", kwargs={"slug": slug, "number": number, "table": table, "doc": doc})
+    )
 
 
 @login_required
@@ -138,8 +154,9 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament_for(request.user, slug, DESK)
 
 
-def _tournament_document(request: HttpRequest, slug: str, key: str, tournament: Tournament | None = None,
-                         **options) -> HttpResponse:
+def _tournament_document(
+    request: HttpRequest, slug: str, key: str, tournament: Tournament | None = None, **options
+) -> HttpResponse:
     document = PRINTABLES[key]
     tournament = tournament or _tournament(request, slug)
     return _pdf(document.render(tournament, **options), document.filename(slug))
@@ -181,8 +198,8 @@ def print_certificates(request: HttpRequest, slug: str) -> HttpResponse:
     places = parse_int(value, min_value=1, max_value=print_selectors.MAX_CERTIFICATE_PLACES)
     if value and places is None:
         return HttpResponseBadRequest(
-            _("plaetze: a number of places from 1 to %(max)d is needed.") % {
-                "max": print_selectors.MAX_CERTIFICATE_PLACES},
-            content_type="text/plain; charset=utf-8")
-    return _tournament_document(request, slug, "certificates", tournament=tournament,
-                                places=places)
+            _("plaetze: a number of places from 1 to %(max)d is needed.")
+            % {"max": print_selectors.MAX_CERTIFICATE_PLACES},
+            content_type="text/plain; charset=utf-8",
+        )
+    return _tournament_document(request, slug, "certificates", tournament=tournament, places=places)

@@ -1,5 +1,6 @@
 """The prize plan on the organiser's prize page: its form and the live preview that follows registrations (saving
 it is ``standings.prize_plan_save``, beside the page it renders)."""
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -15,10 +16,13 @@ def plan_context(tournament, form: PrizePlanForm | None = None, category_forms=N
     """What the prize page needs for the plan: the forms (the stored plan's and categories' values), the preview."""
     plan = prize_plan_of(tournament)
     categories = PrizeCategory.objects.filter(tournament=tournament)
-    return {"plan_form": form or PrizePlanForm(initial=PrizePlanForm.initial_for(plan), auto_id="plan_%s"),
-            "plan_preview": prize_plan_preview(tournament, plan), "allow_both": plan.categories_allow_both,
-            "category_forms": category_forms or PrizeCategoryFormSet(
-                initial=[PrizeCategoryForm.initial_for(c) for c in categories], prefix="category")}
+    return {
+        "plan_form": form or PrizePlanForm(initial=PrizePlanForm.initial_for(plan), auto_id="plan_%s"),
+        "plan_preview": prize_plan_preview(tournament, plan),
+        "allow_both": plan.categories_allow_both,
+        "category_forms": category_forms
+        or PrizeCategoryFormSet(initial=[PrizeCategoryForm.initial_for(c) for c in categories], prefix="category"),
+    }
 
 
 @login_required
@@ -33,5 +37,8 @@ def preview(request: HttpRequest, slug: str) -> HttpResponse:
         form_valid = form.is_valid()
         if form_valid:
             plan = PrizePlan(tournament=tournament, **form.values())
-    return render(request, "standings/_prize_plan_preview.html", {
-        "tournament": tournament, "plan_preview": prize_plan_preview(tournament, plan), "form_valid": form_valid})
+    return render(
+        request,
+        "standings/_prize_plan_preview.html",
+        {"tournament": tournament, "plan_preview": prize_plan_preview(tournament, plan), "form_valid": form_valid},
+    )

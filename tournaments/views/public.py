@@ -6,8 +6,12 @@ from ..selectors.public import tournament_list_public
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"tournaments": tournament_list_public(),
-                                                     "club_registration": settings.CLUB_REGISTRATION != "off"})
+    return render(
+        request,
+        "tournaments/home.html",
+        {"tournaments": tournament_list_public(), "club_registration": settings.CLUB_REGISTRATION != "off"},
+    )
+
 
 def accessibility(request: HttpRequest) -> HttpResponse:
     """The accessibility statement: what is met, what is not, whom to tell (the operator, from the settings)."""

@@ -1,5 +1,6 @@
 """A qualifier series ("Qualifikation"): the public qualification list (serie/<slug>/qualifikation/) and the
 owning club's page (o/serien/<slug>/qualifikation/): settings, wildcards, invitations to the final, declines."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -33,12 +34,20 @@ def qualification_page(request: HttpRequest, series: str) -> HttpResponse:
 
 
 def _context(obj: Series, form=None, wildcard_form=None) -> dict:
-    initial = {"per_evening": obj.qualify_per_evening, "mode": obj.qualify_mode, "lottery_places": obj.lottery_places,
-               "lottery_min_evenings": obj.lottery_min_evenings, "final": obj.final_id,
-               "invitation_deadline": obj.invitation_deadline}
-    return {"series": obj, "form": form or QualificationForm(initial=initial, series=obj),
-            "wildcard_form": wildcard_form or WildcardForm(candidates=wildcard_candidates(obj)),
-            "data": qualification_list(obj) if obj.kind == Series.Kind.QUALIFIER else None}
+    initial = {
+        "per_evening": obj.qualify_per_evening,
+        "mode": obj.qualify_mode,
+        "lottery_places": obj.lottery_places,
+        "lottery_min_evenings": obj.lottery_min_evenings,
+        "final": obj.final_id,
+        "invitation_deadline": obj.invitation_deadline,
+    }
+    return {
+        "series": obj,
+        "form": form or QualificationForm(initial=initial, series=obj),
+        "wildcard_form": wildcard_form or WildcardForm(candidates=wildcard_candidates(obj)),
+        "data": qualification_list(obj) if obj.kind == Series.Kind.QUALIFIER else None,
+    }
 
 
 @require_GET
@@ -72,8 +81,9 @@ def qualification_manage(request: HttpRequest, series: str) -> HttpResponse:
         elif action == "wildcard":
             wildcard_form = WildcardForm(request.POST, candidates=wildcard_candidates(obj))
             if not wildcard_form.is_valid():
-                return render(request, "series/qualification_manage.html", _context(obj, wildcard_form=wildcard_form),
-                              status=400)
+                return render(
+                    request, "series/qualification_manage.html", _context(obj, wildcard_form=wildcard_form), status=400
+                )
             wildcard_give(series=obj, by=request.user, **wildcard_form.cleaned_data)
             messages.success(request, _("Wildcard given."))
         elif action == "fill":
@@ -84,11 +94,15 @@ def qualification_manage(request: HttpRequest, series: str) -> HttpResponse:
             if invitation is None:
                 raise ServiceError("invitation", _("Choose an invitation of this series."))
             made = invitation_decline(invitation=invitation, by=request.user)
-            messages.success(request, _("%(name)s declined; %(n)d moved up.") % {
-                "name": invitation.player.name, "n": len(made)})
+            messages.success(
+                request, _("%(name)s declined; %(n)d moved up.") % {"name": invitation.player.name, "n": len(made)}
+            )
         else:
-            return HttpResponse(_("action: settings, wildcard, fill or decline is needed."), status=400,
-                                content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                _("action: settings, wildcard, fill or decline is needed."),
+                status=400,
+                content_type="text/plain; charset=utf-8",
+            )
     except ServiceError as err:
         if form is not None:
             form.add_service_error(err)
@@ -97,7 +111,7 @@ def qualification_manage(request: HttpRequest, series: str) -> HttpResponse:
         else:
             messages.error(request, err.message)
         obj.refresh_from_db()
-        return render(request, "series/qualification_manage.html", _context(obj, form, wildcard_form),
-                      status=error_status(err))
+        return render(
+            request, "series/qualification_manage.html", _context(obj, form, wildcard_form), status=error_status(err)
+        )
     return redirect("tournaments:qualification_manage", series=obj.slug)
-

@@ -1,4 +1,5 @@
 """The organiser's round control: draw, redraw, publish, close, reopen (with a reason), and seat swaps before play."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -8,13 +9,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import access
-from ..http import error_status
-from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
-from ..selectors.console import unpaid_registrations
-from ..forms_venues import VenueMixForm
 from ..forms import SeatSwapForm
 from ..forms_tables import ReasonForm
+from ..forms_venues import VenueMixForm
+from ..http import error_status
 from ..models import Registration, Round, Tournament
+from ..selectors.console import unpaid_registrations
+from ..selectors.desk import desk_summary, rounds_overview, seat_swaps_for
 from ..services.errors import ServiceError
 from ..services.rounds import round_close, round_draw, round_publish, round_redraw, round_reopen, seat_swap
 
@@ -28,8 +29,14 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 
 def _render_rounds(
-    request: HttpRequest, tournament: Tournament, *, error: str = "", error_round: int | None = None,
-    swap_form: SeatSwapForm | None = None, swap_round: int | None = None, status: int = 200,
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    error: str = "",
+    error_round: int | None = None,
+    swap_form: SeatSwapForm | None = None,
+    swap_round: int | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     context = {
         "tournament": tournament,
@@ -66,16 +73,20 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _organiser_tournament(request, slug)
     mix = VenueMixForm(request.POST)
     try:
-        drawn = round_draw(tournament=tournament, by=request.user,
-                           mix_venues=mix.is_valid() and mix.cleaned_data["mix"])
+        drawn = round_draw(
+            tournament=tournament, by=request.user, mix_venues=mix.is_valid() and mix.cleaned_data["mix"]
+        )
     except ServiceError as err:
         number = tournament.rounds.count() + 1
         return _render_rounds(request, tournament, error=err.message, error_round=number, status=error_status(err))
     messages.success(request, _("Drawn: round %(numbers)s.") % {"numbers": ", ".join(str(r.number) for r in drawn)})
     unpaid = unpaid_registrations(tournament)
     if unpaid:
-        messages.warning(request, _("Not paid yet: %(players)s. Collect the entry fee at the desk.") % {
-            "players": ", ".join(f"{r.start_number} {r.player.name}" for r in unpaid)})
+        messages.warning(
+            request,
+            _("Not paid yet: %(players)s. Collect the entry fee at the desk.")
+            % {"players": ", ".join(f"{r.start_number} {r.player.name}" for r in unpaid)},
+        )
     return _back(tournament, drawn[0].number)
 
 
@@ -95,22 +106,29 @@ def _round_action(request: HttpRequest, slug: str, number: int, act, done: str) 
 @login_required
 @require_POST
 def redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _round_action(request, slug, number, lambda rnd: round_redraw(round=rnd, by=request.user),
-                         _("Round %(n)d is drawn again."))
+    return _round_action(
+        request, slug, number, lambda rnd: round_redraw(round=rnd, by=request.user), _("Round %(n)d is drawn again.")
+    )
 
 
 @login_required
 @require_POST
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _round_action(request, slug, number, lambda rnd: round_publish(round=rnd, by=request.user),
-                         _("Round %(n)d is published: seat lists and table entry are open."))
+    return _round_action(
+        request,
+        slug,
+        number,
+        lambda rnd: round_publish(round=rnd, by=request.user),
+        _("Round %(n)d is published: seat lists and table entry are open."),
+    )
 
 
 @login_required
 @require_POST
 def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _round_action(request, slug, number, lambda rnd: round_close(round=rnd, by=request.user),
-                         _("Round %(n)d is closed."))
+    return _round_action(
+        request, slug, number, lambda rnd: round_close(round=rnd, by=request.user), _("Round %(n)d is closed.")
+    )
 
 
 @login_required
@@ -125,9 +143,15 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_reopen(round=rnd, reason=form.cleaned_data["reason"], by=request.user)
 
     return _round_action(
-        request, slug, number, act,
-        _("Round %(n)d is open again: its tables can correct games and confirm anew; "
-          "close it again when they are done."))
+        request,
+        slug,
+        number,
+        act,
+        _(
+            "Round %(n)d is open again: its tables can correct games and confirm anew; "
+            "close it again when they are done."
+        ),
+    )
 
 
 @login_required
@@ -139,8 +163,10 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = SeatSwapForm(request.POST)
     if form.is_valid():
         regs = {
-            r.start_number: r for r in Registration.objects.select_related("player").filter(
-                tournament=tournament, start_number__in=[form.cleaned_data["first"], form.cleaned_data["second"]])
+            r.start_number: r
+            for r in Registration.objects.select_related("player").filter(
+                tournament=tournament, start_number__in=[form.cleaned_data["first"], form.cleaned_data["second"]]
+            )
         }
         for field in ("first", "second"):
             if form.cleaned_data[field] not in regs:
@@ -148,8 +174,9 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         return _render_rounds(request, tournament, swap_form=form, swap_round=number, status=400)
     try:
-        done = seat_swap(round=rnd, first=regs[form.cleaned_data["first"]], second=regs[form.cleaned_data["second"]],
-                         by=request.user)
+        done = seat_swap(
+            round=rnd, first=regs[form.cleaned_data["first"]], second=regs[form.cleaned_data["second"]], by=request.user
+        )
     except ServiceError as err:
         form.add_service_error(err)
         return _render_rounds(request, tournament, swap_form=form, swap_round=number, status=error_status(err))

@@ -1,14 +1,15 @@
 """Public pages: the tournament and "Wo sitze ich?" — the newest published round's seats."""
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from schafkopfrennen.polling import polled_page
 
 from .. import access
-from ..selectors.public import public_tournaments, round_current_public, seat_list_state, seat_rows, seats_by_table
-from ..selectors.signup import signup_form_state
 from ..models import Tournament
 from ..params import parse_int
+from ..selectors.public import public_tournaments, round_current_public, seat_list_state, seat_rows, seats_by_table
+from ..selectors.signup import signup_form_state
 
 
 def _public_tournament(slug: str) -> Tournament:

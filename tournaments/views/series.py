@@ -1,5 +1,6 @@
 """Series pages: the public standings with statistics and charts, a player's history, the downloads;
 the organisers' pages to set a series up and to add their tournaments to it."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,12 +12,26 @@ from .. import access
 from ..charts import bar_chart, line_chart
 from ..forms_series import SeriesForm
 from ..http import error_status, form_status
-from ..selectors.public import public_tournaments
-from ..models import Player, Registration, Series, Tournament
+from ..models import Player, Registration, Series
 from ..params import parse_int
 from ..pdf.certificates import render_certificates
 from ..pdf.series import render_series, render_statistics
-from ..selectors.series import category_label, player_games, player_history, scoring_text, series_certificates_data, series_csv, series_document, series_pdf_data, series_standings, series_statistics, statistics_facts, tournament_statistics, tournament_statistics_pdf_data
+from ..selectors.public import public_tournaments
+from ..selectors.series import (
+    category_label,
+    player_games,
+    player_history,
+    scoring_text,
+    series_certificates_data,
+    series_csv,
+    series_document,
+    series_pdf_data,
+    series_standings,
+    series_statistics,
+    statistics_facts,
+    tournament_statistics,
+    tournament_statistics_pdf_data,
+)
 from ..services.errors import ServiceError
 from ..services.series import series_create, series_tournament_add, series_tournament_remove, series_update
 from .printing import _pdf
@@ -35,25 +50,51 @@ def _visible_series(request: HttpRequest, slug: str) -> Series:
 
 
 def _charts(stats, *, steps_label: str) -> dict:
-    progression = line_chart(
-        title=_("Standings progression"), x_label=steps_label, y_label=_("Points"), steps=stats.steps,
-        lines=stats.progression, testid="progression-chart") if stats.progression else ""
-    mix = bar_chart(title=_("Contract mix"), bars=[(category_label(m.category), m.games) for m in stats.games.mix],
-                    testid="mix-chart") if stats.games.mix else ""
-    players = [(name, games, [(category_label(s.category), s.games, s.won) for s in games.by_category])
-               for name, games in stats.player_rows]
-    return {"progression_chart": progression, "mix_chart": mix, "facts": statistics_facts(stats),
-            "player_stats": players}
+    progression = (
+        line_chart(
+            title=_("Standings progression"),
+            x_label=steps_label,
+            y_label=_("Points"),
+            steps=stats.steps,
+            lines=stats.progression,
+            testid="progression-chart",
+        )
+        if stats.progression
+        else ""
+    )
+    mix = (
+        bar_chart(
+            title=_("Contract mix"),
+            bars=[(category_label(m.category), m.games) for m in stats.games.mix],
+            testid="mix-chart",
+        )
+        if stats.games.mix
+        else ""
+    )
+    players = [
+        (name, games, [(category_label(s.category), s.games, s.won) for s in games.by_category])
+        for name, games in stats.player_rows
+    ]
+    return {
+        "progression_chart": progression,
+        "mix_chart": mix,
+        "facts": statistics_facts(stats),
+        "player_stats": players,
+    }
 
 
 def series_page(request: HttpRequest, series: str) -> HttpResponse:
     obj = _visible_series(request, series)
     data = series_standings(obj)
     stats = series_statistics(data)
-    context = {"series": obj, "data": data, "scoring": scoring_text(obj),
-               "numbers": list(enumerate(data.played, start=1)),
-               "organiser": _is_member(request.user, obj, access.ORGANISER),
-               **_charts(stats, steps_label=_("Tournament"))}
+    context = {
+        "series": obj,
+        "data": data,
+        "scoring": scoring_text(obj),
+        "numbers": list(enumerate(data.played, start=1)),
+        "organiser": _is_member(request.user, obj, access.ORGANISER),
+        **_charts(stats, steps_label=_("Tournament")),
+    }
     return render(request, "series/page.html", context)
 
 
@@ -81,16 +122,28 @@ def series_player(request: HttpRequest, series: str, player_id: int) -> HttpResp
         raise Http404("The player played no tournament of this series")
     data = series_standings(obj)
     row = next((r for r in data.all_rows if r.player_id == player.pk), None)
-    return render(request, "series/player.html", {"series": obj, "player": player, "history": history, "row": row,
-                                                  **_player_context(player, history)})
+    return render(
+        request,
+        "series/player.html",
+        {"series": obj, "player": player, "history": history, "row": row, **_player_context(player, history)},
+    )
 
 
 def _player_context(player: Player, history) -> dict:
     stats = player_games(player, history)
     points = [r.points or 0 for r in reversed(history.rows) if r.place is not None]
-    chart = line_chart(title=_("Points per tournament"), x_label=_("Tournament"), y_label=_("Points"),
-                       steps=[r.tournament.name for r in reversed(history.rows) if r.place is not None],
-                       lines=[(player.name, points)], testid="history-chart") if points else ""
+    chart = (
+        line_chart(
+            title=_("Points per tournament"),
+            x_label=_("Tournament"),
+            y_label=_("Points"),
+            steps=[r.tournament.name for r in reversed(history.rows) if r.place is not None],
+            lines=[(player.name, points)],
+            testid="history-chart",
+        )
+        if points
+        else ""
+    )
     return {"history_chart": chart, "player_games": stats}
 
 
@@ -99,9 +152,18 @@ def player_history_page(request: HttpRequest, player_key: str) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("player__club", "tournament"), key=player_key)
     player = registration.player
     history = player_history(player, public=True)
-    return render(request, "series/player.html", {"series": None, "player": player, "history": history,
-                                                  "registration": registration, "row": None,
-                                                  **_player_context(player, history)})
+    return render(
+        request,
+        "series/player.html",
+        {
+            "series": None,
+            "player": player,
+            "history": history,
+            "registration": registration,
+            "row": None,
+            **_player_context(player, history),
+        },
+    )
 
 
 def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -109,8 +171,11 @@ def tournament_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not tournament.standings_public and not access.has_role(request.user, tournament, access.ANY_ROLE):
         return render(request, "standings/hidden.html", {"tournament": tournament})
     stats = tournament_statistics(tournament)
-    return render(request, "series/tournament_statistics.html", {
-        "tournament": tournament, **_charts(stats, steps_label=_("Round"))})
+    return render(
+        request,
+        "series/tournament_statistics.html",
+        {"tournament": tournament, **_charts(stats, steps_label=_("Round"))},
+    )
 
 
 def tournament_statistics_pdf(request: HttpRequest, slug: str) -> HttpResponse:
@@ -123,6 +188,7 @@ def tournament_statistics_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # --- organisers ------------------------------------------------------------------------------------
+
 
 @login_required
 def series_manage_list(request: HttpRequest) -> HttpResponse:
@@ -140,8 +206,9 @@ def series_manage_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Series created. Now add its tournaments."))
             return redirect("tournaments:series_manage", series=created.slug)
     own = Series.objects.filter(club__in=clubs).select_related("club")
-    return render(request, "series/manage_list.html", {"form": form, "series_list": own},
-                  status=form_status(request, form))
+    return render(
+        request, "series/manage_list.html", {"form": form, "series_list": own}, status=form_status(request, form)
+    )
 
 
 @login_required
@@ -173,11 +240,14 @@ def series_manage(request: HttpRequest, series: str) -> HttpResponse:
                     series_tournament_remove(series=obj, tournament=tournament, by=request.user)
             except ServiceError as err:
                 messages.error(request, err.message)
-                return render(request, "series/manage.html", _manage_context(obj, owner, form, mine), status=error_status(err))
+                return render(
+                    request, "series/manage.html", _manage_context(obj, owner, form, mine), status=error_status(err)
+                )
             return redirect("tournaments:series_manage", series=obj.slug)
         if action != "settings":
-            return HttpResponse(_("action: add, remove or settings is needed."), status=400,
-                                content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                _("action: add, remove or settings is needed."), status=400, content_type="text/plain; charset=utf-8"
+            )
         if not owner:
             raise PermissionDenied
         if form.is_valid():
@@ -198,8 +268,14 @@ def _manage_context(series: Series, owner: bool, form, mine) -> dict:
     included = {e.tournament_id for e in entries}
     if owner:  # the owning club may take any tournament out of its series
         mine_ids |= included
-    return {"series": series, "owner": owner, "form": form, "entries": entries, "mine_ids": mine_ids,
-            "addable": [t for t in mine.order_by("-date") if t.pk not in included]}
+    return {
+        "series": series,
+        "owner": owner,
+        "form": form,
+        "entries": entries,
+        "mine_ids": mine_ids,
+        "addable": [t for t in mine.order_by("-date") if t.pk not in included],
+    }
 
 
 @login_required
@@ -209,8 +285,10 @@ def series_certificates(request: HttpRequest, series: str) -> HttpResponse:
         raise Http404("No such series")
     places = parse_int(request.GET.get("plaetze", "3"), min_value=1, max_value=50)
     if places is None:
-        return HttpResponse(_("plaetze: a number of places from 1 to %(max)d is needed.") % {"max": 50},
-                            status=400, content_type="text/plain; charset=utf-8")
+        return HttpResponse(
+            _("plaetze: a number of places from 1 to %(max)d is needed.") % {"max": 50},
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
     data = series_certificates_data(series_standings(obj), places=places)
     return _pdf(render_certificates(data), f"urkunden-{obj.slug}.pdf")
-

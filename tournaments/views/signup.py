@@ -1,6 +1,7 @@
 """The online sign-up: the public form (t/<slug>/anmelden/), the player's confirmation under his personal link
 (anmeldung/<key>/: start number, QR code, withdraw, consent), the rules PDF; for the club: the options, the
 list of sign-ups with the returning players to confirm, and next year's invitations (CSV)."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,21 +19,20 @@ from scoring.rules import ruleset_from_dict
 from scoring.rules.examples import worked_examples
 
 from .. import access
-from ..selectors import signup as signup_selectors
-from ..selectors.desk import club_names
-from ..selectors.signup import DEFAULT_CONSENT, signup_options_for
 from ..forms_setup import RulesForm
 from ..forms_signup import MatchForm, SignUpForm, SignUpOptionsForm
-from ..selectors.public import public_tournaments
+from ..http import error_status
 from ..models import SignUp, Tournament
 from ..pdf.rules_sheet import RulesSheet, render_rules_sheet
-from ..rules_text import night_rules
 from ..qr import epc_qr_svg, qr_svg
-from ..selectors.payments import payment_details
 from ..ratelimit import signup_allowed
-from ..http import error_status
+from ..rules_text import night_rules
+from ..selectors import signup as signup_selectors
+from ..selectors.desk import club_names
+from ..selectors.payments import payment_details
+from ..selectors.public import public_tournaments
+from ..selectors.signup import DEFAULT_CONSENT, signup_options_for
 from ..services.errors import ServiceError
-from ..spreadsheet import csv_writer
 from ..services.signups import (
     signup_consent_withdraw,
     signup_create,
@@ -40,6 +40,7 @@ from ..services.signups import (
     signup_options_update,
     signup_withdraw,
 )
+from ..spreadsheet import csv_writer
 from .console import EXAMPLE_LABELS
 
 
@@ -65,8 +66,10 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         allowed, wait = signup_allowed(request)
         if not allowed:
-            error = _("Too many sign-ups from your address in a short time: please wait %(seconds)d seconds and send "
-                      "the form again.") % {"seconds": wait}
+            error = _(
+                "Too many sign-ups from your address in a short time: please wait %(seconds)d seconds and send "
+                "the form again."
+            ) % {"seconds": wait}
             status = 429
         elif state.refusal:
             error, status = state.refusal, 409
@@ -74,9 +77,15 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
             data = form.cleaned_data
             try:
                 entry = signup_create(
-                    tournament=tournament, first_name=data["first_name"], last_name=data["last_name"],
-                    club_name=data["club_name"], email=data["email"], phone=data["phone"], consent=data["consent"],
-                    language=get_language() or "", url_base=_url_base(request),
+                    tournament=tournament,
+                    first_name=data["first_name"],
+                    last_name=data["last_name"],
+                    club_name=data["club_name"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    consent=data["consent"],
+                    language=get_language() or "",
+                    url_base=_url_base(request),
                     another_person=data["another_person"],
                 )
             except ServiceError as err:
@@ -89,10 +98,19 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("tournaments:signup_page", key=entry.key)
         else:
             status = 400
-    response = render(request, "signup/form.html", {
-        "tournament": tournament, "state": state, "form": form, "error": error,
-        "club_names": club_names(), "spam": form.is_bound and form.errors and form.is_spam,
-    }, status=status)
+    response = render(
+        request,
+        "signup/form.html",
+        {
+            "tournament": tournament,
+            "state": state,
+            "form": form,
+            "error": error,
+            "club_names": club_names(),
+            "spam": form.is_bound and form.errors and form.is_spam,
+        },
+        status=status,
+    )
     if status == 429:
         response["Retry-After"] = str(wait)
     return response
@@ -113,11 +131,18 @@ def _signup_or_404(key: str) -> SignUp:
 def signup_page(request: HttpRequest, key: str) -> HttpResponse:
     entry = _signup_or_404(key)
     page = signup_selectors.signup_page_data(entry)
-    return render(request, "signup/page.html", {
-        "page": page, "tournament": page.tournament, "signup": entry, "payment": payment_details(entry),
-        "personal_url": request.build_absolute_uri(reverse("tournaments:signup_page", args=[key])),
-        "player_url": reverse("tournaments:player", args=[key]) if page.start_number else "",
-    })
+    return render(
+        request,
+        "signup/page.html",
+        {
+            "page": page,
+            "tournament": page.tournament,
+            "signup": entry,
+            "payment": payment_details(entry),
+            "personal_url": request.build_absolute_uri(reverse("tournaments:signup_page", args=[key])),
+            "player_url": reverse("tournaments:player", args=[key]) if page.start_number else "",
+        },
+    )
 
 
 @require_GET
@@ -136,8 +161,15 @@ def signup_girocode(request: HttpRequest, key: str) -> HttpResponse:
     details = payment_details(_signup_or_404(key))
     if details is None:
         raise Http404("Nothing to pay by transfer")
-    response = HttpResponse(epc_qr_svg(name=details["name"], iban=details["iban"], amount_cents=details["amount_cents"],
-                                       reference=details["reference"]), content_type="image/svg+xml")
+    response = HttpResponse(
+        epc_qr_svg(
+            name=details["name"],
+            iban=details["iban"],
+            amount_cents=details["amount_cents"],
+            reference=details["reference"],
+        ),
+        content_type="image/svg+xml",
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -182,21 +214,38 @@ def rules_sheet_data(tournament: Tournament) -> RulesSheet:
     options = signup_options_for(tournament)
     initial = RulesForm.initial_from(tournament.rules)
     # A setting that does not apply under this ruleset is left out (no Kreuz rule when all-pass is a Muss).
-    needs = {"kreuz_tie": initial["all_pass"] == "kreuz", "muss_win": initial["all_pass"] == "muss",
-             "tout_factor": initial["tout_allowed"], "sie_factor": initial["sie_allowed"]}
-    rules = tuple((str(field.label), _rule_value(field, initial[name]))
-                  for name, field in RulesForm.base_fields.items() if needs.get(name, True))
+    needs = {
+        "kreuz_tie": initial["all_pass"] == "kreuz",
+        "muss_win": initial["all_pass"] == "muss",
+        "tout_factor": initial["tout_allowed"],
+        "sie_factor": initial["sie_allowed"],
+    }
+    rules = tuple(
+        (str(field.label), _rule_value(field, initial[name]))
+        for name, field in RulesForm.base_fields.items()
+        if needs.get(name, True)
+    )
     examples = tuple(
-        (str(EXAMPLE_LABELS[e.code]), signed(e.points[0]) if e.points else _("not allowed"),
-         signed(e.points[3]) if e.points else "")
+        (
+            str(EXAMPLE_LABELS[e.code]),
+            signed(e.points[0]) if e.points else _("not allowed"),
+            signed(e.points[3]) if e.points else "",
+        )
         for e in worked_examples(ruleset_from_dict(tournament.rules))
     )
     when = date_format(tournament.date, "l, j. F Y")
     if options.start_time:
         when += ", " + date_format(options.start_time, "TIME_FORMAT")
-    return RulesSheet(tournament=tournament.name, club=tournament.club.name, when=when, venue=tournament.venue,
-                      entry_fee=euro(tournament.entry_fee_cents), rules=rules, examples=examples,
-                      night=night_rules(tournament.ruleset))
+    return RulesSheet(
+        tournament=tournament.name,
+        club=tournament.club.name,
+        when=when,
+        venue=tournament.venue,
+        entry_fee=euro(tournament.entry_fee_cents),
+        rules=rules,
+        examples=examples,
+        night=night_rules(tournament.ruleset),
+    )
 
 
 @require_GET
@@ -215,11 +264,18 @@ def rules_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 def signup_options(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.ORGANISER)
     options = signup_options_for(tournament)
-    form = SignUpOptionsForm(request.POST or None, initial={
-        "open": options.open, "closes_at": options.closes_at and timezone.localtime(options.closes_at),
-        "capacity": options.capacity, "waiting_list": options.waiting_list, "start_time": options.start_time,
-        "consent_text": options.consent_text, "pay_until": options.pay_until and timezone.localtime(options.pay_until),
-    })
+    form = SignUpOptionsForm(
+        request.POST or None,
+        initial={
+            "open": options.open,
+            "closes_at": options.closes_at and timezone.localtime(options.closes_at),
+            "capacity": options.capacity,
+            "waiting_list": options.waiting_list,
+            "start_time": options.start_time,
+            "consent_text": options.consent_text,
+            "pay_until": options.pay_until and timezone.localtime(options.pay_until),
+        },
+    )
     if request.method == "POST" and form.is_valid():
         try:
             signup_options_update(tournament=tournament, by=request.user, **form.cleaned_data)
@@ -228,23 +284,36 @@ def signup_options(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:signup_options", slug=slug)
-    return render(request, "signup/options.html", {
-        "tournament": tournament, "form": form, "options": options, "default_consent": DEFAULT_CONSENT,
-        "public_url": request.build_absolute_uri(reverse("tournaments:signup", args=[slug])),
-    }, status=400 if form.errors else 200)
+    return render(
+        request,
+        "signup/options.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "options": options,
+            "default_consent": DEFAULT_CONSENT,
+            "public_url": request.build_absolute_uri(reverse("tournaments:signup", args=[slug])),
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
 @require_GET
 def signups(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
-    return render(request, "signup/list.html", {
-        "tournament": tournament, "signups": signup_selectors.signups_for_desk(tournament),
-        "to_confirm": signup_selectors.signups_to_confirm(tournament),
-        "counts": signup_selectors.checkin_counts_data(tournament),
-        "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
-        "options": signup_options_for(tournament),
-    })
+    return render(
+        request,
+        "signup/list.html",
+        {
+            "tournament": tournament,
+            "signups": signup_selectors.signups_for_desk(tournament),
+            "to_confirm": signup_selectors.signups_to_confirm(tournament),
+            "counts": signup_selectors.checkin_counts_data(tournament),
+            "can_organise": access.has_role(request.user, tournament, access.ORGANISER),
+            "options": signup_options_for(tournament),
+        },
+    )
 
 
 @login_required
@@ -276,9 +345,19 @@ def invitations_csv(request: HttpRequest, club_id: int) -> HttpResponse:
     response["Cache-Control"] = "private, no-store"
     response.write("\ufeff")  # Excel opens UTF-8 with umlauts correctly
     writer = csv_writer(response)  # a name typed as a formula is written as text
-    writer.writerow([_("First name"), _("Last name"), _("Club"), _("E-mail"), _("Phone"), _("Last tournament"),
-                     _("Date")])
+    writer.writerow(
+        [_("First name"), _("Last name"), _("Club"), _("E-mail"), _("Phone"), _("Last tournament"), _("Date")]
+    )
     for row in signup_selectors.invitations(club):
-        writer.writerow([row.first_name, row.last_name, row.club, row.email, row.phone, row.last_tournament,
-                         row.last_date.isoformat()])
+        writer.writerow(
+            [
+                row.first_name,
+                row.last_name,
+                row.club,
+                row.email,
+                row.phone,
+                row.last_tournament,
+                row.last_date.isoformat(),
+            ]
+        )
     return response

@@ -13,25 +13,30 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from schafkopfrennen import forget
+from schafkopfrennen.formats import signed
 from schafkopfrennen.polling import polled_page, polled_state
 from scoring.forms import PrizeFormSet
 
 from .. import access
-from ..forms_setup import cents_to_euro
-from ..models import Tournament
+from ..forms_setup import PrizeCategoryFormSet, PrizePlanForm, cents_to_euro
 from ..http import form_status
+from ..models import Tournament
 from ..params import parse_int
 from ..selectors.public import tournament_for_slug
-from ..selectors.venues import venue_start_numbers
 from ..selectors.standings import cash_list, name_with_substitute, prize_list, standings_state, standings_view
+from ..selectors.venues import venue_start_numbers
 from ..services.errors import ServiceError
-from ..services.prizes import (prize_categories_set, prize_hand_over, prize_plan_apply, prize_plan_set, prizes_set,
-                               tournament_standings_publish)
+from ..services.prizes import (
+    prize_categories_set,
+    prize_hand_over,
+    prize_plan_apply,
+    prize_plan_set,
+    prizes_set,
+    tournament_standings_publish,
+)
 from ..services.schedule import standings_schedule
 from ..share_image import top_ten_png
 from ..spreadsheet import csv_writer
-from schafkopfrennen.formats import signed
-from ..forms_setup import PrizeCategoryFormSet, PrizePlanForm
 from .prize_plan import plan_context
 
 
@@ -62,9 +67,14 @@ def _view(request: HttpRequest, tournament: Tournament, **paging):
     # organiser's "count again" (refresh, a POST) -- never by a page view.
     state = polled_state(request)  # the poll's read: the snapshot, whether newer games wait
     venue = _venue(request, tournament)
-    return standings_view(tournament, round=_round_param(request), query=request.GET.get("q", ""),
-                          poll=state[2] if state else None,
-                          start_numbers=venue_start_numbers(venue) if venue else None, **paging)
+    return standings_view(
+        tournament,
+        round=_round_param(request),
+        query=request.GET.get("q", ""),
+        poll=state[2] if state else None,
+        start_numbers=venue_start_numbers(venue) if venue else None,
+        **paging,
+    )
 
 
 @polled_page(standings_state)
@@ -81,9 +91,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # the viewer's own row is rendered apart, so that his phone shares the list with every other.
     # The rows follow from the snapshot's version alone; the status and progress lines above them from
     # the poll's token, which changes more often (every game until its merge, every confirmation).
-    rows = "|".join(str(part) for part in (
-        tournament.pk, view.version, view.computed_at and view.computed_at.timestamp(), view.round, view.page,
-        q.strip().casefold()[:40], get_language(), forget.generation(), request.GET.get("ort", "")[:8]))
+    rows = "|".join(
+        str(part)
+        for part in (
+            tournament.pk,
+            view.version,
+            view.computed_at and view.computed_at.timestamp(),
+            view.round,
+            view.page,
+            q.strip().casefold()[:40],
+            get_language(),
+            forget.generation(),
+            request.GET.get("ort", "")[:8],
+        )
+    )
     key = f"standings-html:{polled_state(request)[0]}|{view.current}|{rows}"
     table_html = cache.get(key)
     if table_html is None:
@@ -98,11 +119,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         table_html = render_to_string("standings/_me.html", {"view": view}, request) + table_html
     if request.htmx:
         return HttpResponse(table_html)
-    return render(request, "standings/page.html", {
-        "tournament": tournament, "view": view, "q": q, "table_html": table_html,
-        "venues": list(tournament.venues.all()), "venue": _venue(request, tournament),
-        "can_publish": access.has_role(request.user, tournament, access.ORGANISER),
-        "can_refresh": not view.current and access.has_role(request.user, tournament, access.DESK)})
+    return render(
+        request,
+        "standings/page.html",
+        {
+            "tournament": tournament,
+            "view": view,
+            "q": q,
+            "table_html": table_html,
+            "venues": list(tournament.venues.all()),
+            "venue": _venue(request, tournament),
+            "can_publish": access.has_role(request.user, tournament, access.ORGANISER),
+            "can_refresh": not view.current and access.has_role(request.user, tournament, access.DESK),
+        },
+    )
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
@@ -121,18 +151,37 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     view = standings_view(tournament, round=_round_param(request))
     name = f"rangliste-{tournament.slug}" + (f"-runde-{view.round}" if view.round else "")
     if fmt == "json":
-        response = JsonResponse({
-            "tournament": tournament.slug, "round": view.round, "current": view.current,
-            "computed_at": view.computed_at.isoformat() if view.computed_at else None,
-            "not_counted_since": view.waiting_since.isoformat() if view.waiting_since else None,
-            "standings": [
-                {**{key: row[key] for key in ("rank", "start_number", "name", "club", "points", "won_solos",
-                                              "lost_solos", "round_points", "note")},
-                 "substitute_for": row.get("substitute_for") or None,
-                 "mark": view.short.get(row["start_number"])}  # fewer games, or left in round r
-                for row in view.rows
-            ],
-        }, json_dumps_params={"ensure_ascii": False, "indent": 1})
+        response = JsonResponse(
+            {
+                "tournament": tournament.slug,
+                "round": view.round,
+                "current": view.current,
+                "computed_at": view.computed_at.isoformat() if view.computed_at else None,
+                "not_counted_since": view.waiting_since.isoformat() if view.waiting_since else None,
+                "standings": [
+                    {
+                        **{
+                            key: row[key]
+                            for key in (
+                                "rank",
+                                "start_number",
+                                "name",
+                                "club",
+                                "points",
+                                "won_solos",
+                                "lost_solos",
+                                "round_points",
+                                "note",
+                            )
+                        },
+                        "substitute_for": row.get("substitute_for") or None,
+                        "mark": view.short.get(row["start_number"]),
+                    }  # fewer games, or left in round r
+                    for row in view.rows
+                ],
+            },
+            json_dumps_params={"ensure_ascii": False, "indent": 1},
+        )
     else:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response.write("\ufeff")  # so spreadsheet programs read the umlauts right
@@ -141,13 +190,33 @@ def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
             writer.writerow([view.stale_note])
         rounds = [f"{_('Round')} {r}" for r in (view.rounds if view.round is None else [view.round])]
         marks = [_("Note")] if view.short else []  # fewer games, or left in round r: a column only when someone has one
-        writer.writerow([_("Place"), _("Start number"), _("Name"), _("Club"), _("Points"), _("Won solos"),
-                         _("Lost solos"), *rounds, *marks])
+        writer.writerow(
+            [
+                _("Place"),
+                _("Start number"),
+                _("Name"),
+                _("Club"),
+                _("Points"),
+                _("Won solos"),
+                _("Lost solos"),
+                *rounds,
+                *marks,
+            ]
+        )
         for row in view.rows:
-            writer.writerow([row["rank"], row["start_number"],
-                             name_with_substitute(row["name"], row.get("substitute_for") or ""), row["club"], row["points"],
-                             row["won_solos"], row["lost_solos"], *row["round_points"],
-                             *([view.short.get(row["start_number"], "")] if marks else [])])
+            writer.writerow(
+                [
+                    row["rank"],
+                    row["start_number"],
+                    name_with_substitute(row["name"], row.get("substitute_for") or ""),
+                    row["club"],
+                    row["points"],
+                    row["won_solos"],
+                    row["lost_solos"],
+                    *row["round_points"],
+                    *([view.short.get(row["start_number"], "")] if marks else []),
+                ]
+            )
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
 
@@ -170,8 +239,11 @@ def top_ten_image(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponse(_("The standings are not published yet."), status=403, content_type="text/plain")
     view = standings_view(tournament)
     heading = _("Final standings") if tournament.status == Tournament.Status.FINISHED else _("Standings")
-    png = top_ten_png(title=tournament.name, heading=f"{heading} · {tournament.club.name}",
-                      rows=[(f"{row['rank']}.", row["name"], signed(row["points"])) for row in list(view.rows)[:10]])
+    png = top_ten_png(
+        title=tournament.name,
+        heading=f"{heading} · {tournament.club.name}",
+        rows=[(f"{row['rank']}.", row["name"], signed(row["points"])) for row in list(view.rows)[:10]],
+    )
     response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "private, max-age=60" if not tournament.standings_public else "public, max-age=60"
     return response
@@ -207,28 +279,62 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _prize_formset(prizes_now, data=None) -> PrizeFormSet:
-    initial = [{"last_place": p.place is None, "place": p.place, "amount_euro": cents_to_euro(p.amount_cents),
-                "goods": p.goods} for p in prizes_now.prizes]
+    initial = [
+        {
+            "last_place": p.place is None,
+            "place": p.place,
+            "amount_euro": cents_to_euro(p.amount_cents),
+            "goods": p.goods,
+        }
+        for p in prizes_now.prizes
+    ]
     return PrizeFormSet(data, initial=initial, prefix="prize")
 
 
-def _render_prizes(request: HttpRequest, tournament: Tournament, prizes_now, formset, *, handover_error: str = "",
-                   status: int | None = None, plan_form=None, category_forms=None) -> HttpResponse:
+def _render_prizes(
+    request: HttpRequest,
+    tournament: Tournament,
+    prizes_now,
+    formset,
+    *,
+    handover_error: str = "",
+    status: int | None = None,
+    plan_form=None,
+    category_forms=None,
+) -> HttpResponse:
     can_edit = access.has_role(request.user, tournament, access.ORGANISER)
     can_desk = can_edit or access.has_role(request.user, tournament, access.DESK)
-    return render(request, "standings/prizes.html", {
-        "tournament": tournament, "prize_list": prizes_now, "formset": formset, "can_edit": can_edit,
-        "can_print": can_desk, "can_hand_over": can_desk, "handover_error": handover_error,
-        **plan_context(tournament, plan_form, category_forms)},
-        status=form_status(request, formset) if status is None else status)
+    return render(
+        request,
+        "standings/prizes.html",
+        {
+            "tournament": tournament,
+            "prize_list": prizes_now,
+            "formset": formset,
+            "can_edit": can_edit,
+            "can_print": can_desk,
+            "can_hand_over": can_desk,
+            "handover_error": handover_error,
+            **plan_context(tournament, plan_form, category_forms),
+        },
+        status=form_status(request, formset) if status is None else status,
+    )
 
 
-def render_prizes(request: HttpRequest, tournament: Tournament, *, plan_form=None, category_forms=None,
-                  status: int | None = None):
+def render_prizes(
+    request: HttpRequest, tournament: Tournament, *, plan_form=None, category_forms=None, status: int | None = None
+):
     """The prize page as it stands, with a refused plan or category form shown again."""
     prizes_now = prize_list(tournament)
-    return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now), plan_form=plan_form,
-                          category_forms=category_forms, status=status)
+    return _render_prizes(
+        request,
+        tournament,
+        prizes_now,
+        _prize_formset(prizes_now),
+        plan_form=plan_form,
+        category_forms=category_forms,
+        status=status,
+    )
 
 
 @login_required
@@ -240,12 +346,17 @@ def prize_handed_over(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if number is None:
             raise ServiceError("start_number", _("Start number: a whole number is needed."))
-        prize_hand_over(tournament=tournament, start_number=number,
-                        handed_over=request.POST.get("handed_over") == "1", by=request.user)
+        prize_hand_over(
+            tournament=tournament,
+            start_number=number,
+            handed_over=request.POST.get("handed_over") == "1",
+            by=request.user,
+        )
     except ServiceError as err:
         prizes_now = prize_list(tournament)
-        return _render_prizes(request, tournament, prizes_now, _prize_formset(prizes_now),
-                              handover_error=err.message, status=400)
+        return _render_prizes(
+            request, tournament, prizes_now, _prize_formset(prizes_now), handover_error=err.message, status=400
+        )
     return redirect(reverse("tournaments:prizes", args=[slug]) + f"#award-{number}")
 
 
@@ -267,14 +378,20 @@ def prize_plan_save(request: HttpRequest, slug: str) -> HttpResponse:
             if "apply" in request.POST:
                 prize_plan_apply(tournament=tournament, by=request.user)
         except ServiceError as err:
-            field = {"first_cents": "first_euro", "table_bp": "table", "costs_cents": "costs_euro"}.get(err.field, err.field)
+            field = {"first_cents": "first_euro", "table_bp": "table", "costs_cents": "costs_euro"}.get(
+                err.field, err.field
+            )
             if field in form.fields:
                 form.add_error(field, err.message)
             else:
                 form.add_error(None, err.message)
         else:
-            messages.success(request, _("Prize plan applied: the prize list follows it.") if "apply" in request.POST
-                             else _("Prize plan saved."))
+            messages.success(
+                request,
+                _("Prize plan applied: the prize list follows it.")
+                if "apply" in request.POST
+                else _("Prize plan saved."),
+            )
             return redirect("tournaments:prizes", slug=slug)
     return render_prizes(request, tournament, plan_form=form, status=400)
 
@@ -287,8 +404,12 @@ def prize_categories_save(request: HttpRequest, slug: str) -> HttpResponse:
     forms = PrizeCategoryFormSet(request.POST, prefix="category")
     if forms.is_valid():
         try:
-            prize_categories_set(tournament=tournament, categories=[c for f in forms if (c := f.category())],
-                                 allow_both=request.POST.get("allow_both") == "1", by=request.user)
+            prize_categories_set(
+                tournament=tournament,
+                categories=[c for f in forms if (c := f.category())],
+                allow_both=request.POST.get("allow_both") == "1",
+                by=request.user,
+            )
         except ServiceError as err:
             forms._non_form_errors = forms.error_class([err.message])
         else:

@@ -1,4 +1,5 @@
 """The organiser closes what a table cannot: confirm for an absent player, close the table (and reopen it) with a reason."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -6,8 +7,15 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms_tables import (ConfirmForForm, TableCloseForm, TableFourForm, TableReopenForm, action_forms, seated,
-                           unconfirmed_seats)
+from ..forms_tables import (
+    ConfirmForForm,
+    TableCloseForm,
+    TableFourForm,
+    TableReopenForm,
+    action_forms,
+    seated,
+    unconfirmed_seats,
+)
 from ..models import Table
 from ..services.errors import ServiceError
 from ..services.tables import table_close, table_confirm_for, table_play_on_with_four, table_reopen
@@ -28,13 +36,17 @@ def confirm_for(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     form = ConfirmForForm(request.POST, seats=unconfirmed_seats(table), prefix="cf")
     if form.is_valid():
         try:
-            table_confirm_for(table=table, seat=form.cleaned_data["seat"], by=request.user,
-                              reason=form.cleaned_data["reason"])
+            table_confirm_for(
+                table=table, seat=form.cleaned_data["seat"], by=request.user, reason=form.cleaned_data["reason"]
+            )
         except ServiceError as err:
             form.add_error(err.field if err.field in form.fields else None, err.message)
         else:
-            messages.success(request, _("Confirmed for seat %(seat)d of table %(table)d.") % {
-                "seat": form.cleaned_data["seat"], "table": table.number})
+            messages.success(
+                request,
+                _("Confirmed for seat %(seat)d of table %(table)d.")
+                % {"seat": form.cleaned_data["seat"], "table": table.number},
+            )
             return redirect("tournaments:paper", slug, table.pk)
     return _again(request, table, confirm_for=form)
 
@@ -63,8 +75,9 @@ def four(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     form = TableFourForm(request.POST, seats=seated(table), prefix="four")
     if form.is_valid():
         try:
-            table_play_on_with_four(table=table, seat=form.cleaned_data["seat"], by=request.user,
-                                    reason=form.cleaned_data["reason"])
+            table_play_on_with_four(
+                table=table, seat=form.cleaned_data["seat"], by=request.user, reason=form.cleaned_data["reason"]
+            )
         except ServiceError as err:
             form.add_error(err.field if err.field in form.fields else None, err.message)
         else:

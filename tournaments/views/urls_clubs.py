@@ -1,5 +1,6 @@
 """A club's home on a hosted instance: the public calendar and its feeds, a club's own registration, the
 operator's page of clubs."""
+
 from django.urls import path
 
 from . import calendar, clubs

@@ -1,4 +1,5 @@
 """The organiser's desk (o/<slug>/meldestelle/) and rounds page (o/<slug>/runden/), the public tournament and seat list (t/...)."""
+
 from django.urls import path
 
 from . import desk, rounds, seatlist

@@ -2,6 +2,7 @@
 
 Under each, ``<round>/...`` are the entry page's actions bound to the round it was opened in.
 """
+
 from django.urls import path
 
 from . import links
@@ -14,9 +15,15 @@ def round_actions(prefix: str, name: str, kind: str) -> list:
         path(at, links.link_round, extra, name=f"{name}_round"),
         path(at + "spiel/", links.LinkEntry.as_view(action="record"), extra, name=f"{name}_record"),
         path(at + "spiel/<int:number>/", links.LinkEntry.as_view(action="game"), extra, name=f"{name}_game"),
-        path(at + "spiel/<int:number>/loeschen/", links.LinkEntry.as_view(action="delete"), extra, name=f"{name}_delete"),
-        path(at + "spiel/<int:number>/konflikt/", links.LinkEntry.as_view(action="conflict"), extra,
-             name=f"{name}_conflict"),
+        path(
+            at + "spiel/<int:number>/loeschen/", links.LinkEntry.as_view(action="delete"), extra, name=f"{name}_delete"
+        ),
+        path(
+            at + "spiel/<int:number>/konflikt/",
+            links.LinkEntry.as_view(action="conflict"),
+            extra,
+            name=f"{name}_conflict",
+        ),
         path(at + "vorschau/", links.LinkEntry.as_view(action="preview"), extra, name=f"{name}_preview"),
         path(at + "bestaetigen/", links.link_confirm, extra, name=f"{name}_confirm"),
     ]

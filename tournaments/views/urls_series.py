@@ -1,12 +1,14 @@
 """Series (Saison, Cup): public standings, downloads and players' histories; the organisers' setup."""
+
 from django.urls import path, re_path
 
 from . import qualification, series
 
 urlpatterns = [
     path("serie/<slug:series>/", series.series_page, name="series"),
-    re_path(r"^serie/(?P<series>[-\w]+)/wertung\.(?P<fmt>pdf|csv|json)$", series.series_download,
-            name="series_download"),
+    re_path(
+        r"^serie/(?P<series>[-\w]+)/wertung\.(?P<fmt>pdf|csv|json)$", series.series_download, name="series_download"
+    ),
     path("serie/<slug:series>/qualifikation/", qualification.qualification_page, name="qualification"),
     path("serie/<slug:series>/qualifikation.pdf", qualification.qualification_pdf, name="qualification_pdf"),
     path("serie/<slug:series>/spieler/<int:player_id>/", series.series_player, name="series_player"),

@@ -1,4 +1,5 @@
 """Online sign-up (public form, the player's confirmation under his key, the rules) and check-in at the door."""
+
 from django.urls import path
 
 from . import checkin, payments, signup

@@ -1,4 +1,5 @@
 """The standings (t/<slug>/rangliste/...: page, projector, downloads) and the organiser's prizes and cash list."""
+
 from django.urls import path, re_path
 
 from . import callup, prize_plan, standings

@@ -13,9 +13,10 @@ class Command(BaseCommand):
         parser.add_argument("slug")
         parser.add_argument("--output", "-o", help="file to write; standard output without it")
         parser.add_argument(
-            "--with-keys", action="store_true",
+            "--with-keys",
+            action="store_true",
             help="include the tables' entry keys and the players' personal keys (they open the tournament's "
-                 "pages: only to move a running tournament, keeping printed QR codes valid)",
+            "pages: only to move a running tournament, keeping printed QR codes valid)",
         )
 
     def handle(self, *args, slug: str, output: str | None, with_keys: bool = False, **options) -> None:

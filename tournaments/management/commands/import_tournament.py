@@ -12,8 +12,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", help="archive file, or - for standard input")
         parser.add_argument("--slug", help="import under this slug instead of the archive's")
-        parser.add_argument("--club", help="import into this existing club (its name) instead of the archive's; "
-                                           "players are matched and made in that club's database only")
+        parser.add_argument(
+            "--club",
+            help="import into this existing club (its name) instead of the archive's; "
+            "players are matched and made in that club's database only",
+        )
 
     def handle(self, *args, file: str, slug: str | None, club: str | None = None, **options) -> None:
         into = None
@@ -33,7 +36,9 @@ class Command(BaseCommand):
             tournament = archive_import(doc=archive_parse(content), slug=slug, club=into)
         except ArchiveError as err:
             raise CommandError(f"{err}; nothing was imported") from err
-        self.stdout.write(self.style.SUCCESS(
-            f"Imported {tournament.name} as {tournament.slug}: {tournament.registrations.count()} players, "
-            f"{tournament.rounds.count()} rounds."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported {tournament.name} as {tournament.slug}: {tournament.registrations.count()} players, "
+                f"{tournament.rounds.count()} rounds."
+            )
+        )

@@ -17,8 +17,11 @@ class Command(BaseCommand):
         parser.add_argument("round", help="the round's number")
         parser.add_argument("--output", "-o", required=True, help="the PDF file to write")
         parser.add_argument("--blank", action="store_true", help="blank score sheets (to play on paper)")
-        parser.add_argument("--base-url", default=DEFAULT_URL_BASE,
-                            help=f"the site's address for the QR codes' entry links (default {DEFAULT_URL_BASE})")
+        parser.add_argument(
+            "--base-url",
+            default=DEFAULT_URL_BASE,
+            help=f"the site's address for the QR codes' entry links (default {DEFAULT_URL_BASE})",
+        )
 
     def handle(self, *args, slug: str, round: str, output: str, blank: bool, base_url: str, **options) -> None:
         tournament = Tournament.objects.filter(slug=slug).first()

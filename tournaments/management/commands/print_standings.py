@@ -10,20 +10,25 @@ DOCUMENTS = tuple(TOURNAMENT_DOCUMENTS)  # standings, prizes, cash, certificates
 
 
 class Command(BaseCommand):
-    help = ("Write a document of the tournament's end as PDF: the standings (overall and per round), the prize "
-            "list, the cash list or the certificates.")
+    help = (
+        "Write a document of the tournament's end as PDF: the standings (overall and per round), the prize "
+        "list, the cash list or the certificates."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug", help="the tournament's short name")
         parser.add_argument("--output", "-o", required=True, help="the PDF file to write")
-        parser.add_argument("--document", "-d", default="standings",
-                            help=f"which document: {', '.join(DOCUMENTS)} (default standings)")
+        parser.add_argument(
+            "--document", "-d", default="standings", help=f"which document: {', '.join(DOCUMENTS)} (default standings)"
+        )
         parser.add_argument("--round", help="standings: only this round")
-        parser.add_argument("--places", help="certificates: the first N places (default: the places with a prize, "
-                                             "or the first three)")
+        parser.add_argument(
+            "--places", help="certificates: the first N places (default: the places with a prize, or the first three)"
+        )
 
-    def handle(self, *args, slug: str, output: str, document: str, round: str | None, places: str | None,
-               **options) -> None:
+    def handle(
+        self, *args, slug: str, output: str, document: str, round: str | None, places: str | None, **options
+    ) -> None:
         tournament = Tournament.objects.filter(slug=slug).select_related("club").first()
         if tournament is None:
             raise CommandError(f"slug: no tournament {slug!r}")

@@ -9,8 +9,7 @@ FORMATS = ("json", "csv")
 
 
 class Command(BaseCommand):
-    help = ("Print a series' standings (Saison or Cup) as JSON or CSV, or with --list every series' slug, "
-            "one per line.")
+    help = "Print a series' standings (Saison or Cup) as JSON or CSV, or with --list every series' slug, one per line."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug", nargs="?", help="the series' short name")

@@ -38,14 +38,32 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=32, help="games per round at a table of four")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--slug", default=None, help="default: probelauf-<players>-<seed>")
-        parser.add_argument("--venues", type=int, default=0,
-                            help="play the evening in N inns at once (each with its own tables; players stay in theirs)")
-        parser.add_argument("--rules", default=None, metavar="FILE",
-                            help='a ruleset JSON file (e.g. {"all_pass": "kreuz", "kreuz_tie": "replay"}); '
-                                 "--rounds and --games win over its rounds and games_per_round")
+        parser.add_argument(
+            "--venues",
+            type=int,
+            default=0,
+            help="play the evening in N inns at once (each with its own tables; players stay in theirs)",
+        )
+        parser.add_argument(
+            "--rules",
+            default=None,
+            metavar="FILE",
+            help='a ruleset JSON file (e.g. {"all_pass": "kreuz", "kreuz_tie": "replay"}); '
+            "--rounds and --games win over its rounds and games_per_round",
+        )
 
-    def handle(self, *args, players: int, rounds: int, games: int, seed: int, slug: str | None,
-               rules: str | None = None, venues: int = 0, **options) -> None:
+    def handle(
+        self,
+        *args,
+        players: int,
+        rounds: int,
+        games: int,
+        seed: int,
+        slug: str | None,
+        rules: str | None = None,
+        venues: int = 0,
+        **options,
+    ) -> None:
         slug = slug or f"probelauf-{players}-{seed}"
         if players < 4:
             raise CommandError("players: a tournament needs at least 4 players")
@@ -61,11 +79,14 @@ class Command(BaseCommand):
             raise CommandError(f"slug: a tournament {slug!r} exists already; choose another with --slug")
         started = time.perf_counter()
         try:
-            tournament = tournament_simulate(slug=slug, players=players, rounds=rounds, games=games, seed=seed,
-                                             rules=document, venues=venues)
+            tournament = tournament_simulate(
+                slug=slug, players=players, rounds=rounds, games=games, seed=seed, rules=document, venues=venues
+            )
         except ServiceError as err:
             raise CommandError(str(err)) from err
-        self.stdout.write(self.style.SUCCESS(
-            f"Simulated {tournament.name} ({slug}){f' in {venues} venues' if venues else ''}: {rounds} rounds of {games} games in "
-            f"{time.perf_counter() - started:.1f} s."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Simulated {tournament.name} ({slug}){f' in {venues} venues' if venues else ''}: {rounds} rounds of {games} games in "
+                f"{time.perf_counter() - started:.1f} s."
+            )
+        )
