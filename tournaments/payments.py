@@ -100,7 +100,7 @@ def statement_rows(text: str) -> list[StatementRow]:
     """The credit rows of a CSV bank statement (``;`` or ``,`` separated; a preamble before the header row is
     skipped). Debits (negative amounts) are left out."""
     lines = text.lstrip("\ufeff").splitlines()
-    for start, line in enumerate(lines):
+    for start, line in enumerate(lines):  # noqa: B007 - the header row's index is read after the loop
         delimiter = ";" if line.count(";") >= line.count(",") else ","
         headers = [_key(h) for h in next(csv.reader([line], delimiter=delimiter))]
         purpose = next((headers.index(c) for c in PURPOSE_COLUMNS if c in headers), None)
@@ -115,7 +115,7 @@ def statement_rows(text: str) -> list[StatementRow]:
     for offset, cells in enumerate(reader, start=start + 2):
         if not any(c.strip() for c in cells):
             continue
-        cell = lambda i: cells[i].strip() if i is not None and i < len(cells) else ""  # noqa: E731
+        cell = lambda i, cells=cells: cells[i].strip() if i is not None and i < len(cells) else ""  # noqa: E731
         cents = _cents(cell(amount))
         if cents is not None and cents <= 0:
             continue

@@ -590,7 +590,7 @@ def _deal_order(ids: Sequence[int], clubs: Mapping[int, str | None], rng: random
         club = clubs.get(pid)
         groups.setdefault(club if club else ("alone", pid), []).append(pid)
     keyed = []
-    for key, members in groups.items():
+    for members in groups.values():
         rng.shuffle(members)
         keyed.append((len(members), rng.random(), members))
     keyed.sort(key=lambda item: (-item[0], item[1]))

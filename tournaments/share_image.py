@@ -57,7 +57,7 @@ def top_ten_png(*, title: str, heading: str, rows: list[tuple[str, str, str]]) -
     draw.rectangle((0, 0, WIDTH, 100), fill=GREEN)
     draw.text((MARGIN, 25), title, fill=PAPER, font=_fit(draw, title, True, 44, WIDTH - 2 * MARGIN))
     draw.text((MARGIN, 112), heading, fill=MUTED, font=_font(False, 28))
-    font, bold = _font(False, 34), _font(True, 34)
+    bold = _font(True, 34)
     y = 158
     for place, name, points in rows[:10]:
         draw.text((MARGIN, y), place, fill=INK, font=bold)

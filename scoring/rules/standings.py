@@ -80,7 +80,7 @@ def table_result(
     for seat, total in (paper_totals or {}).items():
         points[seat] += total
     for number, score in games:
-        on = (lambda seat: -seat if number < split.get(seat, 0) else seat) if split else _same
+        on = (lambda seat, number=number: -seat if number < split.get(seat, 0) else seat) if split else _same
         for seat, pts in score.points.items():
             if seat in points:
                 points[on(seat)] += pts

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.utils import timezone
 
 from tournaments.models import Club, SignUp, Tournament
 
@@ -29,7 +30,7 @@ def test_a_club_joins_announces_and_a_player_finds_it_by_postcode(browser, live_
     mail.outbox = []
     base = live_server.url
     get_user_model().objects.create_user("betreiber", password="betrieb-2099", is_staff=True)
-    day = datetime.date.today() + datetime.timedelta(days=30)
+    day = timezone.localdate() + datetime.timedelta(days=30)
 
     laptop = browser.new_context(viewport=LAPTOP, locale="de-DE")
     page = laptop.new_page()

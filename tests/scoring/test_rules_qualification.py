@@ -192,4 +192,4 @@ def test_a_decline_passes_over_the_lottery_winners():
     result = qualify(evenings, rules, lot_seed=2026, declined=[1])
     assert [q.player for q in result.qualified if q.how == LOTTERY] == drawn
     moved = next(p for p in (5, 6, 7) if p not in drawn)
-    assert [(q.player, q.evening) for q in result.qualified if q.how == EVENING][0] == (moved, "1")
+    assert next((q.player, q.evening) for q in result.qualified if q.how == EVENING) == (moved, "1")

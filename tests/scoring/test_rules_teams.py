@@ -47,5 +47,5 @@ def test_table_points_rank_teams():
     ranked = rank_teams(teams, points=points, tables=tables, mode="table_points")
     # A 40 + 10 = 50; B 30 + 35 = 65; C 20 + 35 + 10 + 20 = 85
     assert [(t.team, t.score) for t in ranked] == [("C", 85), ("B", 65), ("A", 50)]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="mode"):
         rank_teams(teams, points=points, mode="tischpunkte")

@@ -643,7 +643,7 @@ def test_a_bank_statement_marks_only_the_own_tournaments_registrations(a, b):
     from tournaments.services.registration import registration_create as register
 
     for tournament in (a, b):
-        for n in range(2):
+        for _n in range(2):
             register(tournament=tournament, player=PlayerFactory(club=tournament.club))
     before = rows_of(b.club)
     organiser = member(a.club, Role.ORGANISER, "a-org-bank")

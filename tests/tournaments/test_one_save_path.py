@@ -99,7 +99,7 @@ def send(request, client):
 def _errors(body: dict) -> dict:
     """The refusal's messages by field: the pages answer ``{"errors": {...}, "code": ...}``, the API its
     documented ``{field: [messages]}``."""
-    return body["errors"] if "errors" in body else body
+    return body.get("errors", body)
 
 
 def _said(body: dict) -> str:

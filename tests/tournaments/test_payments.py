@@ -82,7 +82,7 @@ def test_the_confirmation_page_and_mail_carry_the_girocode(tournament, django_ca
 
 def test_no_girocode_without_an_iban_or_on_the_waiting_list(tournament):
     SignUpOptions.objects.filter(tournament=tournament).update(capacity=4)
-    for n in range(4):
+    for _n in range(4):
         registration_create(tournament=tournament, player=PlayerFactory(club=tournament.club))
     waiting = signup_create(tournament=tournament, first_name="Wart", last_name="Ende", consent=True)
     assert waiting.status == SignUp.Status.WAITING
@@ -164,9 +164,9 @@ def test_a_statement_of_20_transfers_marks_18_paid_and_lists_2(tournament):
     rows = []
     for number in range(1, 19):
         why = [
-            "zahltag-2099 Nr %d" % number,
-            "ZAHLTAG-2099 NR %d Startgeld" % number,
-            "SVWZ+zahltag- 2099 Nr %d" % number,
+            f"zahltag-2099 Nr {number}",
+            f"ZAHLTAG-2099 NR {number} Startgeld",
+            f"SVWZ+zahltag- 2099 Nr {number}",
         ][number % 3]
         rows.append((f"Zahler {number}", why, "15,00"))
     rows.append(("Onkel Sepp", "Startgeld fuer meinen Neffen", "15,00"))  # no reference

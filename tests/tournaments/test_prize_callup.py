@@ -76,7 +76,7 @@ def test_the_prize_list_pdf_says_what_each_took(evening):
     from tournaments.pdf.prize_list import render_prize_list
     from tournaments.selectors.printing import prize_list_data
 
-    third = [a for a in prize_call_up(evening, coming=10).coming if a.rank == 3][0]
+    third = next(a for a in prize_call_up(evening, coming=10).coming if a.rank == 3)
     prize_hand_over(tournament=evening, start_number=third.start_number, handed_over=True, chosen="Brotzeitbrettl")
     text = "\n".join(line for page in pdf_pages(render_prize_list(prize_list_data(evening))) for line in page)
     assert "Brotzeitbrettl" in text

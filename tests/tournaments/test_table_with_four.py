@@ -67,7 +67,7 @@ def test_the_table_page_says_so_and_takes_the_games_with_nobody_sitting_out(clie
     assert re.search(r'data-testid="seat-3".*?<div class="seat-role" data-role>left</div>', html, re.S)
     refused = post_game(client, table, game(3, 1))  # the empty seat plays no more
     assert refused.status_code == 400 and "declarer" in refused.json()["errors"]
-    for number, (declarer, partner) in enumerate([(1, 2), (4, 5), (1, 4), (2, 5), (5, 1)], start=4):
+    for _number, (declarer, partner) in enumerate([(1, 2), (4, 5), (1, 4), (2, 5), (5, 1)], start=4):
         response = post_game(client, table, game(declarer, partner))
         assert response.status_code in (200, 201), response.content
     hands = list(Hand.objects.filter(table=table).order_by("number"))

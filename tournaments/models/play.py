@@ -65,12 +65,6 @@ class Table(models.Model):
     # ...and its round then has this many games (``scoring.rules.table.games_with_four``).
     games_with_four = models.PositiveSmallIntegerField(_("games of the round with four"), null=True, blank=True)
 
-    def left(self) -> tuple[int, int, int] | None:
-        """(the empty seat, the first game with four, the round's games) once it plays on with four."""
-        if self.seat_left is None or self.seat_left_from is None or self.games_with_four is None:
-            return None
-        return self.seat_left, self.seat_left_from, self.games_with_four
-
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
@@ -82,6 +76,12 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} – {_('table')} {self.number}"
+
+    def left(self) -> tuple[int, int, int] | None:
+        """(the empty seat, the first game with four, the round's games) once it plays on with four."""
+        if self.seat_left is None or self.seat_left_from is None or self.games_with_four is None:
+            return None
+        return self.seat_left, self.seat_left_from, self.games_with_four
 
 
 class Seat(models.Model):
