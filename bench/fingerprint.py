@@ -163,7 +163,7 @@ def make(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
-    from django.urls import reverse  # by name: the organiser paths changed language in issue 16
+    from django.urls import reverse  # by name: the organiser paths may change language
 
     from tournaments.models import Tournament
 

@@ -1,4 +1,4 @@
-"""The biggest evenings (issue 38): one evening in several inns, and a series of many pub evenings, end to end.
+"""The biggest evenings: one evening in several inns, and a series of many pub evenings, end to end.
 
     .venv/bin/python bench/venues.py [--players 500] [--venues 6] [--rounds 3] [--games 32]
         [--evenings 58] [--evening-players 20] [--database-url postgres://postgres@127.0.0.1:5432/skr_venues_bench]

@@ -225,7 +225,7 @@ class UnchangedPolls:
 
     def security_headers(self, environ, path: str, secure: bool) -> list[tuple[str, str]]:
         """What Django's header middleware add to an answer to ``path`` (over https or not), worked out
-        once per path by those very middleware on a 304 (issue 33.11a)."""
+        once per path by those very middleware on a 304."""
         found = self.security.get((path, secure))
         if found is None:
             request, response = WSGIRequest(environ), HttpResponseNotModified()

@@ -23,7 +23,7 @@ class CashBalance:
     club_share_cents: int
     pool_left_cents: int
     fees_owed_cents: int  # entry fees due but not collected yet (part of entry_fees_cents)
-    costs_cents: int = 0  # what the prize plan takes from the pool before the prizes (issue 37)
+    costs_cents: int = 0  # what the prize plan takes from the pool before the prizes
 
     @property
     def fees_collected_cents(self) -> int:

@@ -1,4 +1,4 @@
-"""Category prizes (issue 37): best under 30, best woman, best local … beside the overall prizes. Pure: stdlib only.
+"""Category prizes: best under 30, best woman, best local … beside the overall prizes. Pure: stdlib only.
 
 A category says who belongs to it from what the desk or the sign-up collected (year of birth, gender,
 local or guest; a player who did not give a field belongs to no category that asks for it) and holds

@@ -1,4 +1,4 @@
-"""The prize plan: from the pool and the number of players to one prize per place (issue 37). Pure: stdlib only.
+"""The prize plan: from the pool and the number of players to one prize per place. Pure: stdlib only.
 
 The pool is the entry fees × payout % + the sponsors' money − the costs (``plan_pool``). A **curve**
 says how many places win money and how the pool is shared among them:

@@ -1,4 +1,4 @@
-"""Team standings inside an individual evening (issue 37). Pure: stdlib only.
+"""Team standings inside an individual evening. Pure: stdlib only.
 
 A team's score is either the **sum** of its members' points over the evening, or **table points**: at
 each table of each round the players are ranked by their points at that table and each member earns

@@ -1,5 +1,5 @@
 /* Light or dark, chosen on this device (the switch on the table page); without a choice the device's setting.
- * Large text and strong contrast (the A+ switch beside DE/EN on every player page, issue 35): on top of the
+ * Large text and strong contrast (the A+ switch beside DE/EN on every player page): on top of the
  * device's prefers-contrast and prefers-color-scheme, remembered on this device.
  * Loaded in the head, before the page is drawn, so that a dark hall never sees a white flash. */
 (function () {

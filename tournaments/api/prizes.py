@@ -1,4 +1,4 @@
-"""``api/tournaments/<slug>/prizes/`` (issue 37): the prize plan and its preview at the registrations as they
+"""``api/tournaments/<slug>/prizes/``: the prize plan and its preview at the registrations as they
 stand, the prize list, who receives what (overall and by category) and what each took. Read-only; anyone
 with a role in the tournament's club reads."""
 

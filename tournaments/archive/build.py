@@ -58,7 +58,7 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
         **_ledger_and_standings(tournament),
         "audit": _audit(tournament),
         **_prizes(tournament),
-        # issue 38 (optional, additive): an evening in several inns; an evening in one place has no key
+        # optional, additive: an evening in several inns; an evening in one place has no key
         **(
             {
                 "venues": [
@@ -95,7 +95,7 @@ PLAN_KEYS = (
 
 
 def _prizes(tournament: Tournament) -> dict[str, Any]:
-    """Issue 37's optional keys (docs/archive-v2.md): the prize list, the plan it came from, the category prizes."""
+    """Version 2's optional keys (docs/archive-v2.md): the prize list, the plan it came from, the category prizes."""
     result: dict[str, Any] = {
         "prizes": [
             {"place": p.place, "amount_cents": p.amount_cents, "goods": p.goods}
@@ -187,7 +187,7 @@ def _player(reg: Registration, with_keys: bool) -> dict[str, Any]:
         if getattr(reg, fact) not in (None, ""):
             entry[fact] = getattr(reg, fact)
     if reg.venue_id:
-        entry["venue"] = reg.venue.name  # issue 38 (optional): the venue he played in
+        entry["venue"] = reg.venue.name  # optional: the venue he played in
     if with_keys:
         entry["key"] = reg.key
     return entry

@@ -87,7 +87,7 @@ class _Archive:
     rounds: list[_Round]
     standings: list[dict[str, Any]]
     audit: list[dict[str, Any]]
-    prizes: dict[str, Any] = field(default_factory=dict)  # issue 37's optional keys
+    prizes: dict[str, Any] = field(default_factory=dict)  # version 2's optional keys
     venues: list[dict[str, Any]] = field(default_factory=list)
 
 

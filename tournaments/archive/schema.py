@@ -330,11 +330,11 @@ class PlayerSchema(Schema):
     fee_due = Flag(default=True)  # false: no entry fee due (a substitute who took over a paid seat)
     left_during_round = Flag(default=False)  # he left while round withdrawn_after_round was under way
     prize_handed_over = Flag(default=False)
-    prize_chosen = Text(blank=True, max_length=200, default="")  # what he took from the prize table (issue 37)
+    prize_chosen = Text(blank=True, max_length=200, default="")  # what he took from the prize table
     birth_year = WholeNumber(1900, 2100, allow_null=True, default=None)  # asked for a category prize only
     gender = OneOf(("", "f", "m", "d"), "must be f, m, d or empty", default="")
     local = Flag(allow_null=True, default=None)
-    venue = Text(max_length=200, allow_null=True, default=None)  # issue 38: the venue he played in (its name)
+    venue = Text(max_length=200, allow_null=True, default=None)  # the venue he played in (its name)
     key = Key()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -422,7 +422,7 @@ class AuditSchema(Schema):
 
 
 class VenueSchema(Schema):
-    """A venue of an evening in several inns (issue 38): its tables are numbered first_table … last_table."""
+    """A venue of an evening in several inns: its tables are numbered first_table … last_table."""
 
     name = Text(max_length=200)
     address = Text(blank=True, max_length=300, default="")
@@ -442,11 +442,11 @@ class ArchiveSchema(Schema):
     ledger = Items(child=LedgerSchema())
     standings = Items(child=StandingsSchema())
     audit = Items(child=AuditSchema(), default=list)  # archives from before the audit log have none
-    # issue 37, all optional (docs/archive-v2.md); checked by the prize services when written
+    # all optional (docs/archive-v2.md); checked by the prize services when written
     prizes = Items(child=Anything(), default=list)
     prize_plan = Anything(allow_null=True, default=None)
     prize_categories = Items(child=Anything(), default=list)
-    venues = Items(child=VenueSchema(), default=list)  # issue 38; an evening in one place has none
+    venues = Items(child=VenueSchema(), default=list)  # an evening in one place has none
 
 
 def first_error(detail: Any, path: str = "") -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""The prize plan (issue 37): how a tournament's pool becomes its per-place prizes."""
+"""The prize plan: how a tournament's pool becomes its per-place prizes."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _

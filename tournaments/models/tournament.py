@@ -170,7 +170,7 @@ class Registration(models.Model):
         blank=True,
         help_text=_("A club not the tournament's, as the player named it: shown with his name, never a club record."),
     )
-    # Asked only when a category prize needs them, with the player's consent (issue 37); empty: not given.
+    # Asked only when a category prize needs them, with the player's consent; empty: not given.
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     gender = models.CharField(
         _("gender"), max_length=1, blank=True, choices=[("f", _("female")), ("m", _("male")), ("d", _("diverse"))]

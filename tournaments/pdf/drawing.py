@@ -35,7 +35,7 @@ __all__ = [
     "signed",
 ]
 
-# No printed text is smaller (issue 35: cheap printers, old eyes); what does not fit at it is wrapped or shortened.
+# No printed text is smaller (cheap printers, old eyes); what does not fit at it is wrapped or shortened.
 MIN_PT = 8.0
 
 # Numbers and money as the pages show them (one home: schafkopfrennen/formats.py): +3, −3, 1.250,00 €.

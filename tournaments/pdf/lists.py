@@ -67,7 +67,7 @@ HEAD_SIZE = 8
 ROW_H = 5.6 * mm  # a row of one line
 CELL_TOP = 1.3 * mm  # a row's top padding (text cells start their first line there)
 CELL_BOTTOM = 1.2 * mm
-MIN_SIZE = MIN_PT  # smaller than this a long name is wrapped, not shrunk (issue 35: nothing under 8 pt)
+MIN_SIZE = MIN_PT  # smaller than this a long name is wrapped, not shrunk (nothing under 8 pt)
 NOTE_SIZE = MIN_PT  # a tie note under a name
 SECTION_KEY = "list"  # one page count over the whole document
 

@@ -1,4 +1,4 @@
-"""The qualification list of a qualifier series as A4 (issue 38): who goes to the final and how, who is next."""
+"""The qualification list of a qualifier series as A4: who goes to the final and how, who is next."""
 
 from __future__ import annotations
 

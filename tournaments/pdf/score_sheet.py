@@ -103,7 +103,7 @@ class ScoreSheet:
 # --- the form, in millimetres from the top left corner of an A4 page -------------------------
 
 PAGE_W, PAGE_H = 210.0, 297.0
-MARGIN_X = 8.0  # issue 35: the columns need the room for their heads at 8 pt
+MARGIN_X = 8.0  # the columns need the room for their heads at 8 pt
 MARGIN_TOP = 8.0
 MARGIN_BOTTOM = 8.0
 CONTENT_W = PAGE_W - 2 * MARGIN_X
@@ -513,7 +513,7 @@ def _draw_players(canv: Canvas, sheet: ScoreSheet, layout: _Layout) -> None:
 
 def _draw_name(canv: Canvas, name: str, x: float, top: float, width: float) -> None:
     """The player's name in bold, on one line if it fits at 8 pt, else first and last name on two, each
-    shortened with an ellipsis if it still does not fit its column (issue 35: never under 8 pt)."""
+    shortened with an ellipsis if it still does not fit its column (never under 8 pt)."""
     size = fit_size(name, BOLD, 9.5, width * mm)
     first, _sep, last = name.partition(" ")
     if stringWidth(name, BOLD, size) <= width * mm or not last:

@@ -185,7 +185,7 @@ _ALPHA_STYLE = TableStyle(
 
 def _name_lines(name: str, size: float, width: float) -> tuple[str, float]:
     """A name cell's text and size: on one line, shrunk down to 9 pt; else on two lines at 8 pt, broken between
-    words and shortened with an ellipsis if still too long, so it never reaches the next column (issue 35)."""
+    words and shortened with an ellipsis if still too long, so it never reaches the next column."""
     fitted = fit_size(name, REGULAR, size, width, minimum=9)
     if stringWidth(name, REGULAR, fitted) <= width:
         return name, fitted

@@ -91,7 +91,7 @@ NAME_SIZE, NAME_MIN_ONE_LINE, NAME_TWO_LINES = 20, 14, 13
 
 def _name(canv: Canvas, name: str, left: float, baseline: float, width: float) -> None:
     """The player's name, big: on one line down to 14 pt, else on two lines at 13 pt (broken between words),
-    shortened only if it still does not fit, so a long name stays inside the card (issue 35)."""
+    shortened only if it still does not fit, so a long name stays inside the card."""
     if fit_size(name, BOLD, NAME_SIZE, width, minimum=NAME_MIN_ONE_LINE) * stringWidth(name, BOLD, 1) <= width:
         _line(canv, name, BOLD, NAME_SIZE, left, baseline, width)
         return

@@ -62,7 +62,7 @@ def player_data_export(player: Player) -> dict[str, Any]:
                 "checked_in": r.checked_in,
                 "withdrawn_after_round": r.withdrawn_after_round,
                 "substitute_for": r.substitute_for.start_number if r.substitute_for else None,
-                # given for category prizes (issue 37); what he took at the prize table
+                # given for category prizes; what he took at the prize table
                 "birth_year": r.birth_year,
                 "gender": r.gender,
                 "local": r.local,

@@ -131,7 +131,7 @@ def demo_create() -> tuple[Tournament, str, str]:
     return tournament, DEMO_USERNAME, DEMO_PASSWORD
 
 
-# The calendar (issue 39): each of the two clubs announces an upcoming tournament, the guest club takes
+# The calendar: each of the two clubs announces an upcoming tournament, the guest club takes
 # transfers (its IBAN: the standard's example account) and has one player signed up, so the confirmation
 # shows the GiroCode.
 DEMO_CALENDAR = [
@@ -186,7 +186,7 @@ def _demo_calendar(club: Club) -> None:
 
 
 def _demo_venues(club: Club, players: list[Player], user) -> Tournament:
-    """An evening in three inns (issue 38): each with its tables, address and contact, round 1 drawn over them
+    """An evening in three inns: each with its tables, address and contact, round 1 drawn over them
     and published; the desk of the first has its own helper (login ``DEMO_VENUE_HELPER``, the demo password)."""
     tournament = tournament_create(
         club=club,
@@ -221,7 +221,7 @@ def _demo_venues(club: Club, players: list[Player], user) -> Tournament:
 
 
 def _demo_qualification(club: Club, players: list[Player], user) -> Series:
-    """A qualification (issue 38): four pub evenings, two of them hosted by the next village's club, two of each
+    """A qualification: four pub evenings, two of them hosted by the next village's club, two of each
     evening go on, one final place by lot among those with two evenings; the final is filled from the list."""
     guests, _ = Club.objects.get_or_create(name=DEMO_GUEST_CLUB, defaults={"town": "Nachbarort"})
     series = series_create(

@@ -35,7 +35,7 @@ def player_anonymise(*, player: Player, club: Club, by=None) -> Player:
     SignUp.objects.filter(registration__player=player).update(
         first_name="", last_name=new, club_name="", email="", phone=""
     )
-    # What he gave for category prizes (year of birth, gender, local): forgotten too (issue 37).
+    # What he gave for category prizes (year of birth, gender, local): forgotten too.
     Registration.objects.filter(player=player).update(birth_year=None, gender="", local=None)
     tournaments = Registration.objects.filter(player=player).values("tournament_id")
 
