@@ -26,7 +26,7 @@ from tests.test_permissions import _build, kwargs_for, site_urls
 from tests.tournaments.test_services_hands import fill, make_table
 from tournaments.links import table_link_key
 from tournaments.models import ClubMembership, Table
-from tournaments.selectors.tables import games_required
+from tournaments.selectors.tables import tournament_games_required
 from tournaments.services.hands import table_confirm
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -233,7 +233,7 @@ def test_every_state_of_the_table_page_has_no_violation_and_no_sideways_scroll(b
         walk.look(second, "table-conflict")
 
         confirmed = make_table(names=LONG_NAMES)
-        fill(confirmed, games_required(confirmed.round.tournament, confirmed.size))
+        fill(confirmed, tournament_games_required(confirmed.round.tournament, confirmed.size))
         for seat in range(1, confirmed.size + 1):
             table_confirm(table=confirmed, seat=seat)
         walk.look(table_page(confirmed), "table-confirmed")

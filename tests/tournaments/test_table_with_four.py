@@ -14,7 +14,7 @@ from django.utils import translation
 from tests.tournaments.test_services_hands import fill, make_table, organiser
 from tests.tournaments.test_views_entry import post_game
 from tournaments.models import Hand, Registration, Table
-from tournaments.selectors.audit import describe
+from tournaments.selectors.audit import audit_sentence
 from tournaments.selectors.standings import short_rounds, standings_compute
 from tournaments.services.errors import ServiceError, StateConflict
 from tournaments.services.hands import table_confirm
@@ -55,7 +55,7 @@ def test_the_table_records_the_empty_seat_from_which_game_and_the_rounds_games(t
     assert (leaver.withdrawn_after_round, leaver.left_during_round) == (1, True)
     assert short_rounds(table.round.tournament) == {13: "left in round 1"}
     (entry,) = [e for e in table.round.tournament.audit_entries.all() if e.action == "table_four"]
-    assert describe(entry) == "Round 1, table 1 plays on with four from game 4 (13: Name3, Vorname3 left seat 3)"
+    assert audit_sentence(entry) == "Round 1, table 1 plays on with four from game 4 (13: Name3, Vorname3 left seat 3)"
 
 
 def test_the_table_page_says_so_and_takes_the_games_with_nobody_sitting_out(client, table):
