@@ -439,3 +439,11 @@ class PrizeCategoryForm(forms.Form):
 
 
 PrizeCategoryFormSet = forms.formset_factory(PrizeCategoryForm, extra=1)
+
+
+class PrizeCallUpForm(forms.Form):
+    """The prize table's "hat gewählt": whose place was called and what he took (or ``undo``)."""
+
+    start_number = forms.IntegerField(label=_("start number"), min_value=1, max_value=32767)
+    goods = forms.CharField(label=_("what he took"), max_length=200, required=False)
+    undo = forms.BooleanField(required=False)

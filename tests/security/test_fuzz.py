@@ -35,6 +35,7 @@ from tests.test_permissions import (  # noqa: F401 (world and _isolated are fixt
     DESK,
     KEY,
     LOGIN,
+    OPERATOR,
     ORG_ANY,
     ORGANISER,
     PERMISSIONS,
@@ -77,6 +78,7 @@ ROLE = {
     VIEWER: "organiser",
     DESK: "desk",
     ORGANISER: "organiser",
+    OPERATOR: "superuser",
 }
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 

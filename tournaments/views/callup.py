@@ -3,10 +3,9 @@
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 
 from .. import access
-from ..params import parse_int
+from ..forms_setup import PrizeCallUpForm
 from ..selectors.callup import prize_call_up
 from ..selectors.public import tournament_for_slug
 from ..services.errors import ServiceError
@@ -19,15 +18,16 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
     error = ""
     if request.method == "POST":
-        number = parse_int(request.POST.get("start_number"), min_value=1)
+        form = PrizeCallUpForm(request.POST)
         try:
-            if number is None:
-                raise ServiceError("start_number", _("Start number: a whole number is needed."))
+            if not form.is_valid():
+                field, errors = next(iter(form.errors.items()))
+                raise ServiceError(field, f"{form.fields[field].label}: {errors[0]}")
             prize_hand_over(
                 tournament=tournament,
-                start_number=number,
-                handed_over="undo" not in request.POST,
-                chosen=request.POST.get("goods", ""),
+                start_number=form.cleaned_data["start_number"],
+                handed_over=not form.cleaned_data["undo"],
+                chosen=form.cleaned_data["goods"],
                 by=request.user,
             )
         except ServiceError as err:

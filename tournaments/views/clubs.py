@@ -36,7 +36,7 @@ def operator_required(view):
 def club_register_view(request: HttpRequest) -> HttpResponse:
     if settings.CLUB_REGISTRATION == "off":
         raise Http404("This instance takes no new clubs")
-    form = ClubRegisterForm(request.POST or None)
+    form = ClubRegisterForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         allowed, wait = signup_allowed(request)

@@ -29,7 +29,8 @@ def _text(upload) -> str:
 @require_http_methods(["GET", "POST"])
 def bank_statement(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = access.tournament_for(request.user, slug, access.DESK)
-    form = BankStatementForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = BankStatementForm(request.POST if posted else None, request.FILES if posted else None)
     result, status = None, 200
     if request.method == "POST":
         if form.is_valid():
