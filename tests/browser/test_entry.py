@@ -266,7 +266,8 @@ def test_a_game_entered_offline_is_kept_and_sent_when_the_network_is_back(page, 
     expect(page.get_by_test_id("game-1")).to_be_visible()
     expect(page.locator("#game-form")).to_have_attribute("data-number", "2")
     assert table.hands.count() == 1
-    assert page.evaluate(f"localStorage.getItem('skr:{table.entry_key}:queue')") is None
+    # the queue empties once the page has taken the answer in (a moment after the sheet shows the game)
+    page.wait_for_function(f"localStorage.getItem('skr:{table.entry_key}:queue') === null")
 
 
 def test_two_tablets_submitting_the_same_game_one_wins_the_other_is_told(browser, live_server, screenshot):
