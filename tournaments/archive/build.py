@@ -20,6 +20,7 @@ from ..models import (
     Tournament,
 )
 from ..selectors.standings import standings_compute
+from ..services.prizes import PLAN_FIELDS
 from .version import FORMAT, VERSION
 
 
@@ -78,20 +79,8 @@ def archive_build(tournament: Tournament, *, with_keys: bool = False) -> dict[st
     }
 
 
-PLAN_KEYS = (
-    "curve",
-    "every_n",
-    "decay_percent",
-    "first_cents",
-    "table_bp",
-    "rounding_cents",
-    "costs_cents",
-    "goods_places",
-    "goods_label",
-    "last_place_goods",
-    "goods_list",
-    "categories_allow_both",
-)
+# the plan as the prize services store it, and whether a player may win two prizes
+PLAN_KEYS = (*PLAN_FIELDS, "categories_allow_both")
 
 
 def _prizes(tournament: Tournament) -> dict[str, Any]:
